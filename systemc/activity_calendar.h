@@ -1,0 +1,41 @@
+// Activity calendar: which components (routers, NIs) must be evaluated in which cycle. A
+// component is evaluated only when something arrives for it or it still holds work, so the
+// simulation cost follows activity rather than network size (DESIGN.md section 7): an idle
+// 64x64 mesh costs nothing per cycle. Near events live in a timing wheel, far ones (e.g. the
+// next Bernoulli arrival at a low injection rate) in a heap.
+#pragma once
+
+#include <queue>
+#include <vector>
+
+#include "flit.h"
+
+namespace wormsim {
+
+class ActivityCalendar {
+ public:
+  static constexpr Cycle kNever = ~Cycle{0};
+
+  ActivityCalendar();
+
+  // Schedule `component` for evaluation in cycle `at` (> the cycle being taken).
+  void wake(int component, Cycle at);
+  // Earliest cycle > `after` with a scheduled component, or kNever.
+  Cycle next_cycle(Cycle after) const;
+  // Moves the components scheduled for `now` into `out`, sorted and without duplicates.
+  void take(Cycle now, std::vector<int>& out);
+
+ private:
+  static constexpr std::size_t kWheel = 1024;
+  struct Far {
+    Cycle at;
+    int component;
+    bool operator>(const Far& o) const { return at > o.at; }
+  };
+  std::vector<std::vector<int>> wheel_;
+  std::size_t wheel_items_ = 0;
+  Cycle now_ = 0;
+  std::priority_queue<Far, std::vector<Far>, std::greater<Far>> far_;
+};
+
+}  // namespace wormsim

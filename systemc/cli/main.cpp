@@ -1,0 +1,161 @@
+// wormsim command line: run / validate / list. Exit codes (docs/cli.md):
+//   0 run completed, every packet delivered, scoreboard clean
+//   1 internal error or scoreboard violation
+//   2 configuration or usage error (message names the key and line)
+//   3 deadlock detected by the watchdog (report on stderr and in results.json)
+//   4 drain incomplete: packets still outstanding after drain_max_cycles
+#include <systemc>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "config_loader.h"
+#include "network.h"
+#include "results.h"
+#include "wave_tracer.h"
+
+namespace {
+
+using namespace wormsim;
+
+enum ExitCode : int { kOk = 0, kError = 1, kConfigError = 2, kDeadlock = 3, kDrainIncomplete = 4 };
+
+template <typename E>
+std::string names() {
+  std::string s;
+  for (E v : all_values<E>()) s += (s.empty() ? "" : ", ") + to_string(v);
+  return s;
+}
+
+int list_command() {
+  std::cout << "topologies:        " << names<TopologyKind>() << "\n"
+            << "routing:           dor (mesh, torus; network.routing.order e.g. [0,1] = XY, "
+               "[1,0] = YX; tori use dateline VC classes), ecube (hypercube; "
+            << names<EcubeOrder>() << ")\n"
+            << "port models:       " << names<PortModel>() << "\n"
+            << "allocators:        " << names<AllocatorKind>() << "\n"
+            << "traffic patterns:  " << names<TrafficPattern>() << "\n"
+            << "config presets:    default (built in; `wormsim run` with no file)\n"
+            << "machine presets:   none yet (they arrive with the node/NI layer)\n"
+            << "algorithms:        none yet (collective firmware arrives with the node/NI layer)\n";
+  return kOk;
+}
+
+Config load(const std::string& file, const std::vector<std::string>& sets, std::string& source) {
+  if (file.empty()) {
+    source = "<built-in default>";
+    return load_config(default_config_yaml(), source, sets);
+  }
+  source = file;
+  return load_config_file(file, sets);
+}
+
+int run_command(const std::string& file, const std::vector<std::string>& sets,
+                const std::string& out_dir, bool trace, bool quiet) {
+  std::string source;
+  Config config = load(file, sets, source);
+  if (trace) config.trace.enabled = true;
+  std::filesystem::create_directories(out_dir);
+
+  NetworkOptions options;
+  options.quiet = quiet;
+  Network network("net", config, options);
+  std::unique_ptr<WaveTracer> tracer;
+  if (config.trace.enabled) {
+    std::vector<NodeId> routers = config.trace.routers;
+    if (routers.empty()) routers.push_back(0);
+    tracer = std::make_unique<WaveTracer>(network, routers,
+                                          (std::filesystem::path(out_dir) / config.trace.file).string());
+  }
+  const auto start = std::chrono::steady_clock::now();
+  sc_core::sc_start();
+  RunInfo info;
+  info.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  info.config_source = source;
+  tracer.reset();  // flush the VCD
+
+  const std::string results_path = (std::filesystem::path(out_dir) / "results.json").string();
+  std::ofstream(results_path) << results_json(network, info).dump(2) << "\n";
+  std::cout << summary_text(network, info);
+  std::cout << "results: " << results_path << "\n";
+  if (config.trace.enabled)
+    std::cout << fmt::format("trace: {} (layout {})\n",
+                             (std::filesystem::path(out_dir) / (config.trace.file + ".vcd")).string(),
+                             (std::filesystem::path(out_dir) / (config.trace.file + ".gtkw")).string());
+  if (network.deadlock()) {
+    std::cerr << network.deadlock()->text();
+    return kDeadlock;
+  }
+  if (network.scoreboard().violation_count() > 0) return kError;
+  if (network.outcome() == RunOutcome::kDrainIncomplete) {
+    std::cerr << fmt::format("wormsim: drain incomplete: {} packets outstanding after {} drain "
+                             "cycles\n",
+                             network.scoreboard().live_packets(),
+                             config.simulation.drain_max_cycles);
+    return kDrainIncomplete;
+  }
+  return kOk;
+}
+
+}  // namespace
+
+// SystemC prints its banner on stdout before sc_main runs unless this variable is set;
+// stdout is for results, so set it during static initialisation (before libsystemc's main).
+[[maybe_unused]] static const bool kQuietSystemC =
+    setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0;
+
+int sc_main(int argc, char* argv[]) {
+  CLI::App app{"wormsim: cycle-level wormhole network simulator"};
+  app.require_subcommand(1);
+  std::string config_file;
+  std::vector<std::string> sets;
+  std::string out_dir = "out";
+  bool trace = false;
+  bool quiet = false;
+
+  CLI::App* run = app.add_subcommand("run", "run a simulation (built-in default without CONFIG)");
+  run->add_option("config", config_file, "YAML config file");
+  run->add_option("--set", sets, "override a config key: --set network.router.vcs=2")
+      ->take_all();
+  run->add_option("--out", out_dir, "output directory for results.json and traces");
+  run->add_flag("--trace", trace, "write a VCD of trace.routers and its .gtkw layout");
+  run->add_flag("--quiet", quiet, "no progress lines on stderr");
+
+  std::string validate_file;
+  std::vector<std::string> validate_sets;
+  CLI::App* validate = app.add_subcommand("validate", "check a config and print it resolved");
+  validate->add_option("config", validate_file, "YAML config file")->required();
+  validate->add_option("--set", validate_sets, "override a config key")->take_all();
+
+  CLI::App* list = app.add_subcommand("list", "list topologies, routing, traffic and presets");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? kOk : kConfigError;
+  }
+  try {
+    if (list->parsed()) return list_command();
+    if (validate->parsed()) {
+      std::string source;
+      const Config c = load(validate_file, validate_sets, source);
+      std::cout << to_json(c).dump(2) << "\n" << source << ": valid\n";
+      return kOk;
+    }
+    return run_command(config_file, sets, out_dir, trace, quiet);
+  } catch (const ConfigError& e) {
+    std::cerr << "wormsim: config error: " << e.what() << "\n";
+    return kConfigError;
+  } catch (const std::exception& e) {
+    std::cerr << "wormsim: error: " << e.what() << "\n";
+    return kError;
+  }
+}

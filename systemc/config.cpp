@@ -1,0 +1,187 @@
+#include "config.h"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace wormsim {
+
+ConfigError::ConfigError(std::string key, std::string message, int line, std::string source)
+    : std::runtime_error(
+          fmt::format("{}{}{}: {}", source.empty() ? "" : source + ":",
+                      line > 0 ? fmt::format("{}: ", line) : std::string(), key, message)),
+      key_(std::move(key)),
+      line_(line) {}
+
+namespace {
+
+template <typename E, std::size_t N>
+using NameTable = std::array<std::pair<E, const char*>, N>;
+
+constexpr NameTable<TopologyKind, 3> kTopologyNames{{{TopologyKind::kMesh, "mesh"},
+                                                     {TopologyKind::kTorus, "torus"},
+                                                     {TopologyKind::kHypercube, "hypercube"}}};
+constexpr NameTable<RoutingAlgorithm, 2> kRoutingNames{
+    {{RoutingAlgorithm::kDimensionOrder, "dor"}, {RoutingAlgorithm::kEcube, "ecube"}}};
+constexpr NameTable<EcubeOrder, 2> kEcubeNames{
+    {{EcubeOrder::kHighToLow, "high_to_low"}, {EcubeOrder::kLowToHigh, "low_to_high"}}};
+constexpr NameTable<PortModel, 3> kPortModelNames{{{PortModel::kOnePort, "one_port"},
+                                                   {PortModel::kKPort, "k_port"},
+                                                   {PortModel::kAllPort, "all_port"}}};
+constexpr NameTable<AllocatorKind, 2> kAllocatorNames{
+    {{AllocatorKind::kSeparableInputFirst, "separable_input_first"},
+     {AllocatorKind::kSeparableOutputFirst, "separable_output_first"}}};
+constexpr NameTable<TrafficPattern, 5> kTrafficNames{
+    {{TrafficPattern::kUniformRandom, "uniform_random"},
+     {TrafficPattern::kTranspose, "transpose"},
+     {TrafficPattern::kBitComplement, "bit_complement"},
+     {TrafficPattern::kHotspot, "hotspot"},
+     {TrafficPattern::kNearestNeighbor, "nearest_neighbor"}}};
+
+template <typename E, std::size_t N>
+std::string name_of(const NameTable<E, N>& table, E v) {
+  for (const auto& [e, n] : table)
+    if (e == v) return n;
+  return "?";
+}
+template <typename E, std::size_t N>
+std::vector<E> values_of(const NameTable<E, N>& table) {
+  std::vector<E> out;
+  for (const auto& entry : table) out.push_back(entry.first);
+  return out;
+}
+template <typename E, std::size_t N>
+std::optional<E> parse_of(const NameTable<E, N>& table, const std::string& name) {
+  for (const auto& [e, n] : table)
+    if (name == n) return e;
+  return std::nullopt;
+}
+
+void require(bool ok, const std::string& key, const std::string& message) {
+  if (!ok) throw ConfigError(key, message);
+}
+
+}  // namespace
+
+#define WORMSIM_ENUM_TABLE(E, table)                                                 \
+  std::string to_string(E v) { return name_of(table, v); }                          \
+  template <> std::vector<E> all_values<E>() { return values_of(table); }           \
+  template <> std::optional<E> parse_enum<E>(const std::string& n) { return parse_of(table, n); }
+WORMSIM_ENUM_TABLE(TopologyKind, kTopologyNames)
+WORMSIM_ENUM_TABLE(RoutingAlgorithm, kRoutingNames)
+WORMSIM_ENUM_TABLE(EcubeOrder, kEcubeNames)
+WORMSIM_ENUM_TABLE(PortModel, kPortModelNames)
+WORMSIM_ENUM_TABLE(AllocatorKind, kAllocatorNames)
+WORMSIM_ENUM_TABLE(TrafficPattern, kTrafficNames)
+#undef WORMSIM_ENUM_TABLE
+
+int node_count(const TopologyConfig& t) {
+  if (t.kind == TopologyKind::kHypercube) return 1 << t.hypercube_dimension;
+  int n = 1;
+  for (int d : t.dims) n *= d;
+  return n;
+}
+
+void Config::validate() const {
+  const TopologyConfig& topo = network.topology;
+  const RouterConfig& r = network.router;
+  const RoutingConfig& rt = network.routing;
+  int dimensions = 0;
+  if (topo.kind == TopologyKind::kHypercube) {
+    require(topo.hypercube_dimension >= 1 && topo.hypercube_dimension <= 16,
+            "network.hypercube_dimension",
+            fmt::format("must be in 1..16 for a hypercube (got {})", topo.hypercube_dimension));
+    dimensions = topo.hypercube_dimension;
+    require(rt.algorithm == RoutingAlgorithm::kEcube, "network.routing.algorithm",
+            "a hypercube routes with 'ecube'");
+  } else {
+    require(!topo.dims.empty() && topo.dims.size() <= 3, "network.dims",
+            fmt::format("a {} needs 1 to 3 side lengths (got {})", to_string(topo.kind),
+                        topo.dims.size()));
+    long long nodes = 1;
+    for (std::size_t i = 0; i < topo.dims.size(); ++i) {
+      require(topo.dims[i] >= 2, fmt::format("network.dims[{}]", i),
+              fmt::format("side length must be at least 2 (got {})", topo.dims[i]));
+      nodes *= topo.dims[i];
+      require(nodes <= (1 << 20), "network.dims", "more than 2^20 nodes");
+    }
+    dimensions = static_cast<int>(topo.dims.size());
+    require(rt.algorithm == RoutingAlgorithm::kDimensionOrder, "network.routing.algorithm",
+            fmt::format("a {} routes with 'dor'", to_string(topo.kind)));
+  }
+  if (!rt.order.empty()) {
+    require(static_cast<int>(rt.order.size()) == dimensions, "network.routing.order",
+            fmt::format("must list each of the {} dimensions once", dimensions));
+    std::vector<int> sorted = rt.order;
+    std::sort(sorted.begin(), sorted.end());
+    for (int i = 0; i < dimensions; ++i)
+      require(sorted[static_cast<std::size_t>(i)] == i, "network.routing.order",
+              fmt::format("must be a permutation of 0..{}", dimensions - 1));
+    require(topo.kind != TopologyKind::kHypercube, "network.routing.order",
+            "hypercubes resolve dimensions by network.routing.ecube_order");
+  }
+  require(r.vcs >= 1 && r.vcs <= 16, "network.router.vcs",
+          fmt::format("must be in 1..16 (got {})", r.vcs));
+  if (topo.kind == TopologyKind::kTorus && rt.dateline)
+    require(r.vcs >= 2, "network.router.vcs",
+            fmt::format("a torus with dateline routing needs at least 2 VCs, one per dateline "
+                        "class (got {}); set network.routing.dateline: false only to study "
+                        "deadlock",
+                        r.vcs));
+  require(r.buffer_depth >= 1 && r.buffer_depth <= 256, "network.router.buffer_depth",
+          fmt::format("must be in 1..256 flits (got {})", r.buffer_depth));
+  require(r.pipeline_depth >= 1 && r.pipeline_depth <= 4, "network.router.pipeline_depth",
+          fmt::format("must be in 1..4 stages (got {})", r.pipeline_depth));
+  require(r.link_latency >= 1 && r.link_latency <= 64, "network.router.link_latency",
+          fmt::format("must be in 1..64 cycles (got {})", r.link_latency));
+  require(r.credit_latency >= 1 && r.credit_latency <= 64, "network.router.credit_latency",
+          fmt::format("must be in 1..64 cycles (got {})", r.credit_latency));
+  const int network_ports = topo.kind == TopologyKind::kHypercube ? dimensions : 2 * dimensions;
+  if (r.port_model == PortModel::kKPort)
+    require(r.ports >= 1 && r.ports <= network_ports, "network.router.ports",
+            fmt::format("k_port needs 1..{} ports on this topology (got {})", network_ports,
+                        r.ports));
+  require(network.flit_bytes >= 1 && network.flit_bytes <= static_cast<int>(Flit::kMaxPayloadBytes),
+          "network.flit_bytes",
+          fmt::format("must be in 1..{} (got {})", Flit::kMaxPayloadBytes, network.flit_bytes));
+  require(network.clock_period_ns > 0, "network.clock_period_ns", "must be positive");
+
+  const int nodes = node_count(topo);
+  require(traffic.packet_length >= 1 && traffic.packet_length <= 65535, "traffic.packet_length",
+          fmt::format("must be in 1..65535 flits (got {})", traffic.packet_length));
+  require(traffic.injection_rate >= 0 && traffic.injection_rate <= traffic.packet_length,
+          "traffic.injection_rate",
+          fmt::format("must be in 0..packet_length flits/node/cycle, i.e. at most one packet "
+                      "per node per cycle (got {})",
+                      traffic.injection_rate));
+  if (traffic.pattern == TrafficPattern::kHotspot) {
+    require(!traffic.hotspot.nodes.empty(), "traffic.hotspot.nodes", "must not be empty");
+    for (std::size_t i = 0; i < traffic.hotspot.nodes.size(); ++i)
+      require(traffic.hotspot.nodes[i] < static_cast<NodeId>(nodes),
+              fmt::format("traffic.hotspot.nodes[{}]", i),
+              fmt::format("node {} is outside the {}-node network", traffic.hotspot.nodes[i],
+                          nodes));
+    require(traffic.hotspot.fraction >= 0 && traffic.hotspot.fraction <= 1,
+            "traffic.hotspot.fraction", "must be in 0..1");
+  }
+  if (traffic.pattern == TrafficPattern::kTranspose) {
+    if (topo.kind == TopologyKind::kHypercube) {
+      require(dimensions % 2 == 0, "traffic.pattern",
+              "transpose on a hypercube needs an even dimension");
+    } else {
+      require(topo.dims.size() >= 2 &&
+                  std::all_of(topo.dims.begin(), topo.dims.end(),
+                              [&](int d) { return d == topo.dims[0]; }),
+              "traffic.pattern", "transpose needs a 2D or 3D network with equal side lengths");
+    }
+  }
+  require(simulation.measure_cycles >= 1, "simulation.measure_cycles", "must be at least 1");
+  require(simulation.watchdog_cycles >= 1, "simulation.watchdog_cycles", "must be at least 1");
+  for (std::size_t i = 0; i < trace.routers.size(); ++i)
+    require(trace.routers[i] < static_cast<NodeId>(nodes), fmt::format("trace.routers[{}]", i),
+            fmt::format("router {} is outside the {}-node network", trace.routers[i], nodes));
+}
+
+}  // namespace wormsim

@@ -1,0 +1,117 @@
+// Typed configuration of one simulation run. Loaded from YAML by config_loader; every field
+// has a documented default (docs/config.md) and validate() rejects impossible combinations
+// with the key path that is wrong. No global state: a Config is passed down explicitly.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "flit.h"
+
+namespace wormsim {
+
+enum class TopologyKind { kMesh, kTorus, kHypercube };
+enum class RoutingAlgorithm { kDimensionOrder, kEcube };
+enum class EcubeOrder { kHighToLow, kLowToHigh };
+enum class PortModel { kOnePort, kKPort, kAllPort };
+enum class AllocatorKind { kSeparableInputFirst, kSeparableOutputFirst };
+enum class TrafficPattern { kUniformRandom, kTranspose, kBitComplement, kHotspot, kNearestNeighbor };
+
+// A configuration error: `key` is the dotted path (e.g. "router.vcs"), `line` the 1-based
+// line in the YAML source when known (0 otherwise).
+class ConfigError : public std::runtime_error {
+ public:
+  ConfigError(std::string key, std::string message, int line = 0, std::string source = {});
+  const std::string& key() const { return key_; }
+  int line() const { return line_; }
+
+ private:
+  std::string key_;
+  int line_;
+};
+
+struct TopologyConfig {
+  TopologyKind kind = TopologyKind::kMesh;
+  std::vector<int> dims{8, 8};  // mesh/torus: side length per dimension (x first)
+  int hypercube_dimension = 0;  // hypercube: n of the binary n-cube
+};
+
+struct RoutingConfig {
+  RoutingAlgorithm algorithm = RoutingAlgorithm::kDimensionOrder;
+  std::vector<int> order;  // DOR resolution order of dimensions; empty = 0,1,2,...
+  EcubeOrder ecube_order = EcubeOrder::kHighToLow;
+  bool dateline = true;    // tori: two VC classes split at the wrap-around link (Dally-Seitz)
+};
+
+struct RouterConfig {
+  int vcs = 4;             // virtual channels per physical channel
+  int buffer_depth = 4;    // flits per VC buffer
+  int pipeline_depth = 1;  // 1..4 stages (RC, VA, SA, ST)
+  int link_latency = 1;    // cycles, router to router
+  int credit_latency = 1;  // cycles, credit return
+  AllocatorKind allocator = AllocatorKind::kSeparableInputFirst;
+  PortModel port_model = PortModel::kOnePort;
+  int ports = 1;           // k for k_port (injection = ejection channel count)
+};
+
+struct NetworkConfig {
+  TopologyConfig topology;
+  RoutingConfig routing;
+  RouterConfig router;
+  int flit_bytes = 8;          // payload bytes per flit (phit width)
+  double clock_period_ns = 1.0;
+};
+
+struct HotspotConfig {
+  std::vector<NodeId> nodes{0};
+  double fraction = 0.1;   // share of packets sent to a hotspot node
+};
+
+struct TrafficConfig {
+  TrafficPattern pattern = TrafficPattern::kUniformRandom;
+  double injection_rate = 0.1;  // offered load, flits/node/cycle (Bernoulli packet arrivals)
+  int packet_length = 5;        // flits per packet
+  HotspotConfig hotspot;
+  std::uint64_t seed = 1;
+};
+
+struct SimulationConfig {
+  Cycle warmup_cycles = 1000;
+  Cycle measure_cycles = 10000;
+  Cycle drain_max_cycles = 200000;  // after measurement: stop generating, drain the network
+  Cycle watchdog_cycles = 20000;    // no flit movement for this long with flits in flight = deadlock
+  Cycle progress_interval = 0;      // >0: progress line on stderr every this many cycles
+};
+
+struct TraceConfig {
+  bool enabled = false;
+  std::vector<NodeId> routers;   // empty = router 0 only
+  std::string file = "wormsim";  // VCD base name inside the output directory
+};
+
+struct Config {
+  NetworkConfig network;
+  TrafficConfig traffic;
+  SimulationConfig simulation;
+  TraceConfig trace;
+
+  // Throws ConfigError naming the offending key. Checks cross-field constraints too.
+  void validate() const;
+};
+
+int node_count(const TopologyConfig& t);
+
+// Name <-> enum tables shared by the loader, `wormsim list` and the JSON writer.
+std::string to_string(TopologyKind v);
+std::string to_string(RoutingAlgorithm v);
+std::string to_string(EcubeOrder v);
+std::string to_string(PortModel v);
+std::string to_string(AllocatorKind v);
+std::string to_string(TrafficPattern v);
+template <typename E> std::vector<E> all_values();
+template <typename E> std::optional<E> parse_enum(const std::string& name);
+
+}  // namespace wormsim

@@ -1,0 +1,43 @@
+// Crossbar: connects input ports to output ports for one cycle. Its contract is the
+// physical one: per cycle each input port drives at most one output and each output port is
+// driven by at most one input (the switch allocator's grants must respect this; a violation
+// throws). The connection matrix of the current cycle is kept for tracing.
+#pragma once
+
+#include <stdexcept>
+#include <vector>
+
+namespace wormsim {
+
+class Crossbar {
+ public:
+  Crossbar(int inputs, int outputs)
+      : input_to_output_(static_cast<std::size_t>(inputs), -1),
+        output_to_input_(static_cast<std::size_t>(outputs), -1) {}
+
+  void connect(int in, int out) {
+    int& o = input_to_output_[static_cast<std::size_t>(in)];
+    int& i = output_to_input_[static_cast<std::size_t>(out)];
+    if (o != -1 || i != -1) throw std::logic_error("crossbar: port used twice in one cycle");
+    o = out;
+    i = in;
+    used_.push_back(in);
+  }
+  // Clears the connections of the previous cycle.
+  void release() {
+    for (int in : used_) {
+      int& o = input_to_output_[static_cast<std::size_t>(in)];
+      output_to_input_[static_cast<std::size_t>(o)] = -1;
+      o = -1;
+    }
+    used_.clear();
+  }
+  int driver_of(int out) const { return output_to_input_[static_cast<std::size_t>(out)]; }
+
+ private:
+  std::vector<int> input_to_output_;
+  std::vector<int> output_to_input_;
+  std::vector<int> used_;
+};
+
+}  // namespace wormsim

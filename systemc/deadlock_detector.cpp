@@ -1,0 +1,126 @@
+#include "deadlock_detector.h"
+
+#include <functional>
+#include <map>
+
+#include <fmt/format.h>
+
+namespace wormsim {
+
+std::string DeadlockReport::describe(const WaitingVc& w) const {
+  const std::string port = static_cast<std::size_t>(w.port) < port_names.size()
+                               ? port_names[static_cast<std::size_t>(w.port)]
+                               : fmt::format("p{}", w.port);
+  std::string s = fmt::format("router {} in {} vc {}: packet {} (to {}), {} flits, {}", w.router,
+                              port, w.vc, w.packet, w.dst, w.flits, w.state);
+  if (w.out_port >= 0) {
+    const std::string out = static_cast<std::size_t>(w.out_port) < port_names.size()
+                                ? port_names[static_cast<std::size_t>(w.out_port)]
+                                : fmt::format("p{}", w.out_port);
+    s += fmt::format(", holds out {} vc {} with no credit", out, w.out_vc);
+  }
+  return s;
+}
+
+std::string DeadlockReport::text() const {
+  std::string s = fmt::format(
+      "deadlock: no flit moved from cycle {} to cycle {} with {} flits in flight\n",
+      last_progress, detected_at, flits_in_flight);
+  if (!cycle.empty()) {
+    s += fmt::format("wait-for cycle ({} VCs):\n", cycle.size());
+    for (int i : cycle) s += "  " + describe(waiting[static_cast<std::size_t>(i)]) + "\n";
+    s += "  -> back to the first\n";
+  } else {
+    s += "no wait-for cycle found (livelock or starvation)\n";
+  }
+  constexpr std::size_t kShown = 64;
+  s += fmt::format("waiting VCs ({}):\n", waiting.size());
+  for (std::size_t i = 0; i < waiting.size() && i < kShown; ++i)
+    s += "  " + describe(waiting[i]) + "\n";
+  if (waiting.size() > kShown) s += fmt::format("  ... {} more\n", waiting.size() - kShown);
+  return s;
+}
+
+DeadlockReport build_deadlock_report(const std::vector<std::unique_ptr<Router>>& routers,
+                                     const Topology& topology, Cycle now, Cycle last_progress,
+                                     std::uint64_t in_flight) {
+  DeadlockReport report;
+  report.detected_at = now;
+  report.last_progress = last_progress;
+  report.flits_in_flight = in_flight;
+  if (routers.empty()) return report;
+  const PortLayout& layout = routers.front()->params().layout;
+  for (int p = 0; p < layout.network; ++p) report.port_names.push_back(topology.port_name(p));
+  for (int p = layout.network; p < std::max(layout.inputs(), layout.outputs()); ++p)
+    report.port_names.push_back(fmt::format("nic{}", p - layout.network));
+
+  std::map<std::tuple<NodeId, int, int>, int> index;
+  for (const auto& r : routers) {
+    const int vcs = r->params().vcs;
+    for (int p = 0; p < r->params().layout.inputs(); ++p) {
+      for (int v = 0; v < vcs; ++v) {
+        const InputVc& ivc = r->input(p).vcs[static_cast<std::size_t>(v)];
+        if (ivc.buffer.empty()) continue;
+        WaitingVc w;
+        w.router = r->id();
+        w.port = p;
+        w.vc = v;
+        w.packet = ivc.buffer.front().flit.packet_id;
+        w.dst = ivc.buffer.front().flit.dst;
+        w.flits = ivc.buffer.size();
+        w.state = to_string(ivc.state);
+        w.out_port = ivc.out_port;
+        w.out_vc = ivc.out_vc;
+        index[{w.router, p, v}] = static_cast<int>(report.waiting.size());
+        report.waiting.push_back(w);
+      }
+    }
+  }
+  for (WaitingVc& w : report.waiting) {
+    const Router& r = *routers[w.router];
+    const InputVc& ivc = r.input(w.port).vcs[static_cast<std::size_t>(w.vc)];
+    const int vcs = r.params().vcs;
+    if (ivc.state == VcState::kActive && layout.is_network(ivc.out_port) &&
+        !r.output(ivc.out_port).credits[static_cast<std::size_t>(ivc.out_vc)].available()) {
+      const NodeId next = topology.neighbor(w.router, ivc.out_port);
+      auto it = index.find({next, topology.reverse_port(ivc.out_port), ivc.out_vc});
+      if (it != index.end()) w.waits_for.push_back(it->second);
+    } else if (ivc.state == VcState::kRouted) {
+      for (int p = ivc.route.port_lo; p < ivc.route.port_hi; ++p) {
+        for (int v = ivc.route.vc_lo; v < ivc.route.vc_hi; ++v) {
+          const int holder = r.owner(p, v);
+          if (holder < 0) continue;
+          auto it = index.find({w.router, holder / vcs, holder % vcs});
+          if (it != index.end()) w.waits_for.push_back(it->second);
+        }
+      }
+    }
+  }
+  // Depth-first search for a cycle in the wait-for graph.
+  const std::size_t n = report.waiting.size();
+  std::vector<int> color(n, 0), parent(n, -1);
+  std::function<bool(int)> dfs = [&](int u) {
+    color[static_cast<std::size_t>(u)] = 1;
+    for (int v : report.waiting[static_cast<std::size_t>(u)].waits_for) {
+      if (color[static_cast<std::size_t>(v)] == 1) {
+        std::vector<int> cyc{v};
+        for (int x = u; x != v; x = parent[static_cast<std::size_t>(x)]) cyc.push_back(x);
+        report.cycle.assign(cyc.begin(), cyc.end());
+        // cyc lists v then its predecessors; reverse to wait-for order starting at v.
+        std::reverse(report.cycle.begin() + 1, report.cycle.end());
+        return true;
+      }
+      if (color[static_cast<std::size_t>(v)] == 0) {
+        parent[static_cast<std::size_t>(v)] = u;
+        if (dfs(v)) return true;
+      }
+    }
+    color[static_cast<std::size_t>(u)] = 2;
+    return false;
+  };
+  for (std::size_t i = 0; i < n && report.cycle.empty(); ++i)
+    if (color[i] == 0) dfs(static_cast<int>(i));
+  return report;
+}
+
+}  // namespace wormsim

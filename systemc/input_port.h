@@ -1,0 +1,32 @@
+// Input port of a router: V virtual channels, each a flit buffer plus the state of the packet
+// at its front. A VC is held by one packet from head to tail: Idle -> Routed (route computed,
+// waiting for an output VC) -> Active (output VC held) -> Idle when the tail leaves.
+#pragma once
+
+#include <vector>
+
+#include "flit_buffer.h"
+#include "link.h"
+#include "route_compute.h"
+
+namespace wormsim {
+
+enum class VcState : std::uint8_t { kIdle, kRouted, kActive };
+const char* to_string(VcState s);
+
+struct InputVc {
+  explicit InputVc(int depth) : buffer(depth) {}
+  FlitBuffer buffer;
+  VcState state = VcState::kIdle;
+  RouteResult route;
+  int out_port = -1;
+  int out_vc = -1;
+};
+
+struct InputPort {
+  InputPort(int vc_count, int depth) : vcs(static_cast<std::size_t>(vc_count), InputVc(depth)) {}
+  Link* link = nullptr;  // flits in, credits back upstream; null at a mesh boundary
+  std::vector<InputVc> vcs;
+};
+
+}  // namespace wormsim

@@ -1,0 +1,197 @@
+#include "network.h"
+
+#include <algorithm>
+#include <iostream>
+
+#include <fmt/format.h>
+
+namespace wormsim {
+
+std::string to_string(RunOutcome o) {
+  switch (o) {
+    case RunOutcome::kCompleted: return "completed";
+    case RunOutcome::kDrainIncomplete: return "drain_incomplete";
+    case RunOutcome::kDeadlock: return "deadlock";
+  }
+  return "?";
+}
+
+namespace {
+// In-order delivery per (source, destination) is guaranteed when routing is deterministic,
+// every dateline class has a single VC and a source cannot start two packets in parallel.
+bool order_guaranteed(const Config& c) {
+  const RouterConfig& r = c.network.router;
+  const bool torus_classes =
+      c.network.topology.kind == TopologyKind::kTorus && c.network.routing.dateline;
+  const bool one_vc_per_class = torus_classes ? r.vcs == 2 : r.vcs == 1;
+  const bool serial_injection = r.port_model != PortModel::kKPort || r.ports == 1;
+  return one_vc_per_class && serial_injection;
+}
+}  // namespace
+
+Network::Network(const sc_core::sc_module_name& name, const Config& config, NetworkOptions options)
+    : sc_core::sc_module(name),
+      config_(config),
+      options_(options),
+      topology_(config.network.topology),
+      layout_(PortLayout::make(config.network.router.port_model, topology_.network_ports(),
+                               config.network.router.ports)),
+      route_compute_(topology_, config.network.routing, layout_, config.network.router.vcs),
+      picker_(topology_, config.traffic),
+      scoreboard_(topology_.nodes(), order_guaranteed(config)),
+      stats_(topology_.nodes(), config.simulation.warmup_cycles, config.simulation.measure_cycles),
+      period_(config.network.clock_period_ns, sc_core::SC_NS) {
+  const RouterConfig& rc = config.network.router;
+  const int nodes = topology_.nodes();
+  RouterParams rp;
+  rp.layout = layout_;
+  rp.vcs = rc.vcs;
+  rp.buffer_depth = rc.buffer_depth;
+  rp.pipeline_depth = rc.pipeline_depth;
+  rp.allocator = rc.allocator;
+  for (int n = 0; n < nodes; ++n) {
+    rp.id = static_cast<NodeId>(n);
+    routers_.push_back(
+        std::make_unique<Router>(fmt::format("r{}", n).c_str(), rp, route_compute_));
+  }
+  TerminalParams tp;
+  tp.nodes = nodes;
+  tp.layout = layout_;
+  tp.vcs = rc.vcs;
+  tp.buffer_depth = rc.buffer_depth;
+  tp.flit_bytes = config.network.flit_bytes;
+  tp.packet_length = config.traffic.packet_length;
+  tp.injection_rate = options.synthetic_traffic ? config.traffic.injection_rate : 0.0;
+  tp.generate_until = stats_.window_end();
+  tp.seed = config.traffic.seed;
+  for (int n = 0; n < nodes; ++n) {
+    tp.id = static_cast<NodeId>(n);
+    tp.component = terminal_component(tp.id);
+    terminals_.push_back(
+        std::make_unique<Terminal>(tp, picker_, route_compute_, scoreboard_, stats_));
+  }
+  for (int n = 0; n < nodes; ++n) {
+    const NodeId id = static_cast<NodeId>(n);
+    for (int p = 0; p < layout_.network; ++p) {
+      const NodeId nb = topology_.neighbor(id, p);
+      if (nb == kNoNode) continue;
+      const int back = topology_.reverse_port(p);
+      Link& l = make_link(rc.link_latency, rc.credit_latency, {n, p}, {static_cast<int>(nb), back});
+      routers_[id]->attach_output(p, &l);
+      routers_[nb]->attach_input(back, &l);
+    }
+    const int term = terminal_component(id);
+    for (int c = 0; c < layout_.injection; ++c) {
+      Link& l = make_link(1, rc.credit_latency, {term, c}, {n, layout_.network + c});
+      terminals_[id]->attach_injection(c, &l);
+      routers_[id]->attach_input(layout_.network + c, &l);
+    }
+    for (int c = 0; c < layout_.ejection; ++c) {
+      Link& l = make_link(1, rc.credit_latency, {n, layout_.network + c}, {term, c});
+      routers_[id]->attach_output(layout_.network + c, &l);
+      terminals_[id]->attach_ejection(c, &l);
+    }
+  }
+  for (auto& t : terminals_) t->start(calendar_);
+  next_progress_report_ = config.simulation.progress_interval;
+  SC_METHOD(tick);
+}
+
+Link& Network::make_link(int latency, int credit_latency, Endpoint up, Endpoint down) {
+  links_.emplace_back(latency, credit_latency);
+  links_.back().upstream = up;
+  links_.back().downstream = down;
+  return links_.back();
+}
+
+void Network::schedule_packet(NodeId src, NodeId dst, int length, Cycle at) {
+  terminals_.at(src)->schedule_packet(dst, length, at, calendar_);
+  last_scripted_ = std::max(last_scripted_, at);
+}
+
+void Network::enable_probes(const std::vector<NodeId>& routers) {
+  for (NodeId r : routers) {
+    routers_.at(r)->enable_probes();
+    probed_.push_back(r);
+    calendar_.wake(static_cast<int>(r), 0);
+  }
+}
+
+std::uint64_t Network::flits_in_network() const {
+  std::uint64_t n = 0;
+  for (const auto& r : routers_) n += static_cast<std::uint64_t>(r->buffered());
+  for (const Link& l : links_) n += static_cast<std::uint64_t>(l.flits.size());
+  return n;
+}
+
+void Network::evaluate(Cycle now) {
+  calendar_.take(now, active_);
+  if (cycle_probe_ != nullptr) *cycle_probe_ = now;
+  if (options_.reverse_evaluation) std::reverse(active_.begin(), active_.end());
+  const bool measuring = stats_.measuring(now);
+  const int router_count = static_cast<int>(routers_.size());
+  int moved = 0;
+  for (int c : active_) {
+    if (c < router_count) {
+      const Router::StepResult r = routers_[static_cast<std::size_t>(c)]->step(now, calendar_, measuring);
+      moved += r.moved;
+      if (r.busy) calendar_.wake(c, now + 1);
+    } else {
+      const Terminal::StepResult t =
+          terminals_[static_cast<std::size_t>(c - router_count)]->step(now, calendar_, measuring);
+      moved += t.moved;
+      if (t.busy) calendar_.wake(c, now + 1);
+    }
+  }
+  for (NodeId r : probed_) calendar_.wake(static_cast<int>(r), now + 1);
+  ++evaluated_;
+  if (moved > 0) last_progress_ = now;
+  const std::uint64_t in_flight = stats_.flits_in_flight();
+  if (in_flight > 0 && now - last_progress_ >= config_.simulation.watchdog_cycles) {
+    deadlock_ = build_deadlock_report(routers_, topology_, now, last_progress_, in_flight);
+    outcome_ = RunOutcome::kDeadlock;
+  }
+  if (config_.simulation.progress_interval > 0 && !options_.quiet && now >= next_progress_report_) {
+    std::cerr << fmt::format("[wormsim] cycle {}: {} flits injected, {} ejected, {} in flight, "
+                             "{} packets outstanding\n",
+                             now, stats_.flits_injected(), stats_.flits_ejected(), in_flight,
+                             scoreboard_.live_packets());
+    next_progress_report_ = now - now % config_.simulation.progress_interval +
+                            config_.simulation.progress_interval;
+  }
+}
+
+bool Network::done(Cycle now) {
+  if (deadlock_) return true;
+  const Cycle generation_end = stats_.window_end();
+  if (now + 1 >= generation_end && now >= last_scripted_ && scoreboard_.live_packets() == 0) {
+    outcome_ = RunOutcome::kCompleted;
+    return true;
+  }
+  if (now >= generation_end + config_.simulation.drain_max_cycles) {
+    outcome_ = RunOutcome::kDrainIncomplete;
+    return true;
+  }
+  return false;
+}
+
+void Network::tick() {
+  if (finished_) return;
+  const Cycle now = cycle_;
+  evaluate(now);
+  if (done(now)) {
+    finished_ = true;
+    cycle_ = now + 1;
+    return;
+  }
+  Cycle next = probed_.empty() ? calendar_.next_cycle(now) : now + 1;
+  // Visit the phase boundaries even when nothing is scheduled there.
+  const Cycle generation_end = stats_.window_end();
+  for (Cycle boundary : {generation_end - 1, generation_end + config_.simulation.drain_max_cycles,
+                         last_scripted_, next_progress_report_})
+    if (boundary > now && boundary < next) next = boundary;
+  cycle_ = next;
+  next_trigger(period_ * static_cast<double>(next - now));
+}
+
+}  // namespace wormsim

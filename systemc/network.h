@@ -1,0 +1,107 @@
+// The network: topology, routers, NIs (terminals) and links, driven by one SystemC method
+// that runs the global cycle loop (DESIGN.md section 3). Each evaluated cycle it takes the
+// components with work from the activity calendar and steps them; all interaction goes
+// through links of latency >= 1, so the order of evaluation within a cycle does not matter
+// (tested by running the same workload in reverse order). Between busy cycles simulated time
+// jumps straight to the next scheduled activity, so idle networks cost nothing.
+//
+// Phases: warm-up [0, W), measurement [W, W+M), drain from W+M (no new synthetic packets)
+// until every packet is delivered or drain_max_cycles pass. The watchdog stops the run when
+// no flit moved for watchdog_cycles while flits are in flight.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <optional>
+#include <systemc>
+#include <vector>
+
+#include "activity_calendar.h"
+#include "config.h"
+#include "deadlock_detector.h"
+#include "link.h"
+#include "route_compute.h"
+#include "router.h"
+#include "scoreboard.h"
+#include "statistics.h"
+#include "terminal.h"
+#include "topology.h"
+#include "traffic_pattern.h"
+
+namespace wormsim {
+
+enum class RunOutcome { kCompleted, kDrainIncomplete, kDeadlock };
+std::string to_string(RunOutcome o);
+
+struct NetworkOptions {
+  bool synthetic_traffic = true;   // false: only scripted packets (schedule_packet)
+  bool reverse_evaluation = false; // evaluate components in descending order (a test hook)
+  bool quiet = false;              // no progress lines on stderr
+};
+
+class Network : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(Network);
+  Network(const sc_core::sc_module_name& name, const Config& config, NetworkOptions options = {});
+
+  // Scripted traffic: a packet of `length` flits from src to dst created in cycle `at`.
+  // Call before sc_start().
+  void schedule_packet(NodeId src, NodeId dst, int length, Cycle at);
+
+  const Config& config() const { return config_; }
+  const Topology& topology() const { return topology_; }
+  const Statistics& stats() const { return stats_; }
+  const Scoreboard& scoreboard() const { return scoreboard_; }
+  const std::vector<std::unique_ptr<Router>>& routers() const { return routers_; }
+  const std::deque<Link>& links() const { return links_; }
+  Router& router(NodeId n) { return *routers_[n]; }
+  sc_core::sc_time clock_period() const { return period_; }
+
+  bool finished() const { return finished_; }
+  RunOutcome outcome() const { return outcome_; }
+  Cycle cycles() const { return cycle_; }               // last evaluated cycle + 1
+  Cycle evaluated_cycles() const { return evaluated_; } // cycles with any activity
+  const std::optional<DeadlockReport>& deadlock() const { return deadlock_; }
+  // Flits held in router buffers and on links right now (for the conservation check).
+  std::uint64_t flits_in_network() const;
+
+  // Evaluate the traced routers every cycle so their probes are valid in every cycle.
+  void enable_probes(const std::vector<NodeId>& routers);
+  // A traced cycle counter, updated every evaluated cycle.
+  void set_cycle_probe(sc_dt::uint64* probe) { cycle_probe_ = probe; }
+
+ private:
+  void tick();
+  void evaluate(Cycle now);
+  bool done(Cycle now);
+  Link& make_link(int latency, int credit_latency, Endpoint up, Endpoint down);
+  int terminal_component(NodeId n) const { return static_cast<int>(routers_.size() + n); }
+
+  Config config_;
+  NetworkOptions options_;
+  Topology topology_;
+  PortLayout layout_;
+  RouteCompute route_compute_;
+  DestinationPicker picker_;
+  Scoreboard scoreboard_;
+  Statistics stats_;
+  ActivityCalendar calendar_;
+  std::deque<Link> links_;
+  std::vector<std::unique_ptr<Router>> routers_;
+  std::vector<std::unique_ptr<Terminal>> terminals_;
+  std::vector<NodeId> probed_;
+  sc_dt::uint64* cycle_probe_ = nullptr;
+
+  sc_core::sc_time period_;
+  Cycle cycle_ = 0;  // the cycle evaluated next
+  Cycle evaluated_ = 0;
+  Cycle last_progress_ = 0;
+  Cycle last_scripted_ = 0;
+  Cycle next_progress_report_ = 0;
+  bool finished_ = false;
+  RunOutcome outcome_ = RunOutcome::kCompleted;
+  std::optional<DeadlockReport> deadlock_;
+  std::vector<int> active_;
+};
+
+}  // namespace wormsim

@@ -1,0 +1,147 @@
+#include "results.h"
+
+#include <fmt/format.h>
+
+#include "config_loader.h"
+
+namespace wormsim {
+
+namespace {
+
+nlohmann::json distribution_json(const Distribution& d) {
+  return {{"count", d.count}, {"mean", d.mean}, {"min", d.min},         {"max", d.max},
+          {"p50", d.p50},     {"p95", d.p95},   {"p99", d.p99},         {"bin_width", d.bin_width},
+          {"histogram", d.histogram}};
+}
+
+struct LinkSummary {
+  double mean = 0;
+  double max = 0;
+};
+
+LinkSummary link_summary(const Network& net) {
+  LinkSummary s;
+  const double window = static_cast<double>(net.stats().window_end() - net.stats().window_begin());
+  int count = 0;
+  for (const Link& l : net.links()) {
+    if (l.upstream.component >= net.topology().nodes() ||
+        l.downstream.component >= net.topology().nodes())
+      continue;  // NI channels
+    const double u = static_cast<double>(l.flits_carried) / window;
+    s.mean += u;
+    s.max = std::max(s.max, u);
+    ++count;
+  }
+  if (count > 0) s.mean /= count;
+  return s;
+}
+
+}  // namespace
+
+nlohmann::json results_json(const Network& net, const RunInfo& info) {
+  const Statistics& st = net.stats();
+  const Topology& topo = net.topology();
+  nlohmann::json j;
+  j["schema"] = "wormsim.results.v1";
+  j["config_source"] = info.config_source;
+  j["config"] = to_json(net.config());
+  j["outcome"] = to_string(net.outcome());
+  j["cycles"] = net.cycles();
+  j["evaluated_cycles"] = net.evaluated_cycles();
+  j["wall_seconds"] = info.wall_seconds;
+  j["clock_period_ns"] = net.config().network.clock_period_ns;
+  j["flits"] = {{"injected", st.flits_injected()},
+                {"ejected", st.flits_ejected()},
+                {"in_flight", st.flits_in_flight()}};
+  j["packets"] = {{"created", st.packets_created()},
+                  {"delivered", st.packets_delivered()},
+                  {"outstanding", net.scoreboard().live_packets()},
+                  {"measured", st.latencies().size()}};
+  j["measurement"] = {{"window_begin", st.window_begin()}, {"window_end", st.window_end()}};
+  j["throughput"] = {{"offered_flits_per_node_cycle", st.offered_load()},
+                     {"accepted_flits_per_node_cycle", st.accepted_throughput()}};
+  j["latency"] = distribution_json(Distribution::of(st.latencies()));
+  j["network_latency"] = distribution_json(Distribution::of(st.network_latencies()));
+  j["hops"] = distribution_json(Distribution::of(st.hops()));
+  const LinkSummary ls = link_summary(net);
+  nlohmann::json links = nlohmann::json::array();
+  const double window = static_cast<double>(st.window_end() - st.window_begin());
+  for (const Link& l : net.links()) {
+    if (l.upstream.component >= topo.nodes() || l.downstream.component >= topo.nodes()) continue;
+    links.push_back({{"from", l.upstream.component},
+                     {"port", topo.port_name(l.upstream.port)},
+                     {"to", l.downstream.component},
+                     {"flits", l.flits_carried},
+                     {"utilization", static_cast<double>(l.flits_carried) / window}});
+  }
+  j["link_utilization"] = {{"mean", ls.mean}, {"max", ls.max}, {"links", links}};
+  j["scoreboard"] = {{"violations", net.scoreboard().violation_count()},
+                     {"messages", net.scoreboard().violations()}};
+  if (net.deadlock()) {
+    const DeadlockReport& d = *net.deadlock();
+    nlohmann::json waiting = nlohmann::json::array();
+    for (const WaitingVc& w : d.waiting)
+      waiting.push_back({{"router", w.router},
+                         {"port", d.port_names.at(static_cast<std::size_t>(w.port))},
+                         {"vc", w.vc},
+                         {"packet", w.packet},
+                         {"dst", w.dst},
+                         {"flits", w.flits},
+                         {"state", w.state},
+                         {"waits_for", w.waits_for}});
+    j["deadlock"] = {{"detected_at", d.detected_at},
+                     {"last_progress", d.last_progress},
+                     {"flits_in_flight", d.flits_in_flight},
+                     {"waiting", waiting},
+                     {"cycle", d.cycle}};
+  } else {
+    j["deadlock"] = nullptr;
+  }
+  return j;
+}
+
+std::string summary_text(const Network& net, const RunInfo& info) {
+  const Config& c = net.config();
+  const Statistics& st = net.stats();
+  const Distribution lat = Distribution::of(st.latencies());
+  const Distribution nlat = Distribution::of(st.network_latencies());
+  const Distribution hops = Distribution::of(st.hops());
+  const LinkSummary ls = link_summary(net);
+  std::string dims;
+  if (c.network.topology.kind == TopologyKind::kHypercube) {
+    dims = fmt::format("{}-cube", c.network.topology.hypercube_dimension);
+  } else {
+    for (std::size_t i = 0; i < c.network.topology.dims.size(); ++i)
+      dims += fmt::format("{}{}", i ? "x" : "", c.network.topology.dims[i]);
+  }
+  std::string s;
+  s += fmt::format("wormsim: {} {} ({} nodes), {} routing, {} VCs x {} flits, pipeline {}, "
+                   "link {} / credit {} cycles, {}\n",
+                   dims, to_string(c.network.topology.kind), net.topology().nodes(),
+                   to_string(c.network.routing.algorithm), c.network.router.vcs,
+                   c.network.router.buffer_depth, c.network.router.pipeline_depth,
+                   c.network.router.link_latency, c.network.router.credit_latency,
+                   to_string(c.network.router.port_model));
+  s += fmt::format("traffic: {}, {} flits/packet, offered {:.4f} flits/node/cycle (config {})\n",
+                   to_string(c.traffic.pattern), c.traffic.packet_length, st.offered_load(),
+                   c.traffic.injection_rate);
+  s += fmt::format("outcome: {} after {} cycles ({} evaluated), {:.3f} s wall\n",
+                   to_string(net.outcome()), net.cycles(), net.evaluated_cycles(),
+                   info.wall_seconds);
+  s += fmt::format("flits: {} injected, {} ejected, {} in flight\n", st.flits_injected(),
+                   st.flits_ejected(), st.flits_in_flight());
+  s += fmt::format("accepted throughput: {:.4f} flits/node/cycle\n", st.accepted_throughput());
+  s += fmt::format("packet latency (cycles, {} measured): avg {:.2f}, p50 {}, p99 {}, max {}\n",
+                   lat.count, lat.mean, lat.p50, lat.p99, lat.max);
+  s += fmt::format("network latency (cycles): avg {:.2f}, max {}\n", nlat.mean, nlat.max);
+  s += fmt::format("hops: avg {:.3f}, max {}\n", hops.mean, hops.max);
+  s += fmt::format("link utilization: mean {:.4f}, max {:.4f} flits/cycle\n", ls.mean, ls.max);
+  if (net.scoreboard().violation_count() > 0) {
+    s += fmt::format("SCOREBOARD: {} violations\n", net.scoreboard().violation_count());
+    for (const std::string& m : net.scoreboard().violations()) s += "  " + m + "\n";
+  }
+  if (net.deadlock()) s += net.deadlock()->text();
+  return s;
+}
+
+}  // namespace wormsim

@@ -1,0 +1,20 @@
+// Run results: results.json (schema in docs/results.md) and the human summary on stdout.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "network.h"
+
+namespace wormsim {
+
+struct RunInfo {
+  double wall_seconds = 0;
+  std::string config_source;  // file path or "<built-in default>"
+};
+
+nlohmann::json results_json(const Network& network, const RunInfo& info);
+std::string summary_text(const Network& network, const RunInfo& info);
+
+}  // namespace wormsim

@@ -1,0 +1,34 @@
+// Round-robin arbiter over n requesters: the grant goes to the first requester at or after
+// the priority pointer; update(winner) moves the pointer just past the winner, so a requester
+// that keeps requesting is served within n grants (the fairness contract tested in
+// testbenches/round_robin_arbiter_test.cpp). Separable allocators call update() only for
+// grants that survive both stages (iSLIP-style pointer update).
+#pragma once
+
+namespace wormsim {
+
+class RoundRobinArbiter {
+ public:
+  explicit RoundRobinArbiter(int n = 1) : n_(n) {}
+
+  int size() const { return n_; }
+  int pointer() const { return pointer_; }
+
+  // `requested(i)` says whether requester i requests; returns the winner or -1.
+  template <typename Pred>
+  int pick(Pred&& requested) const {
+    for (int k = 0; k < n_; ++k) {
+      int i = pointer_ + k;
+      if (i >= n_) i -= n_;
+      if (requested(i)) return i;
+    }
+    return -1;
+  }
+  void update(int winner) { pointer_ = winner + 1 >= n_ ? 0 : winner + 1; }
+
+ private:
+  int n_;
+  int pointer_ = 0;
+};
+
+}  // namespace wormsim

@@ -1,0 +1,77 @@
+#include "route_compute.h"
+
+namespace wormsim {
+
+RouteCompute::RouteCompute(const Topology& topology, const RoutingConfig& routing,
+                           PortLayout layout, int vcs)
+    : topology_(topology),
+      layout_(layout),
+      vcs_(vcs),
+      dateline_(topology.kind() == TopologyKind::kTorus && routing.dateline),
+      class_split_(vcs / 2),
+      ecube_high_to_low_(routing.ecube_order == EcubeOrder::kHighToLow),
+      order_(routing.order) {
+  if (order_.empty())
+    for (int d = 0; d < topology.dimensions(); ++d) order_.push_back(d);
+}
+
+int RouteCompute::first_hop_port(NodeId here, NodeId dst) const {
+  if (topology_.kind() == TopologyKind::kHypercube) {
+    const NodeId diff = here ^ dst;
+    if (diff == 0) return -1;
+    if (ecube_high_to_low_) {
+      int d = topology_.dimensions() - 1;
+      while (!((diff >> d) & 1u)) --d;
+      return d;
+    }
+    int d = 0;
+    while (!((diff >> d) & 1u)) ++d;
+    return d;
+  }
+  const bool torus = topology_.kind() == TopologyKind::kTorus;
+  for (int d : order_) {
+    const int c = topology_.coord(here, d);
+    const int t = topology_.coord(dst, d);
+    if (c == t) continue;
+    if (!torus) return 2 * d + (t > c ? 0 : 1);
+    const int k = topology_.side(d);
+    const int forward = (t - c + k) % k;
+    return 2 * d + (forward <= k - forward ? 0 : 1);  // ties go the + way
+  }
+  return -1;
+}
+
+RouteResult RouteCompute::route(NodeId here, NodeId dst, int in_port, int in_vc) const {
+  RouteResult r;
+  const int port = first_hop_port(here, dst);
+  if (port < 0) {  // arrived: pick the ejection channel(s)
+    int lo = layout_.network;
+    int count = 1;
+    if (layout_.model == PortModel::kKPort) {
+      count = layout_.ejection;
+    } else if (layout_.model == PortModel::kAllPort) {
+      lo += layout_.is_network(in_port) ? in_port : in_port - layout_.network;
+    }
+    r.port_lo = lo;
+    r.port_hi = lo + count;
+    r.vc_lo = 0;
+    r.vc_hi = vcs_;
+    return r;
+  }
+  r.port_lo = port;
+  r.port_hi = port + 1;
+  if (!dateline_) {
+    r.vc_lo = 0;
+    r.vc_hi = vcs_;
+    return r;
+  }
+  const bool same_dimension = layout_.is_network(in_port) &&
+                              topology_.port_dimension(in_port) == topology_.port_dimension(port);
+  const bool class1 =
+      topology_.is_dateline(here, port) || (same_dimension && in_vc >= class_split_);
+  r.vc_lo = class1 ? class_split_ : 0;
+  r.vc_hi = class1 ? vcs_ : class_split_;
+  return r;
+}
+
+}  // namespace wormsim

@@ -1,0 +1,163 @@
+#include "router.h"
+
+#include <fmt/format.h>
+
+namespace wormsim {
+
+const char* to_string(VcState s) {
+  switch (s) {
+    case VcState::kIdle: return "idle";
+    case VcState::kRouted: return "waiting_for_vc";
+    case VcState::kActive: return "active";
+  }
+  return "?";
+}
+
+Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
+               const RouteCompute& route_compute)
+    : sc_core::sc_module(name),
+      params_(params),
+      route_compute_(route_compute),
+      owner_(static_cast<std::size_t>(params.layout.outputs() * params.vcs), -1),
+      vc_allocator_(params.allocator, params.layout.inputs(), params.layout.outputs(), params.vcs),
+      switch_allocator_(params.allocator, params.layout.inputs(), params.layout.outputs(),
+                        params.vcs),
+      crossbar_(params.layout.inputs(), params.layout.outputs()),
+      in_probes_(static_cast<std::size_t>(params.layout.inputs())),
+      out_probes_(static_cast<std::size_t>(params.layout.outputs())),
+      occupancy_(static_cast<std::size_t>(params.layout.inputs() * params.vcs), 0) {
+  for (int p = 0; p < params.layout.inputs(); ++p)
+    inputs_.emplace_back(params.vcs, params.buffer_depth);
+  for (int p = 0; p < params.layout.outputs(); ++p)
+    outputs_.emplace_back(params.vcs, params.layout.is_network(p) ? params.buffer_depth
+                                                                  : CreditCounter::kUnlimited);
+}
+
+Router::StepResult Router::step(Cycle now, ActivityCalendar& calendar, bool measuring) {
+  if (probes_enabled_) {
+    for (FlitProbe& p : in_probes_) p.clear();
+    for (FlitProbe& p : out_probes_) p.clear();
+  }
+  receive(now);
+  StepResult result;
+  if (buffered_ > 0) {
+    allocate_vcs(now);
+    allocate_switch(now);
+    result.moved = traverse(now, calendar, measuring);
+  }
+  if (probes_enabled_) {
+    for (std::size_t p = 0; p < inputs_.size(); ++p)
+      for (std::size_t v = 0; v < inputs_[p].vcs.size(); ++v)
+        occupancy_[p * inputs_[p].vcs.size() + v] =
+            static_cast<unsigned>(inputs_[p].vcs[v].buffer.size());
+  }
+  result.busy = buffered_ > 0;
+  return result;
+}
+
+void Router::receive(Cycle now) {
+  const Cycle pipeline_delay = static_cast<Cycle>(params_.pipeline_depth - 1);
+  for (std::size_t p = 0; p < inputs_.size(); ++p) {
+    Link* link = inputs_[p].link;
+    if (link == nullptr) continue;
+    while (link->flits.ready(now)) {
+      const Flit& f = link->flits.front();
+      if (f.vc >= inputs_[p].vcs.size())
+        throw std::logic_error(fmt::format("{}: flit on nonexistent VC {}", name(), f.vc));
+      inputs_[p].vcs[f.vc].buffer.push(f, link->flits.front_arrival() + pipeline_delay);
+      if (probes_enabled_) in_probes_[p].show(f);
+      link->flits.pop();
+      ++buffered_;
+    }
+  }
+  for (OutputPort& out : outputs_) {
+    Link* link = out.link;
+    if (link == nullptr) continue;
+    while (link->credits.ready(now)) {
+      out.credits[link->credits.front()].give();
+      link->credits.pop();
+    }
+  }
+}
+
+void Router::allocate_vcs(Cycle now) {
+  vc_requests_.clear();
+  const int vcs = params_.vcs;
+  for (int p = 0; p < static_cast<int>(inputs_.size()); ++p) {
+    for (int v = 0; v < vcs; ++v) {
+      InputVc& ivc = inputs_[static_cast<std::size_t>(p)].vcs[static_cast<std::size_t>(v)];
+      if (ivc.buffer.empty() || ivc.state == VcState::kActive) continue;
+      const FlitBuffer::Entry& front = ivc.buffer.front();
+      if (ivc.state == VcState::kIdle) {
+        if (!front.flit.head())
+          throw std::logic_error(fmt::format("{}: input {} VC {} has a {} flit of packet {} "
+                                             "with no packet in progress",
+                                             name(), p, v, to_string(front.flit.type),
+                                             front.flit.packet_id));
+        ivc.route = route_compute_.route(params_.id, front.flit.dst, p, v);
+        ivc.state = VcState::kRouted;
+      }
+      if (front.ready <= now) vc_requests_.push_back({p * vcs + v, ivc.route});
+    }
+  }
+  if (vc_requests_.empty()) return;
+  vc_grants_.clear();
+  vc_allocator_.allocate(vc_requests_, owner_, vc_grants_);
+  for (const VcGrant& g : vc_grants_) {
+    InputVc& ivc = inputs_[static_cast<std::size_t>(g.input_vc / vcs)]
+                       .vcs[static_cast<std::size_t>(g.input_vc % vcs)];
+    ivc.state = VcState::kActive;
+    ivc.out_port = g.out_port;
+    ivc.out_vc = g.out_vc;
+    owner_[static_cast<std::size_t>(g.out_port * vcs + g.out_vc)] = g.input_vc;
+  }
+}
+
+void Router::allocate_switch(Cycle now) {
+  switch_requests_.clear();
+  for (int p = 0; p < static_cast<int>(inputs_.size()); ++p) {
+    const InputPort& in = inputs_[static_cast<std::size_t>(p)];
+    for (int v = 0; v < params_.vcs; ++v) {
+      const InputVc& ivc = in.vcs[static_cast<std::size_t>(v)];
+      if (ivc.state != VcState::kActive || ivc.buffer.empty() || ivc.buffer.front().ready > now)
+        continue;
+      if (!outputs_[static_cast<std::size_t>(ivc.out_port)]
+               .credits[static_cast<std::size_t>(ivc.out_vc)]
+               .available())
+        continue;
+      switch_requests_.push_back({p, v, ivc.out_port});
+    }
+  }
+  switch_grants_.clear();
+  switch_allocator_.allocate(switch_requests_, switch_grants_);
+}
+
+int Router::traverse(Cycle now, ActivityCalendar& calendar, bool measuring) {
+  crossbar_.release();
+  for (const SwitchRequest& g : switch_grants_) {
+    crossbar_.connect(g.in_port, g.out_port);
+    InputPort& in = inputs_[static_cast<std::size_t>(g.in_port)];
+    InputVc& ivc = in.vcs[static_cast<std::size_t>(g.vc)];
+    OutputPort& out = outputs_[static_cast<std::size_t>(g.out_port)];
+    Flit flit = ivc.buffer.front().flit;
+    ivc.buffer.pop();
+    --buffered_;
+    flit.vc = static_cast<std::uint8_t>(ivc.out_vc);
+    if (params_.layout.is_network(g.out_port)) ++flit.hops;
+    out.credits[static_cast<std::size_t>(ivc.out_vc)].consume();
+    if (probes_enabled_) out_probes_[static_cast<std::size_t>(g.out_port)].show(flit);
+    if (measuring) ++out.link->flits_carried;
+    calendar.wake(out.link->downstream.component, out.link->flits.push(now, flit));
+    // The freed buffer slot goes back upstream as a credit.
+    calendar.wake(in.link->upstream.component,
+                  in.link->credits.push(now, static_cast<std::uint8_t>(g.vc)));
+    if (flit.tail()) {
+      owner_[static_cast<std::size_t>(g.out_port * params_.vcs + ivc.out_vc)] = -1;
+      ivc.state = VcState::kIdle;
+      ivc.out_port = ivc.out_vc = -1;
+    }
+  }
+  return static_cast<int>(switch_grants_.size());
+}
+
+}  // namespace wormsim

@@ -1,0 +1,96 @@
+// Input-queued virtual-channel wormhole router (DESIGN.md section 4). Per cycle, in order:
+// accept flits and credits that arrived on its links; route-compute new heads; VC
+// allocation; switch allocation; crossbar traversal onto output links (arriving
+// link_latency cycles later) with a credit sent upstream (arriving credit_latency cycles
+// later). A flit may compete for VC/switch allocation from pipeline_depth - 1 cycles after it
+// was written into its buffer (docs/timing-model.md). All reads are of state that arrived in
+// earlier cycles, so routers can be evaluated in any order within a cycle.
+//
+// The router is an sc_module for naming and tracing; its evaluation is driven by the
+// network's cycle loop through step(), which only calls it in cycles where it has work.
+#pragma once
+
+#include <systemc>
+#include <vector>
+
+#include "activity_calendar.h"
+#include "config.h"
+#include "crossbar.h"
+#include "flit_probe.h"
+#include "input_port.h"
+#include "output_port.h"
+#include "port_layout.h"
+#include "route_compute.h"
+#include "switch_allocator.h"
+#include "vc_allocator.h"
+
+namespace wormsim {
+
+struct RouterParams {
+  NodeId id = 0;
+  PortLayout layout;
+  int vcs = 1;
+  int buffer_depth = 1;
+  int pipeline_depth = 1;
+  AllocatorKind allocator = AllocatorKind::kSeparableInputFirst;
+};
+
+class Router : public sc_core::sc_module {
+ public:
+  Router(const sc_core::sc_module_name& name, const RouterParams& params,
+         const RouteCompute& route_compute);
+
+  struct StepResult {
+    int moved = 0;      // flits that crossed the crossbar this cycle
+    bool busy = false;  // still holds flits: evaluate again next cycle
+  };
+  StepResult step(Cycle now, ActivityCalendar& calendar, bool measuring);
+
+  void attach_input(int port, Link* link) { inputs_[static_cast<std::size_t>(port)].link = link; }
+  void attach_output(int port, Link* link) { outputs_[static_cast<std::size_t>(port)].link = link; }
+
+  NodeId id() const { return params_.id; }
+  const RouterParams& params() const { return params_; }
+  int buffered() const { return buffered_; }
+  const InputPort& input(int port) const { return inputs_[static_cast<std::size_t>(port)]; }
+  const OutputPort& output(int port) const { return outputs_[static_cast<std::size_t>(port)]; }
+  // Input VC (in_port * vcs + vc) holding output VC (port, vc), or -1 when free.
+  int owner(int out_port, int out_vc) const {
+    return owner_[static_cast<std::size_t>(out_port * params_.vcs + out_vc)];
+  }
+
+  // Tracing: probes are updated every cycle once enabled (the network then evaluates this
+  // router every cycle).
+  void enable_probes() { probes_enabled_ = true; }
+  const std::vector<FlitProbe>& input_probes() const { return in_probes_; }
+  const std::vector<FlitProbe>& output_probes() const { return out_probes_; }
+  const std::vector<unsigned>& occupancy_probes() const { return occupancy_; }
+
+ private:
+  void receive(Cycle now);
+  void allocate_vcs(Cycle now);
+  void allocate_switch(Cycle now);
+  int traverse(Cycle now, ActivityCalendar& calendar, bool measuring);
+
+  RouterParams params_;
+  const RouteCompute& route_compute_;
+  std::vector<InputPort> inputs_;
+  std::vector<OutputPort> outputs_;
+  std::vector<int> owner_;  // [out_port * vcs + vc] -> input VC or -1
+  VcAllocator vc_allocator_;
+  SwitchAllocator switch_allocator_;
+  Crossbar crossbar_;
+  int buffered_ = 0;
+
+  std::vector<VcRequest> vc_requests_;
+  std::vector<VcGrant> vc_grants_;
+  std::vector<SwitchRequest> switch_requests_;
+  std::vector<SwitchRequest> switch_grants_;
+
+  bool probes_enabled_ = false;
+  std::vector<FlitProbe> in_probes_;
+  std::vector<FlitProbe> out_probes_;
+  std::vector<unsigned> occupancy_;  // [in_port * vcs + vc]
+};
+
+}  // namespace wormsim

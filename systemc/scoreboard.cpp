@@ -1,0 +1,89 @@
+#include "scoreboard.h"
+
+#include <fmt/format.h>
+
+namespace wormsim {
+
+namespace {
+std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+constexpr std::size_t kMaxReportedViolations = 20;
+}  // namespace
+
+void fill_payload(PacketId id, std::uint32_t index, int bytes, Flit& flit) {
+  std::uint64_t word = 0;
+  for (int b = 0; b < bytes; ++b) {
+    if (b % 8 == 0) word = splitmix64(id * 0x10001ull + index * 0x1000193ull + static_cast<std::uint64_t>(b));
+    flit.payload[static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(word >> (8 * (b % 8)));
+  }
+  flit.payload_bytes = static_cast<std::uint8_t>(bytes);
+}
+
+std::uint64_t checksum_update(std::uint64_t h, const Flit& flit) {
+  for (std::size_t b = 0; b < flit.payload_bytes; ++b) {
+    h ^= flit.payload[b];
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+Scoreboard::Scoreboard(int nodes, bool check_order) : nodes_(nodes), check_order_(check_order) {}
+
+void Scoreboard::violation(std::string message) {
+  if (violations_.size() < kMaxReportedViolations) violations_.push_back(std::move(message));
+  ++violation_count_;
+}
+
+void Scoreboard::on_created(PacketId id, const PacketRecord& record) {
+  if (!live_.emplace(id, record).second) violation(fmt::format("packet {} created twice", id));
+}
+
+void Scoreboard::on_injected(PacketId id, Cycle now) {
+  auto it = live_.find(id);
+  if (it != live_.end()) it->second.injected = now;
+}
+
+const PacketRecord* Scoreboard::on_delivered(PacketId id, NodeId at, std::uint32_t flits,
+                                             std::uint64_t checksum, Cycle now) {
+  auto it = live_.find(id);
+  if (it == live_.end()) {
+    violation(fmt::format("cycle {}: node {} received packet {} which is not outstanding "
+                          "(duplicate or never sent)",
+                          now, at, id));
+    return nullptr;
+  }
+  delivered_record_ = it->second;
+  live_.erase(it);
+  ++delivered_;
+  const PacketRecord& r = delivered_record_;
+  bool ok = true;
+  if (r.dst != at) {
+    violation(fmt::format("cycle {}: packet {} for node {} delivered at node {}", now, id, r.dst, at));
+    ok = false;
+  }
+  if (r.length != flits || r.checksum != checksum) {
+    violation(fmt::format("cycle {}: packet {} ({}->{}) corrupted: {} of {} flits, checksum "
+                          "{:016x} expected {:016x}",
+                          now, id, r.src, r.dst, flits, r.length, checksum, r.checksum));
+    ok = false;
+  }
+  if (check_order_) {
+    const std::uint64_t key = static_cast<std::uint64_t>(r.src) * static_cast<std::uint64_t>(nodes_) + r.dst;
+    const std::uint64_t sequence = id / static_cast<std::uint64_t>(nodes_) + 1;
+    std::uint64_t& last = last_sequence_[key];
+    if (sequence < last) {
+      violation(fmt::format("cycle {}: packet {} ({}->{}) overtook a later packet of the same "
+                            "source and destination",
+                            now, id, r.src, r.dst));
+      ok = false;
+    }
+    last = sequence;
+  }
+  return ok ? &delivered_record_ : nullptr;
+}
+
+}  // namespace wormsim

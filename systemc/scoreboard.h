@@ -1,0 +1,63 @@
+// End-to-end scoreboard: every packet is registered when its source creates it and checked
+// when its tail is consumed at a destination NI. It enforces exactly-once delivery (a second
+// delivery, or one of an unknown packet, is a violation), delivery to the right node, payload
+// integrity (checksum of all payload bytes as sent vs as received, length in flits), and - when
+// the routing guarantees it - in-order delivery per (source, destination). Flit conservation
+// (injected = ejected + in flight) is checked by the network at the end of the run.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "flit.h"
+
+namespace wormsim {
+
+struct PacketRecord {
+  NodeId src = kNoNode;
+  NodeId dst = kNoNode;
+  std::uint32_t length = 0;       // flits
+  Cycle created = 0;              // entered the source queue
+  Cycle injected = 0;             // head left the NI
+  std::uint64_t checksum = 0;     // FNV-1a over the payload bytes in flit order
+  bool measured = false;          // created inside the measurement window
+};
+
+// Payload of flit `index` of packet `id`: deterministic pseudo-random bytes, so corruption
+// anywhere shows up in the checksum.
+void fill_payload(PacketId id, std::uint32_t index, int bytes, Flit& flit);
+std::uint64_t checksum_update(std::uint64_t h, const Flit& flit);
+inline constexpr std::uint64_t kChecksumSeed = 1469598103934665603ull;
+
+class Scoreboard {
+ public:
+  Scoreboard(int nodes, bool check_order);
+
+  void on_created(PacketId id, const PacketRecord& record);
+  void on_injected(PacketId id, Cycle now);
+  // Tail of packet `id` consumed at node `at`. Returns the record (moved out of the ledger)
+  // or nullptr after recording a violation.
+  const PacketRecord* on_delivered(PacketId id, NodeId at, std::uint32_t flits,
+                                   std::uint64_t checksum, Cycle now);
+  void violation(std::string message);
+
+  std::size_t live_packets() const { return live_.size(); }
+  std::uint64_t delivered_packets() const { return delivered_; }
+  const std::vector<std::string>& violations() const { return violations_; }
+  std::uint64_t violation_count() const { return violation_count_; }
+  const std::unordered_map<PacketId, PacketRecord>& live() const { return live_; }
+
+ private:
+  int nodes_;
+  bool check_order_;
+  std::unordered_map<PacketId, PacketRecord> live_;
+  std::unordered_map<std::uint64_t, std::uint64_t> last_sequence_;  // (src,dst) -> sequence
+  PacketRecord delivered_record_;
+  std::uint64_t delivered_ = 0;
+  std::vector<std::string> violations_;  // first few, for the report
+  std::uint64_t violation_count_ = 0;
+};
+
+}  // namespace wormsim

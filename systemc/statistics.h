@@ -1,0 +1,86 @@
+// Run statistics. Packets created inside the measurement window [warmup, warmup+measure) are
+// "measured"; their latencies are collected whenever they are delivered (including during
+// drain). Packet latency = tail consumed at the destination NI - packet created (includes
+// source queueing); network latency = tail consumed - head left the source NI. Accepted
+// throughput = flits consumed by NIs during the window / (nodes * window cycles); offered
+// load likewise with flits created.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "flit.h"
+#include "scoreboard.h"
+
+namespace wormsim {
+
+struct Distribution {
+  std::uint64_t count = 0;
+  double mean = 0;
+  std::uint64_t min = 0;
+  std::uint64_t max = 0;
+  std::uint64_t p50 = 0;
+  std::uint64_t p95 = 0;
+  std::uint64_t p99 = 0;
+  std::uint64_t bin_width = 1;
+  std::vector<std::uint64_t> histogram;  // bin i counts [min + i*width, min + (i+1)*width)
+
+  static Distribution of(std::vector<std::uint32_t> samples, std::size_t bins = 32);
+};
+
+class Statistics {
+ public:
+  Statistics(int nodes, Cycle warmup, Cycle measure)
+      : nodes_(nodes), begin_(warmup), end_(warmup + measure) {}
+
+  bool measuring(Cycle now) const { return now >= begin_ && now < end_; }
+  Cycle window_begin() const { return begin_; }
+  Cycle window_end() const { return end_; }
+
+  void on_created(int flits, Cycle now) {
+    ++packets_created_;
+    if (measuring(now)) offered_flits_ += static_cast<std::uint64_t>(flits);
+  }
+  void on_flit_injected() { ++flits_injected_; }
+  void on_flit_ejected(Cycle now) {
+    ++flits_ejected_;
+    if (measuring(now)) ++accepted_flits_;
+  }
+  void on_delivered(const PacketRecord& r, Cycle now, int hops) {
+    ++packets_delivered_;
+    if (!r.measured) return;
+    latency_.push_back(static_cast<std::uint32_t>(now - r.created));
+    network_latency_.push_back(static_cast<std::uint32_t>(now - r.injected));
+    hops_.push_back(static_cast<std::uint32_t>(hops));
+  }
+
+  std::uint64_t flits_injected() const { return flits_injected_; }
+  std::uint64_t flits_ejected() const { return flits_ejected_; }
+  std::uint64_t flits_in_flight() const { return flits_injected_ - flits_ejected_; }
+  std::uint64_t packets_created() const { return packets_created_; }
+  std::uint64_t packets_delivered() const { return packets_delivered_; }
+  double offered_load() const { return per_node_cycle(offered_flits_); }
+  double accepted_throughput() const { return per_node_cycle(accepted_flits_); }
+  const std::vector<std::uint32_t>& latencies() const { return latency_; }
+  const std::vector<std::uint32_t>& network_latencies() const { return network_latency_; }
+  const std::vector<std::uint32_t>& hops() const { return hops_; }
+
+ private:
+  double per_node_cycle(std::uint64_t flits) const {
+    return static_cast<double>(flits) / (static_cast<double>(nodes_) * static_cast<double>(end_ - begin_));
+  }
+  int nodes_;
+  Cycle begin_;
+  Cycle end_;
+  std::uint64_t packets_created_ = 0;
+  std::uint64_t packets_delivered_ = 0;
+  std::uint64_t flits_injected_ = 0;
+  std::uint64_t flits_ejected_ = 0;
+  std::uint64_t offered_flits_ = 0;
+  std::uint64_t accepted_flits_ = 0;
+  std::vector<std::uint32_t> latency_;
+  std::vector<std::uint32_t> network_latency_;
+  std::vector<std::uint32_t> hops_;
+};
+
+}  // namespace wormsim

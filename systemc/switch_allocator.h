@@ -1,0 +1,43 @@
+// Switch allocator: each cycle matches input VCs that hold a ready flit (with an output VC
+// and a credit) to output ports, so that every input port sends at most one flit and every
+// output port receives at most one flit. Separable with round-robin arbiters: input-first
+// (each input port picks one of its ready VCs, then each output port picks one input port) or
+// output-first (each output port picks one requesting input port, then each input port picks
+// one VC among the granted outputs). Pointers advance only on grants that survive both stages.
+#pragma once
+
+#include <vector>
+
+#include "config.h"
+#include "round_robin_arbiter.h"
+
+namespace wormsim {
+
+struct SwitchRequest {
+  int in_port = 0;
+  int vc = 0;
+  int out_port = 0;
+};
+
+class SwitchAllocator {
+ public:
+  SwitchAllocator(AllocatorKind kind, int inputs, int outputs, int vcs);
+
+  // At most one request per (in_port, vc). Appends grants (a subset of requests) to `grants`.
+  void allocate(const std::vector<SwitchRequest>& requests, std::vector<SwitchRequest>& grants);
+
+ private:
+  void input_first(const std::vector<SwitchRequest>& requests, std::vector<SwitchRequest>& grants);
+  void output_first(const std::vector<SwitchRequest>& requests, std::vector<SwitchRequest>& grants);
+
+  AllocatorKind kind_;
+  int inputs_;
+  int outputs_;
+  int vcs_;
+  std::vector<RoundRobinArbiter> input_arbiters_;   // per input port, over its VCs
+  std::vector<RoundRobinArbiter> output_arbiters_;  // per output port, over input ports
+  std::vector<int> want_;     // scratch: [in_port * vcs + vc] -> requested out port or -1
+  std::vector<int> pick_;     // scratch: per input port (input-first) or output port (output-first)
+};
+
+}  // namespace wormsim

@@ -1,0 +1,193 @@
+#include "terminal.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace wormsim {
+
+Terminal::Terminal(const TerminalParams& params, const DestinationPicker& picker,
+                   const RouteCompute& route_compute, Scoreboard& scoreboard, Statistics& stats)
+    : params_(params),
+      picker_(picker),
+      route_compute_(route_compute),
+      scoreboard_(scoreboard),
+      stats_(stats),
+      rng_(params.seed * 0x9e3779b97f4a7c15ull + params.id),
+      gap_(params.injection_rate > 0 ? std::min(1.0, params.injection_rate / params.packet_length)
+                                      : 1.0),
+      queues_(params.layout.model == PortModel::kAllPort
+                  ? static_cast<std::size_t>(params.layout.injection)
+                  : 1u),
+      channels_(static_cast<std::size_t>(params.layout.injection)),
+      ejection_(static_cast<std::size_t>(params.layout.ejection), nullptr),
+      reassembly_(static_cast<std::size_t>(params.layout.ejection * params.vcs)) {
+  for (Channel& ch : channels_) {
+    ch.credits.assign(static_cast<std::size_t>(params.vcs), CreditCounter(params.buffer_depth));
+    ch.vc_arbiter = RoundRobinArbiter(params.vcs);
+  }
+}
+
+void Terminal::attach_injection(int channel, Link* link) {
+  channels_[static_cast<std::size_t>(channel)].link = link;
+}
+void Terminal::attach_ejection(int channel, Link* link) {
+  ejection_[static_cast<std::size_t>(channel)] = link;
+}
+
+void Terminal::start(ActivityCalendar& calendar) {
+  synthetic_ = params_.injection_rate > 0 && picker_.injects(params_.id);
+  if (!synthetic_) return;
+  next_arrival_ = gap_(rng_);
+  if (next_arrival_ < params_.generate_until) calendar.wake(params_.component, next_arrival_);
+}
+
+void Terminal::schedule_packet(NodeId dst, int length, Cycle at, ActivityCalendar& calendar) {
+  const Pending p{0, dst, length};
+  auto pos = std::upper_bound(scripted_.begin(), scripted_.end(), at,
+                              [](Cycle c, const auto& e) { return c < e.first; });
+  scripted_.insert(pos, {at, p});
+  calendar.wake(params_.component, at);
+}
+
+std::size_t Terminal::queued_packets() const {
+  std::size_t n = 0;
+  for (const auto& q : queues_) n += q.size();
+  return n;
+}
+
+void Terminal::create_packet(NodeId dst, int length, Cycle now) {
+  const PacketId id = sequence_++ * static_cast<PacketId>(params_.nodes) + params_.id;
+  PacketRecord record;
+  record.src = params_.id;
+  record.dst = dst;
+  record.length = static_cast<std::uint32_t>(length);
+  record.created = now;
+  record.measured = stats_.measuring(now);
+  std::uint64_t h = kChecksumSeed;
+  Flit scratch;
+  for (int i = 0; i < length; ++i) {
+    fill_payload(id, static_cast<std::uint32_t>(i), params_.flit_bytes, scratch);
+    h = checksum_update(h, scratch);
+  }
+  record.checksum = h;
+  scoreboard_.on_created(id, record);
+  stats_.on_created(length, now);
+  int channel = 0;
+  if (params_.layout.model == PortModel::kAllPort)
+    channel = route_compute_.first_hop_port(params_.id, dst);
+  queue_for(channel).push_back({id, dst, length});
+}
+
+Terminal::StepResult Terminal::step(Cycle now, ActivityCalendar& calendar, bool /*measuring*/) {
+  StepResult result;
+  result.moved = eject(now);
+  for (Channel& ch : channels_) {
+    while (ch.link->credits.ready(now)) {
+      ch.credits[ch.link->credits.front()].give();
+      ch.link->credits.pop();
+    }
+  }
+  if (synthetic_ && next_arrival_ == now) {
+    const NodeId dst = picker_.pick(params_.id, rng_);
+    if (dst != kNoNode) create_packet(dst, params_.packet_length, now);
+    next_arrival_ = now + 1 + gap_(rng_);
+    if (next_arrival_ < params_.generate_until) calendar.wake(params_.component, next_arrival_);
+  }
+  while (!scripted_.empty() && scripted_.front().first <= now) {
+    const Pending& p = scripted_.front().second;
+    create_packet(p.dst, p.length, now);
+    scripted_.pop_front();
+  }
+  result.moved += inject(now, calendar);
+  result.busy = queued_packets() > 0 ||
+                std::any_of(channels_.begin(), channels_.end(), [](const Channel& c) { return c.busy; });
+  return result;
+}
+
+int Terminal::inject(Cycle now, ActivityCalendar& calendar) {
+  int moved = 0;
+  const int vc_limit = route_compute_.injection_vc_hi();
+  for (int c = 0; c < static_cast<int>(channels_.size()); ++c) {
+    Channel& ch = channels_[static_cast<std::size_t>(c)];
+    if (!ch.busy) {
+      std::deque<Pending>& q = queue_for(c);
+      if (q.empty()) continue;
+      const int vc = ch.vc_arbiter.pick([&](int v) {
+        return v < vc_limit && ch.credits[static_cast<std::size_t>(v)].available();
+      });
+      if (vc < 0) continue;
+      ch.vc_arbiter.update(vc);
+      ch.packet = q.front();
+      q.pop_front();
+      ch.busy = true;
+      ch.next_flit = 0;
+      ch.vc = vc;
+    }
+    CreditCounter& credit = ch.credits[static_cast<std::size_t>(ch.vc)];
+    if (!credit.available()) continue;
+    Flit flit;
+    flit.packet_id = ch.packet.id;
+    flit.src = params_.id;
+    flit.dst = ch.packet.dst;
+    flit.index = static_cast<std::uint16_t>(ch.next_flit);
+    flit.vc = static_cast<std::uint8_t>(ch.vc);
+    const bool head = ch.next_flit == 0;
+    const bool tail = ch.next_flit == ch.packet.length - 1;
+    flit.type = head ? (tail ? FlitType::kHeadTail : FlitType::kHead)
+                     : (tail ? FlitType::kTail : FlitType::kBody);
+    fill_payload(flit.packet_id, flit.index, params_.flit_bytes, flit);
+    if (head) scoreboard_.on_injected(flit.packet_id, now);
+    credit.consume();
+    calendar.wake(ch.link->downstream.component, ch.link->flits.push(now, flit));
+    stats_.on_flit_injected();
+    ++moved;
+    ++ch.next_flit;
+    if (tail) ch.busy = false;
+  }
+  return moved;
+}
+
+int Terminal::eject(Cycle now) {
+  int moved = 0;
+  for (int c = 0; c < static_cast<int>(ejection_.size()); ++c) {
+    Link* link = ejection_[static_cast<std::size_t>(c)];
+    while (link->flits.ready(now)) {
+      consume(c, link->flits.front(), now);
+      link->flits.pop();
+      ++moved;
+    }
+  }
+  return moved;
+}
+
+void Terminal::consume(int channel, const Flit& flit, Cycle now) {
+  stats_.on_flit_ejected(now);
+  Reassembly& r = reassembly_[static_cast<std::size_t>(channel * params_.vcs + flit.vc)];
+  if (flit.head()) {
+    if (r.open)
+      scoreboard_.violation(fmt::format("cycle {}: node {} ejection {} VC {}: head of packet {} "
+                                        "interrupts packet {}",
+                                        now, params_.id, channel, flit.vc, flit.packet_id, r.id));
+    r = Reassembly{true, flit.packet_id, 0, kChecksumSeed, 0};
+  } else if (!r.open || r.id != flit.packet_id) {
+    scoreboard_.violation(fmt::format("cycle {}: node {} ejection {} VC {}: {} flit of packet {} "
+                                      "without its head",
+                                      now, params_.id, channel, flit.vc, to_string(flit.type),
+                                      flit.packet_id));
+    return;
+  }
+  if (flit.index != r.flits)
+    scoreboard_.violation(fmt::format("cycle {}: packet {} flit {} arrived as flit {}", now,
+                                      flit.packet_id, flit.index, r.flits));
+  ++r.flits;
+  r.checksum = checksum_update(r.checksum, flit);
+  if (flit.tail()) {
+    r.open = false;
+    if (const PacketRecord* rec =
+            scoreboard_.on_delivered(flit.packet_id, params_.id, r.flits, r.checksum, now))
+      stats_.on_delivered(*rec, now, flit.hops);
+  }
+}
+
+}  // namespace wormsim

@@ -1,0 +1,110 @@
+// Network endpoint of one node for synthetic traffic: a packet source with an unbounded
+// source queue, the injection channels into the router (one DMA engine each: a channel sends
+// one packet at a time, one flit per cycle while it holds a credit for the packet's VC), and
+// the ejection channels out of the router, consumed at one flit per cycle per channel (the
+// ejection side never back-pressures). Packet arrivals are Bernoulli with probability
+// injection_rate / packet_length per cycle, drawn as geometric gaps so an idle source costs
+// nothing per cycle. A port-model rule picks the channel: one-port uses channel 0, k-port the
+// first idle channel, all-port the channel of the packet's first-hop direction.
+#pragma once
+
+#include <deque>
+#include <random>
+#include <vector>
+
+#include "activity_calendar.h"
+#include "credit_counter.h"
+#include "link.h"
+#include "port_layout.h"
+#include "round_robin_arbiter.h"
+#include "route_compute.h"
+#include "scoreboard.h"
+#include "statistics.h"
+#include "traffic_pattern.h"
+
+namespace wormsim {
+
+struct TerminalParams {
+  NodeId id = 0;
+  int nodes = 1;
+  int component = 0;        // calendar index
+  PortLayout layout;
+  int vcs = 1;
+  int buffer_depth = 1;     // router input buffer depth = injection credits per VC
+  int flit_bytes = 8;
+  int packet_length = 1;
+  double injection_rate = 0;
+  Cycle generate_until = 0;  // no new synthetic packets from this cycle on
+  std::uint64_t seed = 1;
+};
+
+class Terminal {
+ public:
+  Terminal(const TerminalParams& params, const DestinationPicker& picker,
+           const RouteCompute& route_compute, Scoreboard& scoreboard, Statistics& stats);
+
+  void attach_injection(int channel, Link* link);
+  void attach_ejection(int channel, Link* link);
+
+  // Arms the synthetic source (first arrival) in the calendar.
+  void start(ActivityCalendar& calendar);
+  // Queues a packet created at cycle `at` (scripted traffic for tests and experiments).
+  void schedule_packet(NodeId dst, int length, Cycle at, ActivityCalendar& calendar);
+
+  struct StepResult {
+    int moved = 0;
+    bool busy = false;
+  };
+  StepResult step(Cycle now, ActivityCalendar& calendar, bool measuring);
+
+  std::size_t queued_packets() const;
+
+ private:
+  struct Pending {
+    PacketId id;
+    NodeId dst;
+    int length;
+  };
+  struct Channel {
+    Link* link = nullptr;
+    std::vector<CreditCounter> credits;
+    RoundRobinArbiter vc_arbiter;
+    bool busy = false;
+    Pending packet{};
+    int next_flit = 0;
+    int vc = 0;
+  };
+  struct Reassembly {
+    bool open = false;
+    PacketId id = 0;
+    std::uint32_t flits = 0;
+    std::uint64_t checksum = 0;
+    int hops = 0;
+  };
+
+  void create_packet(NodeId dst, int length, Cycle now);
+  int inject(Cycle now, ActivityCalendar& calendar);
+  int eject(Cycle now);
+  void consume(int channel, const Flit& flit, Cycle now);
+  std::deque<Pending>& queue_for(int channel) {
+    return queues_[params_.layout.model == PortModel::kAllPort ? static_cast<std::size_t>(channel) : 0];
+  }
+
+  TerminalParams params_;
+  const DestinationPicker& picker_;
+  const RouteCompute& route_compute_;
+  Scoreboard& scoreboard_;
+  Statistics& stats_;
+  std::mt19937_64 rng_;
+  std::geometric_distribution<Cycle> gap_;
+  bool synthetic_ = false;
+  Cycle next_arrival_ = 0;
+  std::uint64_t sequence_ = 0;
+  std::deque<std::pair<Cycle, Pending>> scripted_;  // sorted by creation cycle
+  std::vector<std::deque<Pending>> queues_;
+  std::vector<Channel> channels_;
+  std::vector<Link*> ejection_;
+  std::vector<Reassembly> reassembly_;  // [channel * vcs + vc]
+};
+
+}  // namespace wormsim
