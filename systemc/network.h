@@ -37,6 +37,7 @@ struct NetworkOptions {
   bool synthetic_traffic = true;   // false: only scripted packets (schedule_packet)
   bool reverse_evaluation = false; // evaluate components in descending order (a test hook)
   bool quiet = false;              // no progress lines on stderr
+  bool record_packets = false;     // keep a log of every delivered packet (Statistics)
 };
 
 class Network : public sc_core::sc_module {

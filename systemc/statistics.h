@@ -28,6 +28,14 @@ struct Distribution {
   static Distribution of(std::vector<std::uint32_t> samples, std::size_t bins = 32);
 };
 
+// One delivered packet, kept only when the packet log is enabled (tests, experiments).
+struct DeliveredPacket {
+  PacketId id = 0;
+  PacketRecord record;
+  Cycle delivered = 0;
+  int hops = 0;
+};
+
 class Statistics {
  public:
   Statistics(int nodes, Cycle warmup, Cycle measure)
@@ -46,8 +54,12 @@ class Statistics {
     ++flits_ejected_;
     if (measuring(now)) ++accepted_flits_;
   }
-  void on_delivered(const PacketRecord& r, Cycle now, int hops) {
+  void enable_packet_log() { log_packets_ = true; }
+  const std::vector<DeliveredPacket>& packet_log() const { return packet_log_; }
+
+  void on_delivered(PacketId id, const PacketRecord& r, Cycle now, int hops) {
     ++packets_delivered_;
+    if (log_packets_) packet_log_.push_back({id, r, now, hops});
     if (!r.measured) return;
     latency_.push_back(static_cast<std::uint32_t>(now - r.created));
     network_latency_.push_back(static_cast<std::uint32_t>(now - r.injected));
@@ -81,6 +93,8 @@ class Statistics {
   std::vector<std::uint32_t> latency_;
   std::vector<std::uint32_t> network_latency_;
   std::vector<std::uint32_t> hops_;
+  bool log_packets_ = false;
+  std::vector<DeliveredPacket> packet_log_;
 };
 
 }  // namespace wormsim

@@ -186,7 +186,7 @@ void Terminal::consume(int channel, const Flit& flit, Cycle now) {
     r.open = false;
     if (const PacketRecord* rec =
             scoreboard_.on_delivered(flit.packet_id, params_.id, r.flits, r.checksum, now))
-      stats_.on_delivered(*rec, now, flit.hops);
+      stats_.on_delivered(flit.packet_id, *rec, now, flit.hops);
   }
 }
 

@@ -2,6 +2,9 @@
 // category with its key path, line and source.
 #include "config_loader.h"
 
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -9,9 +12,6 @@
 #include <limits>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
-#include <gtest/gtest.h>
 
 #ifndef WORMSIM_SOURCE_DIR
 #error "WORMSIM_SOURCE_DIR must name the source tree (testbenches/CMakeLists.txt)"
@@ -97,8 +97,8 @@ TEST(ConfigLoaderDefaults, BuiltInDefaultEqualsConfigsDefaultYaml) {
 
 TEST(ConfigLoaderDefaults, EmptyOrNullDocumentMeansDefaults) {
   const nlohmann::json defaults = to_json(Config{});
-  for (const char* yaml : {"", "\n", "# nothing here\n", "~\n", "null\n", "---\n",
-                           "network:\ntraffic: ~\n"}) {
+  for (const char* yaml :
+       {"", "\n", "# nothing here\n", "~\n", "null\n", "---\n", "network:\ntraffic: ~\n"}) {
     SCOPED_TRACE(yaml);
     EXPECT_EQ(to_json(load_config(yaml, kSource)), defaults);
   }
@@ -228,7 +228,8 @@ TEST(ConfigLoaderRoundTrip, DimensionOrderAsAxisLetters) {
 }
 
 TEST(ConfigLoaderRoundTrip, HypercubeDefaultsToEcube) {
-  const Config c = load_config("network:\n  topology: hypercube\n  hypercube_dimension: 4\n", kSource);
+  const Config c =
+      load_config("network:\n  topology: hypercube\n  hypercube_dimension: 4\n", kSource);
   EXPECT_EQ(c.network.routing.algorithm, RoutingAlgorithm::kEcube);
   EXPECT_EQ(node_count(c.network.topology), 16);
   // Explicit ecube works too; explicit dor on a hypercube is an error at its line.
@@ -252,8 +253,8 @@ TEST(ConfigLoaderRoundTrip, HypercubeDefaultsToEcube) {
 // Structural errors: unknown and duplicate keys, malformed YAML.
 
 TEST(ConfigLoaderErrors, UnknownKeyNamesFullPathAndLine) {
-  std::string msg = expect_error("network:\n  router:\n    vcs: 2\n    vcz: 2\n", {},
-                                 "network.router.vcz", 4);
+  std::string msg =
+      expect_error("network:\n  router:\n    vcs: 2\n    vcz: 2\n", {}, "network.router.vcz", 4);
   EXPECT_TRUE(contains(msg, "unknown key"));
   EXPECT_TRUE(contains(msg, "did you mean 'vcs'"));
   EXPECT_TRUE(contains(msg, "buffer_depth"));  // lists the allowed keys
@@ -265,8 +266,8 @@ TEST(ConfigLoaderErrors, UnknownKeyNamesFullPathAndLine) {
   msg = expect_error("network:\n  dims: [4, 4]\n  vcs: 2\n", {}, "network.vcs", 3);
   EXPECT_TRUE(contains(msg, "did you mean 'network.router.vcs'"));
 
-  expect_error("traffic:\n  hotspot: {nodes: [1], fractoin: 0.5}\n", {},
-               "traffic.hotspot.fractoin", 2);
+  expect_error("traffic:\n  hotspot: {nodes: [1], fractoin: 0.5}\n", {}, "traffic.hotspot.fractoin",
+               2);
   expect_error("simulation:\n  warmup_cycles: 5\n\n\n  bogus: 1\n", {}, "simulation.bogus", 5);
 }
 
@@ -278,7 +279,8 @@ TEST(ConfigLoaderErrors, DuplicateKey) {
 
 TEST(ConfigLoaderErrors, SectionsAndDocumentMustBeMaps) {
   EXPECT_TRUE(contains(expect_error("network: 5\n", {}, "network", 1), "expected a map"));
-  EXPECT_TRUE(contains(expect_error("traffic:\n  hotspot: [1, 2]\n", {}, "traffic.hotspot", 2), "got a list"));
+  EXPECT_TRUE(contains(expect_error("traffic:\n  hotspot: [1, 2]\n", {}, "traffic.hotspot", 2),
+                       "got a list"));
   EXPECT_TRUE(contains(expect_error("- network\n", {}, "<document>", 1), "got a list"));
 }
 
@@ -322,8 +324,7 @@ TEST(ConfigLoaderErrors, WrongTypesNameKeyAndLine) {
        "must not be negative"},
       {"traffic:\n  hotspot:\n    nodes: [4294967296]\n", "traffic.hotspot.nodes[0]", 3,
        "out of range"},
-      {"simulation:\n  warmup_cycles: -5\n", "simulation.warmup_cycles", 2,
-       "must not be negative"},
+      {"simulation:\n  warmup_cycles: -5\n", "simulation.warmup_cycles", 2, "must not be negative"},
       {"simulation:\n  measure_cycles: 1e4\n", "simulation.measure_cycles", 2,
        "expected an integer"},
       {"trace:\n  enabled: 1\n", "trace.enabled", 2, "expected true or false"},
@@ -345,7 +346,8 @@ TEST(ConfigLoaderErrors, IntegerSyntax) {
   EXPECT_EQ(c.network.router.vcs, 3);
   EXPECT_EQ(c.traffic.seed, 16u);
   // A negative signed value converts and is then rejected by validate() with its line.
-  EXPECT_TRUE(contains(expect_error("network:\n  router:\n    vcs: -1\n", {}, "network.router.vcs", 3), "got -1"));
+  EXPECT_TRUE(contains(
+      expect_error("network:\n  router:\n    vcs: -1\n", {}, "network.router.vcs", 3), "got -1"));
 }
 
 TEST(ConfigLoaderErrors, UnknownEnumNameListsAllowedNames) {
@@ -356,7 +358,8 @@ TEST(ConfigLoaderErrors, UnknownEnumNameListsAllowedNames) {
                      3);
   EXPECT_TRUE(contains(msg, "separable_input_first, separable_output_first"));
   msg = expect_error("traffic: {pattern: random}\n", {}, "traffic.pattern", 1);
-  EXPECT_TRUE(contains(msg, "uniform_random, transpose, bit_complement, hotspot, nearest_neighbor"));
+  EXPECT_TRUE(
+      contains(msg, "uniform_random, transpose, bit_complement, hotspot, nearest_neighbor"));
   msg = expect_error("network:\n  router:\n    port_model: [one_port]\n", {},
                      "network.router.port_model", 3);
   EXPECT_TRUE(contains(msg, "one_port, k_port, all_port"));
@@ -376,7 +379,9 @@ TEST(ConfigLoaderValidate, TorusDatelineNeedsTwoVcs) {
 }
 
 TEST(ConfigLoaderValidate, DimsElementIsLocated) {
-  EXPECT_TRUE(contains(expect_error("network:\n  topology: mesh\n  dims: [8, 0]\n", {}, "network.dims[1]", 3), "at least 2"));
+  EXPECT_TRUE(contains(
+      expect_error("network:\n  topology: mesh\n  dims: [8, 0]\n", {}, "network.dims[1]", 3),
+      "at least 2"));
   expect_error("network:\n  dims:\n    - 8\n    - 1\n    - 4\n", {}, "network.dims[1]", 4);
   expect_error("network:\n  dims: [2, 2, 2, 2]\n", {}, "network.dims", 2);
 }
@@ -396,11 +401,12 @@ TEST(ConfigLoaderValidate, TraceRouterOutsideNetwork) {
 }
 
 TEST(ConfigLoaderValidate, PipelineDepthRange) {
-  const std::string msg =
-      expect_error("network:\n  router:\n    pipeline_depth: 5\n", {}, "network.router.pipeline_depth", 3);
+  const std::string msg = expect_error("network:\n  router:\n    pipeline_depth: 5\n", {},
+                                       "network.router.pipeline_depth", 3);
   EXPECT_TRUE(contains(msg, "1..4"));
-  EXPECT_EQ(load_config("network: {router: {pipeline_depth: 4}}", kSource).network.router.pipeline_depth,
-            4);
+  EXPECT_EQ(
+      load_config("network: {router: {pipeline_depth: 4}}", kSource).network.router.pipeline_depth,
+      4);
 }
 
 TEST(ConfigLoaderValidate, OrderMustBePermutation) {
@@ -419,10 +425,10 @@ TEST(ConfigLoaderValidate, ErrorAboutDefaultedKeyHasNoLine) {
 // --set overrides.
 
 TEST(ConfigLoaderOverrides, OverridesApplyInOrderAndCreateKeys) {
-  const Config c = load_config("network:\n  router:\n    vcs: 2\n", kSource,
-                               {"network.topology=torus", "network.dims=[4,4]",
-                                "network.router.vcs=3", "traffic.hotspot.fraction=0.5",
-                                "network.router.vcs = 6", "trace.file=out"});
+  const Config c =
+      load_config("network:\n  router:\n    vcs: 2\n", kSource,
+                  {"network.topology=torus", "network.dims=[4,4]", "network.router.vcs=3",
+                   "traffic.hotspot.fraction=0.5", "network.router.vcs = 6", "trace.file=out"});
   EXPECT_EQ(c.network.topology.kind, TopologyKind::kTorus);
   EXPECT_EQ(c.network.topology.dims, (std::vector<int>{4, 4}));
   EXPECT_EQ(c.network.router.vcs, 6);  // the last override of a key wins
@@ -445,14 +451,17 @@ TEST(ConfigLoaderOverrides, UnknownKeyIsRejected) {
       expect_error("", {"network.router.vcz=3"}, "network.router.vcz", 0, "--set");
   EXPECT_TRUE(contains(msg, "--set network.router.vcz"));
   EXPECT_TRUE(contains(msg, "did you mean 'network.router.vcs'"));
-  EXPECT_TRUE(contains(expect_error("", {"network.router=4"}, "network.router", 0, "--set"), "section"));
+  EXPECT_TRUE(
+      contains(expect_error("", {"network.router=4"}, "network.router", 0, "--set"), "section"));
   expect_error("", {"network.dims[1]=4"}, "network.dims[1]", 0, "--set");
 }
 
 TEST(ConfigLoaderOverrides, MalformedOverride) {
-  EXPECT_TRUE(contains(expect_error("", {"network.router.vcs"}, "network.router.vcs", 0, "--set"), "KEY=VALUE"));
+  EXPECT_TRUE(contains(expect_error("", {"network.router.vcs"}, "network.router.vcs", 0, "--set"),
+                       "KEY=VALUE"));
   EXPECT_TRUE(contains(expect_error("", {"=3"}, "=3", 0, "--set"), "KEY=VALUE"));
-  EXPECT_TRUE(contains(expect_error("", {"network.dims=[4, 4"}, "network.dims", 0, "--set"), "cannot parse"));
+  EXPECT_TRUE(contains(expect_error("", {"network.dims=[4, 4"}, "network.dims", 0, "--set"),
+                       "cannot parse"));
 }
 
 TEST(ConfigLoaderOverrides, ErrorsAboutOverriddenKeysSayTheyCameFromSet) {
