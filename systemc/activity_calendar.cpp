@@ -5,11 +5,19 @@
 
 namespace wormsim {
 
-ActivityCalendar::ActivityCalendar() : wheel_(kWheel) {}
+ActivityCalendar::ActivityCalendar(int components)
+    : wheel_(kWheel), stamp_(static_cast<std::size_t>(components), kNever) {}
 
 void ActivityCalendar::wake(int component, Cycle at) {
   if (at < now_) throw std::logic_error("activity calendar: wake-up in the past");
   if (at - now_ < kWheel) {
+    // Most wake-ups repeat the previous one (every flit of a worm wakes the same router);
+    // the stamp drops those duplicates early. take() removes any that remain.
+    if (static_cast<std::size_t>(component) < stamp_.size()) {
+      Cycle& stamp = stamp_[static_cast<std::size_t>(component)];
+      if (stamp == at) return;
+      stamp = at;
+    }
     wheel_[at % kWheel].push_back(component);
     ++wheel_items_;
   } else {
@@ -30,7 +38,10 @@ void ActivityCalendar::take(Cycle now, std::vector<int>& out) {
   if (now < now_) throw std::logic_error("activity calendar: time went backwards");
   now_ = now;
   while (!far_.empty() && far_.top().at < now_ + kWheel) {
-    wheel_[far_.top().at % kWheel].push_back(far_.top().component);
+    const Far f = far_.top();
+    if (static_cast<std::size_t>(f.component) < stamp_.size())
+      stamp_[static_cast<std::size_t>(f.component)] = f.at;
+    wheel_[f.at % kWheel].push_back(f.component);
     ++wheel_items_;
     far_.pop();
   }

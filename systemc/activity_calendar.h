@@ -16,7 +16,7 @@ class ActivityCalendar {
  public:
   static constexpr Cycle kNever = ~Cycle{0};
 
-  ActivityCalendar();
+  explicit ActivityCalendar(int components = 0);
 
   // Schedule `component` for evaluation in cycle `at` (> the cycle being taken).
   void wake(int component, Cycle at);
@@ -33,6 +33,7 @@ class ActivityCalendar {
     bool operator>(const Far& o) const { return at > o.at; }
   };
   std::vector<std::vector<int>> wheel_;
+  std::vector<Cycle> stamp_;  // per component: last cycle it was put in the wheel for
   std::size_t wheel_items_ = 0;
   Cycle now_ = 0;
   std::priority_queue<Far, std::vector<Far>, std::greater<Far>> far_;

@@ -40,6 +40,7 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config, Netw
       picker_(topology_, config.traffic),
       scoreboard_(topology_.nodes(), order_guaranteed(config)),
       stats_(topology_.nodes(), config.simulation.warmup_cycles, config.simulation.measure_cycles),
+      calendar_(2 * node_count(config.network.topology)),
       period_(config.network.clock_period_ns, sc_core::SC_NS) {
   if (options.record_packets) stats_.enable_packet_log();
   const RouterConfig& rc = config.network.router;

@@ -23,6 +23,7 @@ Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
       switch_allocator_(params.allocator, params.layout.inputs(), params.layout.outputs(),
                         params.vcs),
       crossbar_(params.layout.inputs(), params.layout.outputs()),
+      busy_vcs_(static_cast<std::size_t>(params.layout.inputs()), 0),
       in_probes_(static_cast<std::size_t>(params.layout.inputs())),
       out_probes_(static_cast<std::size_t>(params.layout.outputs())),
       occupancy_(static_cast<std::size_t>(params.layout.inputs() * params.vcs), 0) {
@@ -65,6 +66,8 @@ void Router::receive(Cycle now) {
       if (f.vc >= inputs_[p].vcs.size())
         throw std::logic_error(fmt::format("{}: flit on nonexistent VC {}", name(), f.vc));
       inputs_[p].vcs[f.vc].buffer.push(f, link->flits.front_arrival() + pipeline_delay);
+      busy_vcs_[p] |= 1u << f.vc;
+      busy_ports_ |= std::uint64_t{1} << p;
       if (probes_enabled_) in_probes_[p].show(f);
       link->flits.pop();
       ++buffered_;
@@ -83,10 +86,12 @@ void Router::receive(Cycle now) {
 void Router::allocate_vcs(Cycle now) {
   vc_requests_.clear();
   const int vcs = params_.vcs;
-  for (int p = 0; p < static_cast<int>(inputs_.size()); ++p) {
-    for (int v = 0; v < vcs; ++v) {
+  for (std::uint64_t ports = busy_ports_; ports != 0; ports &= ports - 1) {
+    const int p = __builtin_ctzll(ports);
+    for (std::uint32_t vmask = busy_vcs_[static_cast<std::size_t>(p)]; vmask != 0; vmask &= vmask - 1) {
+      const int v = __builtin_ctz(vmask);
       InputVc& ivc = inputs_[static_cast<std::size_t>(p)].vcs[static_cast<std::size_t>(v)];
-      if (ivc.buffer.empty() || ivc.state == VcState::kActive) continue;
+      if (ivc.state == VcState::kActive) continue;
       const FlitBuffer::Entry& front = ivc.buffer.front();
       if (ivc.state == VcState::kIdle) {
         if (!front.flit.head())
@@ -115,12 +120,13 @@ void Router::allocate_vcs(Cycle now) {
 
 void Router::allocate_switch(Cycle now) {
   switch_requests_.clear();
-  for (int p = 0; p < static_cast<int>(inputs_.size()); ++p) {
+  for (std::uint64_t ports = busy_ports_; ports != 0; ports &= ports - 1) {
+    const int p = __builtin_ctzll(ports);
     const InputPort& in = inputs_[static_cast<std::size_t>(p)];
-    for (int v = 0; v < params_.vcs; ++v) {
+    for (std::uint32_t vmask = busy_vcs_[static_cast<std::size_t>(p)]; vmask != 0; vmask &= vmask - 1) {
+      const int v = __builtin_ctz(vmask);
       const InputVc& ivc = in.vcs[static_cast<std::size_t>(v)];
-      if (ivc.state != VcState::kActive || ivc.buffer.empty() || ivc.buffer.front().ready > now)
-        continue;
+      if (ivc.state != VcState::kActive || ivc.buffer.front().ready > now) continue;
       if (!outputs_[static_cast<std::size_t>(ivc.out_port)]
                .credits[static_cast<std::size_t>(ivc.out_vc)]
                .available())
@@ -142,6 +148,11 @@ int Router::traverse(Cycle now, ActivityCalendar& calendar, bool measuring) {
     Flit flit = ivc.buffer.front().flit;
     ivc.buffer.pop();
     --buffered_;
+    if (ivc.buffer.empty()) {
+      std::uint32_t& vmask = busy_vcs_[static_cast<std::size_t>(g.in_port)];
+      vmask &= ~(1u << g.vc);
+      if (vmask == 0) busy_ports_ &= ~(std::uint64_t{1} << g.in_port);
+    }
     flit.vc = static_cast<std::uint8_t>(ivc.out_vc);
     if (params_.layout.is_network(g.out_port)) ++flit.hops;
     out.credits[static_cast<std::size_t>(ivc.out_vc)].consume();

@@ -81,6 +81,9 @@ class Router : public sc_core::sc_module {
   SwitchAllocator switch_allocator_;
   Crossbar crossbar_;
   int buffered_ = 0;
+  // Input VCs holding flits, as bit masks, so allocation visits only those.
+  std::uint64_t busy_ports_ = 0;         // bit p: input port p has a non-empty VC
+  std::vector<std::uint32_t> busy_vcs_;  // per input port, bit v: VC v non-empty
 
   std::vector<VcRequest> vc_requests_;
   std::vector<VcGrant> vc_grants_;

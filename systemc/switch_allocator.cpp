@@ -10,6 +10,8 @@ SwitchAllocator::SwitchAllocator(AllocatorKind kind, int inputs, int outputs, in
       input_arbiters_(static_cast<std::size_t>(inputs), RoundRobinArbiter(vcs)),
       output_arbiters_(static_cast<std::size_t>(outputs), RoundRobinArbiter(inputs)),
       want_(static_cast<std::size_t>(inputs * vcs), -1),
+      vc_mask_(static_cast<std::size_t>(inputs), 0),
+      port_mask_(static_cast<std::size_t>(outputs), 0),
       pick_(static_cast<std::size_t>(inputs > outputs ? inputs : outputs), -1) {}
 
 void SwitchAllocator::allocate(const std::vector<SwitchRequest>& requests,
@@ -28,27 +30,30 @@ void SwitchAllocator::allocate(const std::vector<SwitchRequest>& requests,
 void SwitchAllocator::input_first(const std::vector<SwitchRequest>& requests,
                                   std::vector<SwitchRequest>& grants) {
   // Stage 1: per input port with requests, one VC.
+  for (const SwitchRequest& r : requests)
+    vc_mask_[static_cast<std::size_t>(r.in_port)] |= std::uint64_t{1} << r.vc;
+  touched_.clear();
   for (const SwitchRequest& r : requests) {
-    int& chosen = pick_[static_cast<std::size_t>(r.in_port)];
-    if (chosen != -1) continue;
-    const int base = r.in_port * vcs_;
-    chosen = input_arbiters_[static_cast<std::size_t>(r.in_port)].pick(
-        [&](int vc) { return want_[static_cast<std::size_t>(base + vc)] >= 0; });
+    std::uint64_t& mask = vc_mask_[static_cast<std::size_t>(r.in_port)];
+    if (mask == 0) continue;  // this input port already chose
+    const int vc = input_arbiters_[static_cast<std::size_t>(r.in_port)].pick_mask(mask);
+    mask = 0;
+    pick_[static_cast<std::size_t>(r.in_port)] = vc;
+    const int out = want_[static_cast<std::size_t>(r.in_port * vcs_ + vc)];
+    if (port_mask_[static_cast<std::size_t>(out)] == 0) touched_.push_back(out);
+    port_mask_[static_cast<std::size_t>(out)] |= std::uint64_t{1} << r.in_port;
   }
   // Stage 2: per output port, one of the input ports whose chosen VC wants it.
-  for (int out = 0; out < outputs_; ++out) {
+  for (int out : touched_) {
+    std::uint64_t& mask = port_mask_[static_cast<std::size_t>(out)];
     RoundRobinArbiter& arb = output_arbiters_[static_cast<std::size_t>(out)];
-    const int in = arb.pick([&](int p) {
-      const int vc = pick_[static_cast<std::size_t>(p)];
-      return vc >= 0 && want_[static_cast<std::size_t>(p * vcs_ + vc)] == out;
-    });
-    if (in < 0) continue;
+    const int in = arb.pick_mask(mask);
+    mask = 0;
     const int vc = pick_[static_cast<std::size_t>(in)];
     arb.update(in);
     input_arbiters_[static_cast<std::size_t>(in)].update(vc);
     grants.push_back({in, vc, out});
   }
-  for (const SwitchRequest& r : requests) pick_[static_cast<std::size_t>(r.in_port)] = -1;
 }
 
 void SwitchAllocator::output_first(const std::vector<SwitchRequest>& requests,

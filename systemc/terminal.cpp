@@ -79,7 +79,7 @@ void Terminal::create_packet(NodeId dst, int length, Cycle now) {
   queue_for(channel).push_back({id, dst, length});
 }
 
-Terminal::StepResult Terminal::step(Cycle now, ActivityCalendar& calendar, bool /*measuring*/) {
+Terminal::StepResult Terminal::step(Cycle now, ActivityCalendar& calendar, bool measuring) {
   StepResult result;
   result.moved = eject(now);
   for (Channel& ch : channels_) {
@@ -99,13 +99,13 @@ Terminal::StepResult Terminal::step(Cycle now, ActivityCalendar& calendar, bool 
     create_packet(p.dst, p.length, now);
     scripted_.pop_front();
   }
-  result.moved += inject(now, calendar);
+  result.moved += inject(now, calendar, measuring);
   result.busy = queued_packets() > 0 ||
                 std::any_of(channels_.begin(), channels_.end(), [](const Channel& c) { return c.busy; });
   return result;
 }
 
-int Terminal::inject(Cycle now, ActivityCalendar& calendar) {
+int Terminal::inject(Cycle now, ActivityCalendar& calendar, bool measuring) {
   int moved = 0;
   const int vc_limit = route_compute_.injection_vc_hi();
   for (int c = 0; c < static_cast<int>(channels_.size()); ++c) {
@@ -139,6 +139,7 @@ int Terminal::inject(Cycle now, ActivityCalendar& calendar) {
     fill_payload(flit.packet_id, flit.index, params_.flit_bytes, flit);
     if (head) scoreboard_.on_injected(flit.packet_id, now);
     credit.consume();
+    if (measuring) ++ch.link->flits_carried;
     calendar.wake(ch.link->downstream.component, ch.link->flits.push(now, flit));
     stats_.on_flit_injected();
     ++moved;

@@ -83,7 +83,7 @@ class Terminal {
   };
 
   void create_packet(NodeId dst, int length, Cycle now);
-  int inject(Cycle now, ActivityCalendar& calendar);
+  int inject(Cycle now, ActivityCalendar& calendar, bool measuring);
   int eject(Cycle now);
   void consume(int channel, const Flit& flit, Cycle now);
   std::deque<Pending>& queue_for(int channel) {

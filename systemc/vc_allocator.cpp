@@ -19,14 +19,29 @@ void VcAllocator::allocate(const std::vector<VcRequest>& requests, const std::ve
     output_first(requests, owner, grants);
 }
 
+int VcAllocator::first_free_candidate(const RouteResult& r, const std::vector<int>& owner,
+                                      int from) const {
+  // Candidates are visited in increasing output-VC index, so the first one >= from is the
+  // round-robin winner; failing that, the first one overall.
+  int wrapped = -1;
+  for (int port = r.port_lo; port < r.port_hi; ++port) {
+    for (int vc = r.vc_lo; vc < r.vc_hi; ++vc) {
+      const int o = port * vcs_ + vc;
+      if (owner[static_cast<std::size_t>(o)] >= 0) continue;
+      if (o >= from) return o;
+      if (wrapped < 0) wrapped = o;
+    }
+  }
+  return wrapped;
+}
+
 void VcAllocator::input_first(const std::vector<VcRequest>& requests,
                               const std::vector<int>& owner, std::vector<VcGrant>& grants) {
   choice_.assign(requests.size(), -1);
   for (std::size_t i = 0; i < requests.size(); ++i) {
     const VcRequest& r = requests[i];
-    choice_[i] = input_arbiters_[static_cast<std::size_t>(r.input_vc)].pick([&](int o) {
-      return owner[static_cast<std::size_t>(o)] < 0 && candidate(r.route, o);
-    });
+    choice_[i] = first_free_candidate(
+        r.route, owner, input_arbiters_[static_cast<std::size_t>(r.input_vc)].pointer());
   }
   for (std::size_t i = 0; i < requests.size(); ++i) {
     const int o = choice_[i];

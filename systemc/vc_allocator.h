@@ -34,6 +34,8 @@ class VcAllocator {
                 std::vector<VcGrant>& grants);
 
  private:
+  // First free candidate output VC of `r` at or after `from` (cyclically), or -1.
+  int first_free_candidate(const RouteResult& r, const std::vector<int>& owner, int from) const;
   bool candidate(const RouteResult& r, int output_vc) const {
     const int port = output_vc / vcs_;
     const int vc = output_vc % vcs_;
