@@ -88,7 +88,7 @@ Terminal::StepResult Terminal::step(Cycle now, ActivityCalendar& calendar, bool 
       ch.link->credits.pop();
     }
   }
-  if (synthetic_ && next_arrival_ == now) {
+  if (synthetic_ && next_arrival_ == now && now < params_.generate_until) {
     const NodeId dst = picker_.pick(params_.id, rng_);
     if (dst != kNoNode) create_packet(dst, params_.packet_length, now);
     next_arrival_ = now + 1 + gap_(rng_);
