@@ -6,10 +6,14 @@
 namespace wormsim {
 
 ActivityCalendar::ActivityCalendar(int components)
-    : wheel_(kWheel), stamp_(static_cast<std::size_t>(components), kNever) {}
+    : wheel_(kWheel),
+      stamp_(static_cast<std::size_t>(components), kNever),
+      taken_(static_cast<std::size_t>(components), kNever) {}
 
 void ActivityCalendar::wake(int component, Cycle at) {
   if (at < now_) throw std::logic_error("activity calendar: wake-up in the past");
+  if (!stamp_.empty() && static_cast<std::size_t>(component) >= stamp_.size())
+    throw std::logic_error("activity calendar: unknown component");
   if (at - now_ < kWheel) {
     // Most wake-ups repeat the previous one (every flit of a worm wakes the same router);
     // the stamp drops those duplicates early. take() removes any that remain.
@@ -49,8 +53,19 @@ void ActivityCalendar::take(Cycle now, std::vector<int>& out) {
   out.clear();
   out.swap(slot);
   wheel_items_ -= out.size();
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
+  if (taken_.empty()) {
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return;
+  }
+  std::size_t kept = 0;
+  for (int c : out) {
+    Cycle& taken = taken_[static_cast<std::size_t>(c)];
+    if (taken == now) continue;
+    taken = now;
+    out[kept++] = c;
+  }
+  out.resize(kept);
 }
 
 }  // namespace wormsim

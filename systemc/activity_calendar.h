@@ -22,7 +22,8 @@ class ActivityCalendar {
   void wake(int component, Cycle at);
   // Earliest cycle > `after` with a scheduled component, or kNever.
   Cycle next_cycle(Cycle after) const;
-  // Moves the components scheduled for `now` into `out`, sorted and without duplicates.
+  // Moves the components scheduled for `now` into `out`, without duplicates. The order is
+  // deterministic but otherwise unspecified: results do not depend on it (DESIGN.md sec. 3).
   void take(Cycle now, std::vector<int>& out);
 
  private:
@@ -34,6 +35,7 @@ class ActivityCalendar {
   };
   std::vector<std::vector<int>> wheel_;
   std::vector<Cycle> stamp_;  // per component: last cycle it was put in the wheel for
+  std::vector<Cycle> taken_;  // per component: last cycle it was taken for
   std::size_t wheel_items_ = 0;
   Cycle now_ = 0;
   std::priority_queue<Far, std::vector<Far>, std::greater<Far>> far_;

@@ -58,28 +58,32 @@ Router::StepResult Router::step(Cycle now, ActivityCalendar& calendar, bool meas
 
 void Router::receive(Cycle now) {
   const Cycle pipeline_delay = static_cast<Cycle>(params_.pipeline_depth - 1);
-  for (std::size_t p = 0; p < inputs_.size(); ++p) {
-    Link* link = inputs_[p].link;
-    if (link == nullptr) continue;
+  for (std::uint64_t ports = flits_pending_; ports != 0; ports &= ports - 1) {
+    const int p = __builtin_ctzll(ports);
+    InputPort& in = inputs_[static_cast<std::size_t>(p)];
+    Link* link = in.link;
     while (link->flits.ready(now)) {
       const Flit& f = link->flits.front();
-      if (f.vc >= inputs_[p].vcs.size())
+      if (f.vc >= in.vcs.size())
         throw std::logic_error(fmt::format("{}: flit on nonexistent VC {}", name(), f.vc));
-      inputs_[p].vcs[f.vc].buffer.push(f, link->flits.front_arrival() + pipeline_delay);
-      busy_vcs_[p] |= 1u << f.vc;
+      in.vcs[f.vc].buffer.push(f, link->flits.front_arrival() + pipeline_delay);
+      busy_vcs_[static_cast<std::size_t>(p)] |= 1u << f.vc;
       busy_ports_ |= std::uint64_t{1} << p;
-      if (probes_enabled_) in_probes_[p].show(f);
+      if (probes_enabled_) in_probes_[static_cast<std::size_t>(p)].show(f);
       link->flits.pop();
       ++buffered_;
     }
+    if (link->flits.empty()) flits_pending_ &= ~(std::uint64_t{1} << p);
   }
-  for (OutputPort& out : outputs_) {
+  for (std::uint64_t ports = credits_pending_; ports != 0; ports &= ports - 1) {
+    const int p = __builtin_ctzll(ports);
+    OutputPort& out = outputs_[static_cast<std::size_t>(p)];
     Link* link = out.link;
-    if (link == nullptr) continue;
     while (link->credits.ready(now)) {
       out.credits[link->credits.front()].give();
       link->credits.pop();
     }
+    if (link->credits.empty()) credits_pending_ &= ~(std::uint64_t{1} << p);
   }
 }
 
@@ -158,10 +162,10 @@ int Router::traverse(Cycle now, ActivityCalendar& calendar, bool measuring) {
     out.credits[static_cast<std::size_t>(ivc.out_vc)].consume();
     if (probes_enabled_) out_probes_[static_cast<std::size_t>(g.out_port)].show(flit);
     if (measuring) ++out.link->flits_carried;
-    calendar.wake(out.link->downstream.component, out.link->flits.push(now, flit));
+    calendar.wake(out.link->downstream.component, out.link->send_flit(now, flit));
     // The freed buffer slot goes back upstream as a credit.
     calendar.wake(in.link->upstream.component,
-                  in.link->credits.push(now, static_cast<std::uint8_t>(g.vc)));
+                  in.link->send_credit(now, static_cast<std::uint8_t>(g.vc)));
     if (flit.tail()) {
       owner_[static_cast<std::size_t>(g.out_port * params_.vcs + ivc.out_vc)] = -1;
       ivc.state = VcState::kIdle;

@@ -46,8 +46,16 @@ class Router : public sc_core::sc_module {
   };
   StepResult step(Cycle now, ActivityCalendar& calendar, bool measuring);
 
-  void attach_input(int port, Link* link) { inputs_[static_cast<std::size_t>(port)].link = link; }
-  void attach_output(int port, Link* link) { outputs_[static_cast<std::size_t>(port)].link = link; }
+  void attach_input(int port, Link* link) {
+    inputs_[static_cast<std::size_t>(port)].link = link;
+    link->flit_watch = &flits_pending_;
+    link->flit_watch_bit = std::uint64_t{1} << port;
+  }
+  void attach_output(int port, Link* link) {
+    outputs_[static_cast<std::size_t>(port)].link = link;
+    link->credit_watch = &credits_pending_;
+    link->credit_watch_bit = std::uint64_t{1} << port;
+  }
 
   NodeId id() const { return params_.id; }
   const RouterParams& params() const { return params_; }
@@ -82,6 +90,8 @@ class Router : public sc_core::sc_module {
   Crossbar crossbar_;
   int buffered_ = 0;
   // Input VCs holding flits, as bit masks, so allocation visits only those.
+  std::uint64_t flits_pending_ = 0;    // bit p: input link p has flits in flight
+  std::uint64_t credits_pending_ = 0;  // bit p: output link p has credits in flight
   std::uint64_t busy_ports_ = 0;         // bit p: input port p has a non-empty VC
   std::vector<std::uint32_t> busy_vcs_;  // per input port, bit v: VC v non-empty
 

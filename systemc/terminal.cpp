@@ -140,7 +140,7 @@ int Terminal::inject(Cycle now, ActivityCalendar& calendar, bool measuring) {
     if (head) scoreboard_.on_injected(flit.packet_id, now);
     credit.consume();
     if (measuring) ++ch.link->flits_carried;
-    calendar.wake(ch.link->downstream.component, ch.link->flits.push(now, flit));
+    calendar.wake(ch.link->downstream.component, ch.link->send_flit(now, flit));
     stats_.on_flit_injected();
     ++moved;
     ++ch.next_flit;
