@@ -11,7 +11,8 @@ ActivityCalendar::ActivityCalendar(int components)
       taken_(static_cast<std::size_t>(components), kNever) {}
 
 void ActivityCalendar::wake(int component, Cycle at) {
-  if (at < now_) throw std::logic_error("activity calendar: wake-up in the past");
+  if (at < now_ || (taken_any_ && at == now_))
+    throw std::logic_error("activity calendar: wake-up for a cycle already taken");
   if (!stamp_.empty() && static_cast<std::size_t>(component) >= stamp_.size())
     throw std::logic_error("activity calendar: unknown component");
   if (at - now_ < kWheel) {
@@ -40,7 +41,9 @@ Cycle ActivityCalendar::next_cycle(Cycle after) const {
 
 void ActivityCalendar::take(Cycle now, std::vector<int>& out) {
   if (now < now_) throw std::logic_error("activity calendar: time went backwards");
+  if (taken_any_ && now <= now_) throw std::logic_error("activity calendar: cycle taken twice");
   now_ = now;
+  taken_any_ = true;
   while (!far_.empty() && far_.top().at < now_ + kWheel) {
     const Far f = far_.top();
     if (static_cast<std::size_t>(f.component) < stamp_.size())

@@ -38,6 +38,7 @@ class ActivityCalendar {
   std::vector<Cycle> taken_;  // per component: last cycle it was taken for
   std::size_t wheel_items_ = 0;
   Cycle now_ = 0;
+  bool taken_any_ = false;  // after the first take(), wake-ups must be later than now_
   std::priority_queue<Far, std::vector<Far>, std::greater<Far>> far_;
 };
 

@@ -39,6 +39,7 @@ class DelayLine {
     return slots_[(head_ + static_cast<std::size_t>(i)) % slots_.size()].item;
   }
   void pop() {
+    if (count_ == 0) throw std::logic_error("delay line underflow");
     head_ = (head_ + 1) % slots_.size();
     --count_;
   }

@@ -66,6 +66,8 @@ struct BadConfig {
   int line;
 };
 
+void PrintTo(const BadConfig& c, std::ostream* os) { *os << c.name; }
+
 class MalformedConfig : public CliTest, public ::testing::WithParamInterface<BadConfig> {};
 
 TEST_P(MalformedConfig, ExitCodeTwoNamingKeyAndLine) {
