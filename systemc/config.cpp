@@ -11,7 +11,8 @@ namespace wormsim {
 ConfigError::ConfigError(std::string key, std::string message, int line, std::string source)
     : std::runtime_error(
           fmt::format("{}{}{}: {}", source.empty() ? "" : source + ":",
-                      line > 0 ? fmt::format("{}: ", line) : std::string(), key, message)),
+                      line > 0 ? fmt::format("{}: ", line) : std::string(source.empty() ? "" : " "),
+                      key, message)),
       key_(std::move(key)),
       line_(line) {}
 

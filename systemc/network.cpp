@@ -1,6 +1,7 @@
 #include "network.h"
 
 #include <algorithm>
+#include <chrono>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -96,6 +97,7 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config, Netw
   }
   for (auto& t : terminals_) t->start(calendar_);
   next_progress_report_ = config.simulation.progress_interval;
+  next_progress_wall_ = std::chrono::steady_clock::now() + std::chrono::seconds(5);
   SC_METHOD(tick);
 }
 
@@ -153,14 +155,26 @@ void Network::evaluate(Cycle now) {
     deadlock_ = build_deadlock_report(routers_, topology_, now, last_progress_, in_flight);
     outcome_ = RunOutcome::kDeadlock;
   }
-  if (config_.simulation.progress_interval > 0 && !options_.quiet && now >= next_progress_report_) {
-    std::cerr << fmt::format("[wormsim] cycle {}: {} flits injected, {} ejected, {} in flight, "
-                             "{} packets outstanding\n",
-                             now, stats_.flits_injected(), stats_.flits_ejected(), in_flight,
-                             scoreboard_.live_packets());
-    next_progress_report_ = now - now % config_.simulation.progress_interval +
-                            config_.simulation.progress_interval;
+  if (!options_.quiet) report_progress(now, in_flight);
+}
+
+void Network::report_progress(Cycle now, std::uint64_t in_flight) {
+  const Cycle interval = config_.simulation.progress_interval;
+  bool due = false;
+  if (interval > 0) {
+    due = now >= next_progress_report_;
+    if (due) next_progress_report_ = now - now % interval + interval;
+  } else if (evaluated_ % 4096 == 0) {
+    // No interval configured: report every few seconds of wall time, so long runs are visible.
+    const auto wall = std::chrono::steady_clock::now();
+    due = wall >= next_progress_wall_;
+    if (due) next_progress_wall_ = wall + std::chrono::seconds(5);
   }
+  if (!due) return;
+  std::cerr << fmt::format("[wormsim] cycle {}: {} flits injected, {} ejected, {} in flight, "
+                           "{} packets outstanding\n",
+                           now, stats_.flits_injected(), stats_.flits_ejected(), in_flight,
+                           scoreboard_.live_packets());
 }
 
 bool Network::done(Cycle now) {

@@ -10,6 +10,7 @@
 // no flit moved for watchdog_cycles while flits are in flight.
 #pragma once
 
+#include <chrono>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -75,6 +76,7 @@ class Network : public sc_core::sc_module {
   void tick();
   void evaluate(Cycle now);
   bool done(Cycle now);
+  void report_progress(Cycle now, std::uint64_t in_flight);
   Link& make_link(int latency, int credit_latency, Endpoint up, Endpoint down);
   int terminal_component(NodeId n) const { return static_cast<int>(routers_.size() + n); }
 
@@ -99,6 +101,7 @@ class Network : public sc_core::sc_module {
   Cycle last_progress_ = 0;
   Cycle last_scripted_ = 0;
   Cycle next_progress_report_ = 0;
+  std::chrono::steady_clock::time_point next_progress_wall_;
   bool finished_ = false;
   RunOutcome outcome_ = RunOutcome::kCompleted;
   std::optional<DeadlockReport> deadlock_;

@@ -37,12 +37,11 @@ std::string expect_error(const std::string& yaml, const std::vector<std::string>
     const std::string what = e.what();
     EXPECT_EQ(e.key(), key) << what;
     EXPECT_EQ(e.line(), line) << what;
-    // ConfigError's format: "source:line: key: message", or "source:key: message" without a
-    // line (a space after "source:" is accepted too).
+    // ConfigError's format: "source:line: key: message", or "source: key: message" without a
+    // line.
     const std::string prefix = line > 0 ? fmt::format("{}:{}: {}: ", source, line, key)
-                                        : fmt::format("{}:{}: ", source, key);
-    const std::string spaced = fmt::format("{}: {}: ", source, key);
-    EXPECT_TRUE(what.rfind(prefix, 0) == 0 || (line == 0 && what.rfind(spaced, 0) == 0))
+                                        : fmt::format("{}: {}: ", source, key);
+    EXPECT_TRUE(what.rfind(prefix, 0) == 0)
         << "message '" << what << "' lacks prefix '" << prefix << "'";
     EXPECT_GT(what.size(), prefix.size()) << "empty message: " << what;
     return what;
