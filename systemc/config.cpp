@@ -147,7 +147,10 @@ void Config::validate() const {
   require(network.flit_bytes >= 1 && network.flit_bytes <= static_cast<int>(Flit::kMaxPayloadBytes),
           "network.flit_bytes",
           fmt::format("must be in 1..{} (got {})", Flit::kMaxPayloadBytes, network.flit_bytes));
-  require(network.clock_period_ns > 0, "network.clock_period_ns", "must be positive");
+  // SystemC time has 1 ps resolution here and 64 bits: keep periods representable.
+  require(network.clock_period_ns >= 0.001 && network.clock_period_ns <= 1e6,
+          "network.clock_period_ns",
+          fmt::format("must be in 0.001..1e6 ns (got {})", network.clock_period_ns));
 
   const int nodes = node_count(topo);
   require(traffic.packet_length >= 1 && traffic.packet_length <= 65535, "traffic.packet_length",
@@ -179,7 +182,28 @@ void Config::validate() const {
     }
   }
   require(simulation.measure_cycles >= 1, "simulation.measure_cycles", "must be at least 1");
-  require(simulation.watchdog_cycles >= 1, "simulation.watchdog_cycles", "must be at least 1");
+  // A healthy flit can legitimately sit still for up to one credit round trip
+  // (docs/timing-model.md); the watchdog must be comfortably longer than that.
+  const Cycle round_trip = static_cast<Cycle>(r.link_latency + r.pipeline_depth + r.credit_latency);
+  require(simulation.watchdog_cycles > 2 * round_trip, "simulation.watchdog_cycles",
+          fmt::format("must exceed twice link_latency + pipeline_depth + credit_latency, i.e. "
+                      "be at least {} (got {})",
+                      2 * round_trip + 1, simulation.watchdog_cycles));
+  require(simulation.drain_max_cycles >= simulation.watchdog_cycles,
+          "simulation.drain_max_cycles",
+          fmt::format("must be at least simulation.watchdog_cycles ({}) so a deadlock during the "
+                      "drain is caught by the watchdog (got {})",
+                      simulation.watchdog_cycles, simulation.drain_max_cycles));
+  constexpr Cycle kMaxCycles = Cycle{1} << 40;
+  require(simulation.warmup_cycles < kMaxCycles && simulation.measure_cycles < kMaxCycles &&
+              simulation.drain_max_cycles < kMaxCycles,
+          "simulation", "warmup, measure and drain_max cycles must each be below 2^40");
+  require(static_cast<double>(simulation.warmup_cycles + simulation.measure_cycles +
+                              simulation.drain_max_cycles) *
+                  network.clock_period_ns * 1e3 < 9.0e18,
+          "network.clock_period_ns",
+          "the run (warmup + measure + drain_max cycles at this period) exceeds SystemC's "
+          "64-bit picosecond time");
   for (std::size_t i = 0; i < trace.routers.size(); ++i)
     require(trace.routers[i] < static_cast<NodeId>(nodes), fmt::format("trace.routers[{}]", i),
             fmt::format("router {} is outside the {}-node network", trace.routers[i], nodes));

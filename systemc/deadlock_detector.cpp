@@ -1,6 +1,6 @@
 #include "deadlock_detector.h"
 
-#include <functional>
+#include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
@@ -8,16 +8,12 @@
 namespace wormsim {
 
 std::string DeadlockReport::describe(const WaitingVc& w) const {
-  const std::string port = static_cast<std::size_t>(w.port) < port_names.size()
-                               ? port_names[static_cast<std::size_t>(w.port)]
-                               : fmt::format("p{}", w.port);
+  const std::string port = input_names.at(static_cast<std::size_t>(w.port));
   std::string s = fmt::format("router {} in {} vc {}: packet {} (to {}), {} flits, {}", w.router,
                               port, w.vc, w.packet, w.dst, w.flits, w.state);
   if (w.out_port >= 0) {
-    const std::string out = static_cast<std::size_t>(w.out_port) < port_names.size()
-                                ? port_names[static_cast<std::size_t>(w.out_port)]
-                                : fmt::format("p{}", w.out_port);
-    s += fmt::format(", holds out {} vc {} with no credit", out, w.out_vc);
+    const std::string out = output_names.at(static_cast<std::size_t>(w.out_port));
+    s += fmt::format(", holds out {} vc {}{}", out, w.out_vc, w.no_credit ? " with no credit" : "");
   }
   return s;
 }
@@ -50,9 +46,12 @@ DeadlockReport build_deadlock_report(const std::vector<std::unique_ptr<Router>>&
   report.flits_in_flight = in_flight;
   if (routers.empty()) return report;
   const PortLayout& layout = routers.front()->params().layout;
-  for (int p = 0; p < layout.network; ++p) report.port_names.push_back(topology.port_name(p));
-  for (int p = layout.network; p < std::max(layout.inputs(), layout.outputs()); ++p)
-    report.port_names.push_back(fmt::format("nic{}", p - layout.network));
+  for (int p = 0; p < layout.network; ++p) {
+    report.input_names.push_back(topology.port_name(p));
+    report.output_names.push_back(topology.port_name(p));
+  }
+  for (int c = 0; c < layout.injection; ++c) report.input_names.push_back(fmt::format("inj{}", c));
+  for (int c = 0; c < layout.ejection; ++c) report.output_names.push_back(fmt::format("ej{}", c));
 
   std::map<std::tuple<NodeId, int, int>, int> index;
   for (const auto& r : routers) {
@@ -71,6 +70,8 @@ DeadlockReport build_deadlock_report(const std::vector<std::unique_ptr<Router>>&
         w.state = to_string(ivc.state);
         w.out_port = ivc.out_port;
         w.out_vc = ivc.out_vc;
+        w.no_credit = ivc.state == VcState::kActive &&
+                      !r->output(ivc.out_port).credits[static_cast<std::size_t>(ivc.out_vc)].available();
         index[{w.router, p, v}] = static_cast<int>(report.waiting.size());
         report.waiting.push_back(w);
       }
@@ -96,30 +97,38 @@ DeadlockReport build_deadlock_report(const std::vector<std::unique_ptr<Router>>&
       }
     }
   }
-  // Depth-first search for a cycle in the wait-for graph.
+  // Depth-first search for a cycle in the wait-for graph, iterative so that wait-for chains
+  // of any length (hundreds of thousands of VCs on big tori) cannot overflow the stack.
   const std::size_t n = report.waiting.size();
   std::vector<int> color(n, 0), parent(n, -1);
-  std::function<bool(int)> dfs = [&](int u) {
-    color[static_cast<std::size_t>(u)] = 1;
-    for (int v : report.waiting[static_cast<std::size_t>(u)].waits_for) {
+  std::vector<std::pair<int, std::size_t>> stack;  // (vertex, next edge to follow)
+  for (std::size_t root = 0; root < n && report.cycle.empty(); ++root) {
+    if (color[root] != 0) continue;
+    stack.emplace_back(static_cast<int>(root), 0);
+    color[root] = 1;
+    while (!stack.empty() && report.cycle.empty()) {
+      auto& [u, next] = stack.back();
+      const std::vector<int>& edges = report.waiting[static_cast<std::size_t>(u)].waits_for;
+      if (next == edges.size()) {
+        color[static_cast<std::size_t>(u)] = 2;
+        stack.pop_back();
+        continue;
+      }
+      const int v = edges[next++];
       if (color[static_cast<std::size_t>(v)] == 1) {
+        // Back edge u -> v: the cycle is v -> ... -> u -> v along the DFS tree.
         std::vector<int> cyc{v};
         for (int x = u; x != v; x = parent[static_cast<std::size_t>(x)]) cyc.push_back(x);
-        report.cycle.assign(cyc.begin(), cyc.end());
-        // cyc lists v then its predecessors; reverse to wait-for order starting at v.
-        std::reverse(report.cycle.begin() + 1, report.cycle.end());
-        return true;
-      }
-      if (color[static_cast<std::size_t>(v)] == 0) {
+        std::reverse(cyc.begin() + 1, cyc.end());
+        report.cycle = std::move(cyc);
+      } else if (color[static_cast<std::size_t>(v)] == 0) {
         parent[static_cast<std::size_t>(v)] = u;
-        if (dfs(v)) return true;
+        color[static_cast<std::size_t>(v)] = 1;
+        stack.emplace_back(v, 0);
       }
     }
-    color[static_cast<std::size_t>(u)] = 2;
-    return false;
-  };
-  for (std::size_t i = 0; i < n && report.cycle.empty(); ++i)
-    if (color[i] == 0) dfs(static_cast<int>(i));
+    stack.clear();
+  }
   return report;
 }
 

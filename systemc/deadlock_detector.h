@@ -5,7 +5,9 @@
 //    that its flits would enter (that buffer is full);
 //  - an input VC waiting for an output VC waits for every input VC that holds one of its
 //    candidate output VCs (until their tails pass).
-// A cycle in this graph is a deadlock; waiting VCs without a cycle point at starvation.
+// Every deadlock contains such a cycle. A cycle through a VC waiting for an output VC is
+// only a deadlock if none of its other candidates can free up (a knot), so the report names
+// the cycle as evidence; the watchdog's verdict is the global lack of progress.
 #pragma once
 
 #include <memory>
@@ -28,6 +30,7 @@ struct WaitingVc {
   std::string state;
   int out_port = -1;  // held output VC, if any
   int out_vc = -1;
+  bool no_credit = false;      // holds an output VC whose downstream buffer is full
   std::vector<int> waits_for;  // indices into DeadlockReport::waiting
 };
 
@@ -39,7 +42,8 @@ struct DeadlockReport {
   std::vector<int> cycle;  // indices into waiting, in wait-for order; empty if none found
   std::string text() const;
   std::string describe(const WaitingVc& w) const;
-  std::vector<std::string> port_names;  // per router port, for describe()
+  std::vector<std::string> input_names;   // per router input port, for describe()
+  std::vector<std::string> output_names;  // per router output port
 };
 
 DeadlockReport build_deadlock_report(const std::vector<std::unique_ptr<Router>>& routers,

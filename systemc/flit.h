@@ -37,7 +37,7 @@ struct Flit {
   std::array<std::uint8_t, kMaxPayloadBytes> payload{};
 
   // --- simulator sideband (statistics only; never read by routing or allocation) ---
-  std::uint16_t hops = 0;         // router-to-router links crossed so far
+  std::uint32_t hops = 0;         // router-to-router links crossed so far
 
   bool head() const { return is_head(type); }
   bool tail() const { return is_tail(type); }

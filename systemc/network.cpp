@@ -109,6 +109,19 @@ Link& Network::make_link(int latency, int credit_latency, Endpoint up, Endpoint 
 }
 
 void Network::schedule_packet(NodeId src, NodeId dst, int length, Cycle at) {
+  const auto nodes = static_cast<NodeId>(topology_.nodes());
+  if (src >= nodes || dst >= nodes)
+    throw std::invalid_argument(fmt::format(
+        "schedule_packet: packet {} -> {} at cycle {}: node {} does not exist ({} nodes)", src,
+        dst, at, src >= nodes ? src : dst, nodes));
+  if (length < 1 || length > 65535)
+    throw std::invalid_argument(fmt::format(
+        "schedule_packet: packet {} -> {} at cycle {}: length {} flits is outside 1..65535", src,
+        dst, at, length));
+  if (evaluated_ > 0 && at <= cycle_)
+    throw std::invalid_argument(fmt::format(
+        "schedule_packet: packet {} -> {} for cycle {} is not in the future (now {})", src, dst,
+        at, cycle_));
   terminals_.at(src)->schedule_packet(dst, length, at, calendar_);
   last_scripted_ = std::max(last_scripted_, at);
 }
@@ -197,6 +210,7 @@ void Network::tick() {
   evaluate(now);
   if (done(now)) {
     finished_ = true;
+    stats_.stop_at(now + 1);
     cycle_ = now + 1;
     return;
   }

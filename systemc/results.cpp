@@ -21,7 +21,7 @@ struct LinkSummary {
 
 LinkSummary link_summary(const Network& net) {
   LinkSummary s;
-  const double window = static_cast<double>(net.stats().window_end() - net.stats().window_begin());
+  const double window = std::max(1.0, static_cast<double>(net.stats().covered_cycles()));
   int count = 0;
   for (const Link& l : net.links()) {
     if (l.upstream.component >= net.topology().nodes() ||
@@ -57,7 +57,9 @@ nlohmann::json results_json(const Network& net, const RunInfo& info) {
                   {"delivered", st.packets_delivered()},
                   {"outstanding", net.scoreboard().live_packets()},
                   {"measured", st.latencies().size()}};
-  j["measurement"] = {{"window_begin", st.window_begin()}, {"window_end", st.window_end()}};
+  j["measurement"] = {{"window_begin", st.window_begin()},
+                      {"window_end", st.window_end()},
+                      {"covered_cycles", st.covered_cycles()}};
   j["throughput"] = {{"offered_flits_per_node_cycle", st.offered_load()},
                      {"accepted_flits_per_node_cycle", st.accepted_throughput()}};
   j["latency"] = distribution_json(Distribution::of(st.latencies()));
@@ -65,7 +67,7 @@ nlohmann::json results_json(const Network& net, const RunInfo& info) {
   j["hops"] = distribution_json(Distribution::of(st.hops()));
   const LinkSummary ls = link_summary(net);
   nlohmann::json links = nlohmann::json::array();
-  const double window = static_cast<double>(st.window_end() - st.window_begin());
+  const double window = std::max(1.0, static_cast<double>(st.covered_cycles()));
   for (const Link& l : net.links()) {
     if (l.upstream.component >= topo.nodes() || l.downstream.component >= topo.nodes()) continue;
     links.push_back({{"from", l.upstream.component},
@@ -82,7 +84,12 @@ nlohmann::json results_json(const Network& net, const RunInfo& info) {
     nlohmann::json waiting = nlohmann::json::array();
     for (const WaitingVc& w : d.waiting)
       waiting.push_back({{"router", w.router},
-                         {"port", d.port_names.at(static_cast<std::size_t>(w.port))},
+                         {"port", d.input_names.at(static_cast<std::size_t>(w.port))},
+                         {"holds_output",
+                          w.out_port < 0 ? nlohmann::json(nullptr)
+                                         : nlohmann::json{{"port", d.output_names.at(static_cast<std::size_t>(w.out_port))},
+                                                          {"vc", w.out_vc},
+                                                          {"credit", !w.no_credit}}},
                          {"vc", w.vc},
                          {"packet", w.packet},
                          {"dst", w.dst},

@@ -8,7 +8,7 @@ RouteCompute::RouteCompute(const Topology& topology, const RoutingConfig& routin
       layout_(layout),
       vcs_(vcs),
       dateline_(topology.kind() == TopologyKind::kTorus && routing.dateline),
-      class_split_(vcs / 2),
+      class_split_((vcs + 1) / 2),
       ecube_high_to_low_(routing.ecube_order == EcubeOrder::kHighToLow),
       order_(routing.order) {
   if (order_.empty())

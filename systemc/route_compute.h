@@ -3,7 +3,8 @@
 // classes that make DOR deadlock-free on tori (Dally & Seitz): a packet travels in class 0
 // and moves to class 1 when it crosses the wrap-around link of the dimension it is in; it
 // returns to class 0 when it turns into the next dimension. With V VCs, class 0 is
-// [0, V/2) and class 1 is [V/2, V). Meshes and hypercubes use all V VCs.
+// [0, ceil(V/2)) and class 1 is [ceil(V/2), V): every packet starts in class 0, so it gets
+// the extra VC when V is odd. Meshes and hypercubes use all V VCs.
 #pragma once
 
 #include <vector>

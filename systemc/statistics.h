@@ -6,6 +6,7 @@
 // load likewise with flits created.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -42,8 +43,16 @@ class Statistics {
       : nodes_(nodes), begin_(warmup), end_(warmup + measure) {}
 
   bool measuring(Cycle now) const { return now >= begin_ && now < end_; }
+  // The run ended at `cycle` (exclusive); a run that stops inside the window (deadlock)
+  // normalises throughput by the part of the window it covered.
+  void stop_at(Cycle cycle) { stopped_ = cycle; }
   Cycle window_begin() const { return begin_; }
   Cycle window_end() const { return end_; }
+  // Cycles of the measurement window the run covered.
+  Cycle covered_cycles() const {
+    const Cycle end = std::min(end_, stopped_);
+    return end > begin_ ? end - begin_ : 0;
+  }
 
   void on_created(int flits, Cycle now) {
     ++packets_created_;
@@ -79,11 +88,14 @@ class Statistics {
 
  private:
   double per_node_cycle(std::uint64_t flits) const {
-    return static_cast<double>(flits) / (static_cast<double>(nodes_) * static_cast<double>(end_ - begin_));
+    const Cycle cycles = covered_cycles();
+    if (cycles == 0) return 0;
+    return static_cast<double>(flits) / (static_cast<double>(nodes_) * static_cast<double>(cycles));
   }
   int nodes_;
   Cycle begin_;
   Cycle end_;
+  Cycle stopped_ = ~Cycle{0};
   std::uint64_t packets_created_ = 0;
   std::uint64_t packets_delivered_ = 0;
   std::uint64_t flits_injected_ = 0;

@@ -1,6 +1,7 @@
 #include "terminal.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -14,8 +15,7 @@ Terminal::Terminal(const TerminalParams& params, const DestinationPicker& picker
       scoreboard_(scoreboard),
       stats_(stats),
       rng_(params.seed * 0x9e3779b97f4a7c15ull + params.id),
-      gap_(params.injection_rate > 0 ? std::min(1.0, params.injection_rate / params.packet_length)
-                                      : 1.0),
+      arrival_probability_(std::min(1.0, params.injection_rate / params.packet_length)),
       queues_(params.layout.model == PortModel::kAllPort
                   ? static_cast<std::size_t>(params.layout.injection)
                   : 1u),
@@ -35,10 +35,20 @@ void Terminal::attach_ejection(int channel, Link* link) {
   ejection_[static_cast<std::size_t>(channel)] = link;
 }
 
+Cycle Terminal::draw_gap() {
+  // Cycles without an arrival before the next one, for a Bernoulli arrival in every cycle
+  // with probability p: geometric, drawn by inversion (log1p keeps tiny p accurate).
+  const double p = arrival_probability_;
+  if (p >= 1.0) return 0;
+  const double u = 1.0 - std::generate_canonical<double, 53>(rng_);  // (0, 1]
+  const double gap = std::floor(std::log(u) / std::log1p(-p));
+  return gap >= 1e18 ? Cycle{1} << 60 : static_cast<Cycle>(gap);
+}
+
 void Terminal::start(ActivityCalendar& calendar) {
   synthetic_ = params_.injection_rate > 0 && picker_.injects(params_.id);
   if (!synthetic_) return;
-  next_arrival_ = gap_(rng_);
+  next_arrival_ = draw_gap();
   if (next_arrival_ < params_.generate_until) calendar.wake(params_.component, next_arrival_);
 }
 
@@ -74,7 +84,7 @@ void Terminal::create_packet(NodeId dst, int length, Cycle now) {
   scoreboard_.on_created(id, record);
   stats_.on_created(length, now);
   int channel = 0;
-  if (params_.layout.model == PortModel::kAllPort)
+  if (params_.layout.model == PortModel::kAllPort && dst != params_.id)
     channel = route_compute_.first_hop_port(params_.id, dst);
   queue_for(channel).push_back({id, dst, length});
 }
@@ -91,7 +101,7 @@ Terminal::StepResult Terminal::step(Cycle now, ActivityCalendar& calendar, bool 
   if (synthetic_ && next_arrival_ == now && now < params_.generate_until) {
     const NodeId dst = picker_.pick(params_.id, rng_);
     if (dst != kNoNode) create_packet(dst, params_.packet_length, now);
-    next_arrival_ = now + 1 + gap_(rng_);
+    next_arrival_ = now + 1 + draw_gap();
     if (next_arrival_ < params_.generate_until) calendar.wake(params_.component, next_arrival_);
   }
   while (!scripted_.empty() && scripted_.front().first <= now) {
@@ -113,9 +123,15 @@ int Terminal::inject(Cycle now, ActivityCalendar& calendar, bool measuring) {
     if (!ch.busy) {
       std::deque<Pending>& q = queue_for(c);
       if (q.empty()) continue;
-      const int vc = ch.vc_arbiter.pick([&](int v) {
-        return v < vc_limit && ch.credits[static_cast<std::size_t>(v)].available();
+      // Prefer a VC whose downstream buffer is empty, so a new packet does not queue behind
+      // a blocked one; otherwise any VC with a credit.
+      int vc = ch.vc_arbiter.pick([&](int v) {
+        return v < vc_limit && ch.credits[static_cast<std::size_t>(v)].all_returned();
       });
+      if (vc < 0)
+        vc = ch.vc_arbiter.pick([&](int v) {
+          return v < vc_limit && ch.credits[static_cast<std::size_t>(v)].available();
+        });
       if (vc < 0) continue;
       ch.vc_arbiter.update(vc);
       ch.packet = q.front();

@@ -82,6 +82,7 @@ class Terminal {
     int hops = 0;
   };
 
+  Cycle draw_gap();
   void create_packet(NodeId dst, int length, Cycle now);
   int inject(Cycle now, ActivityCalendar& calendar, bool measuring);
   int eject(Cycle now);
@@ -96,7 +97,7 @@ class Terminal {
   Scoreboard& scoreboard_;
   Statistics& stats_;
   std::mt19937_64 rng_;
-  std::geometric_distribution<Cycle> gap_;
+  double arrival_probability_;
   bool synthetic_ = false;
   Cycle next_arrival_ = 0;
   std::uint64_t sequence_ = 0;

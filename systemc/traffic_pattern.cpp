@@ -1,5 +1,7 @@
 #include "traffic_pattern.h"
 
+#include <algorithm>
+
 namespace wormsim {
 
 DestinationPicker::DestinationPicker(const Topology& topology, const TrafficConfig& config)
@@ -62,7 +64,10 @@ NodeId DestinationPicker::pick(NodeId src, std::mt19937_64& rng) const {
       int count = 0;
       for (int p = 0; p < topology_.network_ports(); ++p) {
         const NodeId nb = topology_.neighbor(src, p);
-        if (nb != kNoNode && nb != src) candidates[count++] = nb;
+        // On a side-2 torus the + and - neighbour coincide: count each node once.
+        if (nb != kNoNode && nb != src &&
+            std::find(candidates, candidates + count, nb) == candidates + count)
+          candidates[count++] = nb;
       }
       if (count == 0) return kNoNode;
       std::uniform_int_distribution<int> which(0, count - 1);

@@ -19,7 +19,6 @@
 
 namespace wormsim {
 
-
 class DestinationPicker {
  public:
   DestinationPicker(const Topology& topology, const TrafficConfig& config);

@@ -408,6 +408,32 @@ TEST(ConfigLoaderValidate, PipelineDepthRange) {
       4);
 }
 
+// The watchdog must outlast a credit round trip, and the drain must outlast the watchdog.
+TEST(ConfigLoaderValidate, WatchdogAndDrainBounds) {
+  std::string msg = expect_error(
+      "network:\n  router: {link_latency: 20, pipeline_depth: 4, credit_latency: 6}\n"
+      "simulation:\n  watchdog_cycles: 60\n",
+      {}, "simulation.watchdog_cycles", 4);
+  EXPECT_TRUE(contains(msg, "at least 61"));
+  EXPECT_NO_THROW(load_config(
+      "network: {router: {link_latency: 20, pipeline_depth: 4, credit_latency: 6}}\n"
+      "simulation: {watchdog_cycles: 61}\n",
+      kSource));
+  msg = expect_error("simulation:\n  watchdog_cycles: 500\n  drain_max_cycles: 499\n", {},
+                     "simulation.drain_max_cycles", 3);
+  EXPECT_TRUE(contains(msg, "watchdog"));
+}
+
+TEST(ConfigLoaderValidate, ClockPeriodMustBeRepresentable) {
+  EXPECT_TRUE(contains(expect_error("network:\n  clock_period_ns: 0.0001\n", {},
+                                    "network.clock_period_ns", 2),
+                       "0.001..1e6"));
+  EXPECT_TRUE(contains(expect_error("network:\n  clock_period_ns: 100000\nsimulation:\n"
+                                    "  measure_cycles: 1000000000000\n",
+                                    {}, "network.clock_period_ns", 2),
+                       "64-bit"));
+}
+
 TEST(ConfigLoaderValidate, OrderMustBePermutation) {
   expect_error("network:\n  routing:\n    order: [0, 0]\n", {}, "network.routing.order", 3);
   expect_error("network:\n  routing:\n    order: xyz\n", {}, "network.routing.order", 3);

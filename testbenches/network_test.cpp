@@ -273,6 +273,42 @@ TEST(OrderIndependence, ForwardAndReverseEvaluationGiveIdenticalDeliveries) {
   EXPECT_EQ(forward.cycles(), reverse.cycles());
 }
 
+// ---- Scripted traffic is checked ------------------------------------------------------------
+TEST(ScheduledPackets, BadArgumentsAreRejectedWithNodeAndCycle) {
+  Config c = mesh_config({4, 4});
+  c.validate();
+  NetworkOptions opt;
+  opt.synthetic_traffic = false;
+  opt.quiet = true;
+  Network net("net", c, opt);
+  try {
+    net.schedule_packet(3, 16, 2, 40);
+    FAIL() << "no error for a nonexistent destination";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("node 16 does not exist"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cycle 40"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(net.schedule_packet(16, 3, 2, 0), std::invalid_argument);
+  EXPECT_THROW(net.schedule_packet(1, 3, 0, 0), std::invalid_argument);
+  EXPECT_THROW(net.schedule_packet(1, 3, 70000, 0), std::invalid_argument);
+}
+
+// A node may send to itself: the packet turns around in its own router.
+TEST(ScheduledPackets, SelfSendOnEveryPortModel) {
+  Config c = mesh_config({3, 3});
+  c.network.router.port_model = PortModel::kAllPort;
+  c.traffic.injection_rate = 0;
+  c.simulation.warmup_cycles = 0;
+  c.simulation.measure_cycles = 100;
+  NetworkOptions opt;
+  opt.synthetic_traffic = false;
+  opt.record_packets = true;
+  auto net = run(c, opt, [](Network& n) { n.schedule_packet(4, 4, 3, 5); });
+  expect_clean_drain(*net);
+  ASSERT_EQ(net->stats().packet_log().size(), 1u);
+  EXPECT_EQ(net->stats().packet_log()[0].hops, 0);
+}
+
 // ---- Port models -------------------------------------------------------------------------
 TEST(PortModel, AllPortInjectsOnTheChannelOfTheFirstHop) {
   Config c = mesh_config({4, 4});

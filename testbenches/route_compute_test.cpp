@@ -218,7 +218,7 @@ void check_torus_dor(const std::vector<int>& sides, const std::vector<int>& orde
   const Topology topo = make_grid(TopologyKind::kTorus, sides);
   const PortLayout layout = one_port(topo);
   const RouteCompute rc(topo, dor(order, dateline), layout, vcs);
-  const int half = vcs / 2;
+  const int half = (vcs + 1) / 2;  // class 0 gets the extra VC when V is odd
   EXPECT_EQ(rc.injection_vc_hi(), dateline ? half : vcs);
   std::mt19937_64 rng(2);
   const int n = topo.nodes();
@@ -487,7 +487,7 @@ TEST(RouteComputeInjection, InjectionVcHi) {
   EXPECT_EQ(RouteCompute(mesh, dor({}), one_port(mesh), 4).injection_vc_hi(), 4);
   EXPECT_EQ(RouteCompute(mesh, dor({}, true), one_port(mesh), 3).injection_vc_hi(), 3);
   EXPECT_EQ(RouteCompute(torus, dor({}, true), one_port(torus), 4).injection_vc_hi(), 2);
-  EXPECT_EQ(RouteCompute(torus, dor({}, true), one_port(torus), 5).injection_vc_hi(), 2);
+  EXPECT_EQ(RouteCompute(torus, dor({}, true), one_port(torus), 5).injection_vc_hi(), 3);  // class 0 = ceil(5/2)
   EXPECT_EQ(RouteCompute(torus, dor({}, true), one_port(torus), 2).injection_vc_hi(), 1);
   EXPECT_EQ(RouteCompute(torus, dor({}, false), one_port(torus), 4).injection_vc_hi(), 4);
   EXPECT_EQ(RouteCompute(cube, ecube(EcubeOrder::kHighToLow), one_port(cube), 4)
