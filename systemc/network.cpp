@@ -152,7 +152,7 @@ void Network::evaluate(Cycle now) {
     if (c < router_count) {
       const Router::StepResult r = routers_[static_cast<std::size_t>(c)]->step(now, calendar_, measuring);
       moved += r.moved;
-      if (r.busy) calendar_.wake(c, now + 1);
+      if (r.wake_at != ActivityCalendar::kNever) calendar_.wake(c, r.wake_at);
     } else {
       const Terminal::StepResult t =
           terminals_[static_cast<std::size_t>(c - router_count)]->step(now, calendar_, measuring);
@@ -217,8 +217,13 @@ void Network::tick() {
   Cycle next = probed_.empty() ? calendar_.next_cycle(now) : now + 1;
   // Visit the phase boundaries even when nothing is scheduled there.
   const Cycle generation_end = stats_.window_end();
+  // With flits in flight, visit the cycle the watchdog would fire in: blocked components
+  // sleep until something arrives, so a deadlocked network schedules nothing by itself.
+  const Cycle watchdog = stats_.flits_in_flight() > 0
+                             ? last_progress_ + config_.simulation.watchdog_cycles
+                             : ActivityCalendar::kNever;
   for (Cycle boundary : {generation_end - 1, generation_end + config_.simulation.drain_max_cycles,
-                         last_scripted_, next_progress_report_})
+                         last_scripted_, next_progress_report_, watchdog})
     if (boundary > now && boundary < next) next = boundary;
   cycle_ = next;
   next_trigger(period_ * static_cast<double>(next - now));

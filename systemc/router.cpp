@@ -1,5 +1,7 @@
 #include "router.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace wormsim {
@@ -42,9 +44,13 @@ Router::StepResult Router::step(Cycle now, ActivityCalendar& calendar, bool meas
   receive(now);
   StepResult result;
   if (buffered_ > 0) {
+    changed_ = false;
+    next_ready_ = ActivityCalendar::kNever;
     allocate_vcs(now);
     allocate_switch(now);
     result.moved = traverse(now, calendar, measuring);
+    if (buffered_ > 0)
+      result.wake_at = (result.moved > 0 || changed_) ? now + 1 : next_ready_;
   }
   if (probes_enabled_) {
     for (std::size_t p = 0; p < inputs_.size(); ++p)
@@ -52,7 +58,6 @@ Router::StepResult Router::step(Cycle now, ActivityCalendar& calendar, bool meas
         occupancy_[p * inputs_[p].vcs.size() + v] =
             static_cast<unsigned>(inputs_[p].vcs[v].buffer.size());
   }
-  result.busy = buffered_ > 0;
   return result;
 }
 
@@ -105,13 +110,18 @@ void Router::allocate_vcs(Cycle now) {
                                              front.flit.packet_id));
         ivc.route = route_compute_.route(params_.id, front.flit.dst, p, v);
         ivc.state = VcState::kRouted;
+        changed_ = true;
       }
-      if (front.ready <= now) vc_requests_.push_back({p * vcs + v, ivc.route});
+      if (front.ready <= now)
+        vc_requests_.push_back({p * vcs + v, ivc.route});
+      else
+        next_ready_ = std::min(next_ready_, front.ready);
     }
   }
   if (vc_requests_.empty()) return;
   vc_grants_.clear();
   vc_allocator_.allocate(vc_requests_, owner_, vc_grants_);
+  if (!vc_grants_.empty()) changed_ = true;
   for (const VcGrant& g : vc_grants_) {
     InputVc& ivc = inputs_[static_cast<std::size_t>(g.input_vc / vcs)]
                        .vcs[static_cast<std::size_t>(g.input_vc % vcs)];
@@ -130,7 +140,11 @@ void Router::allocate_switch(Cycle now) {
     for (std::uint32_t vmask = busy_vcs_[static_cast<std::size_t>(p)]; vmask != 0; vmask &= vmask - 1) {
       const int v = __builtin_ctz(vmask);
       const InputVc& ivc = in.vcs[static_cast<std::size_t>(v)];
-      if (ivc.state != VcState::kActive || ivc.buffer.front().ready > now) continue;
+      if (ivc.state != VcState::kActive) continue;
+      if (ivc.buffer.front().ready > now) {
+        next_ready_ = std::min(next_ready_, ivc.buffer.front().ready);
+        continue;
+      }
       if (!outputs_[static_cast<std::size_t>(ivc.out_port)]
                .credits[static_cast<std::size_t>(ivc.out_vc)]
                .available())

@@ -41,8 +41,11 @@ class Router : public sc_core::sc_module {
          const RouteCompute& route_compute);
 
   struct StepResult {
-    int moved = 0;      // flits that crossed the crossbar this cycle
-    bool busy = false;  // still holds flits: evaluate again next cycle
+    int moved = 0;  // flits that crossed the crossbar this cycle
+    // Next cycle this router must be evaluated even if nothing arrives for it, or kNever.
+    // A router whose step moved nothing and changed no state cannot make progress until a
+    // flit or credit arrives (which wakes it) or a buffered flit clears its pipeline delay.
+    Cycle wake_at = ActivityCalendar::kNever;
   };
   StepResult step(Cycle now, ActivityCalendar& calendar, bool measuring);
 
@@ -89,6 +92,8 @@ class Router : public sc_core::sc_module {
   SwitchAllocator switch_allocator_;
   Crossbar crossbar_;
   int buffered_ = 0;
+  bool changed_ = false;    // this step routed a head or granted a VC
+  Cycle next_ready_ = 0;    // earliest future eligibility among front flits
   // Input VCs holding flits, as bit masks, so allocation visits only those.
   std::uint64_t flits_pending_ = 0;    // bit p: input link p has flits in flight
   std::uint64_t credits_pending_ = 0;  // bit p: output link p has credits in flight

@@ -109,9 +109,13 @@ Terminal::StepResult Terminal::step(Cycle now, ActivityCalendar& calendar, bool 
     create_packet(p.dst, p.length, now);
     scripted_.pop_front();
   }
-  result.moved += inject(now, calendar, measuring);
-  result.busy = queued_packets() > 0 ||
-                std::any_of(channels_.begin(), channels_.end(), [](const Channel& c) { return c.busy; });
+  const int injected = inject(now, calendar, measuring);
+  result.moved += injected;
+  // Without an injection this cycle, nothing changes before a credit arrives or the next
+  // packet is due (both wake this NI).
+  result.busy = injected > 0 &&
+                (queued_packets() > 0 ||
+                 std::any_of(channels_.begin(), channels_.end(), [](const Channel& c) { return c.busy; }));
   return result;
 }
 
