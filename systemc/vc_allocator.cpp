@@ -46,10 +46,19 @@ void VcAllocator::input_first(const std::vector<VcRequest>& requests,
   for (std::size_t i = 0; i < requests.size(); ++i) {
     const int o = choice_[i];
     if (o < 0) continue;
+    RoundRobinArbiter& out = output_arbiters_[static_cast<std::size_t>(o)];
+    bool contended = false;
+    for (std::size_t j = i + 1; j < requests.size() && !contended; ++j) contended = choice_[j] == o;
+    if (!contended) {  // the common case: a sole requester wins whatever the pointer says
+      const int winner = requests[i].input_vc;
+      input_arbiters_[static_cast<std::size_t>(winner)].update(o);
+      out.update(winner);
+      grants.push_back({winner, o / vcs_, o % vcs_});
+      continue;
+    }
     // Mark every requester that chose o, then let o's arbiter pick one.
     for (std::size_t j = i; j < requests.size(); ++j)
       if (choice_[j] == o) mark_[static_cast<std::size_t>(requests[j].input_vc)] = 1;
-    RoundRobinArbiter& out = output_arbiters_[static_cast<std::size_t>(o)];
     const int winner = out.pick([&](int ivc) { return mark_[static_cast<std::size_t>(ivc)] != 0; });
     for (std::size_t j = i; j < requests.size(); ++j) {
       if (choice_[j] != o) continue;
