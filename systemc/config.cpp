@@ -1,5 +1,7 @@
 #include "config.h"
 
+#include "machine_preset.h"
+
 #include <algorithm>
 #include <array>
 #include <utility>
@@ -86,6 +88,8 @@ int node_count(const TopologyConfig& t) {
 }
 
 void Config::validate() const {
+  if (machine.preset != kNoPreset && !find_machine_preset(machine.preset))
+    throw ConfigError("machine.preset", unknown_preset_message(machine.preset));
   const TopologyConfig& topo = network.topology;
   const RouterConfig& r = network.router;
   const RoutingConfig& rt = network.routing;

@@ -92,7 +92,14 @@ struct TraceConfig {
   std::string file = "wormsim";  // VCD base name inside the output directory
 };
 
+// A machine preset (docs/presets.md) sets network.clock_period_ns and network.flit_bytes
+// from a machine the seeds describe; "none" keeps the network section as given.
+struct MachineConfig {
+  std::string preset = "none";
+};
+
 struct Config {
+  MachineConfig machine;
   NetworkConfig network;
   TrafficConfig traffic;
   SimulationConfig simulation;

@@ -1,5 +1,7 @@
 #include "config_loader.h"
 
+#include "machine_preset.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -279,6 +281,8 @@ using Json = nlohmann::json;
 
 const std::vector<Field>& schema() {
   static const std::vector<Field> fields{
+      {"machine.preset", [](const Val& v, Config& c) { c.machine.preset = to_nonempty_string(v); },
+       [](const Config& c) -> Json { return c.machine.preset; }},
       {"network.topology",
        [](const Val& v, Config& c) {
          c.network.topology.kind = to_enum<TopologyKind>(v, "topology");
@@ -601,7 +605,24 @@ Config load_config(const std::string& yaml_text, const std::string& source,
       !find_entry(entries, "network.routing.algorithm"))
     c.network.routing.algorithm = RoutingAlgorithm::kEcube;
 
+  // A machine preset sets the clock period and flit width; giving either as well, with a
+  // different value, is ambiguous and an error naming the key. (Equal values are accepted,
+  // so a resolved config, e.g. from results.json, loads back.)
   try {
+    if (c.machine.preset != kNoPreset) {
+      const Config given = c;
+      apply_machine_preset(c);
+      if (find_entry(entries, "network.clock_period_ns") &&
+          given.network.clock_period_ns != c.network.clock_period_ns)
+        throw ConfigError("network.clock_period_ns",
+                          fmt::format("is set by machine.preset '{}' ({} ns); remove one of the two",
+                                      c.machine.preset, c.network.clock_period_ns));
+      if (find_entry(entries, "network.flit_bytes") &&
+          given.network.flit_bytes != c.network.flit_bytes)
+        throw ConfigError("network.flit_bytes",
+                          fmt::format("is set by machine.preset '{}' ({} bytes); remove one of the two",
+                                      c.machine.preset, c.network.flit_bytes));
+    }
     c.validate();
   } catch (const ConfigError& e) {
     throw locate(e, entries, source);
@@ -632,12 +653,15 @@ const std::string& default_config_yaml() {
   static const std::string text = R"yaml(# wormsim default configuration: every key at its default (docs/config.md documents each one).
 # `wormsim run` without a config file uses the copy of this text built into the binary
 # (systemc/config_loader.cpp, default_config_yaml()); keep the two identical.
+machine:
+  preset: none                # none | a machine preset (wormsim list; docs/presets.md): sets
+                              # network.clock_period_ns and network.flit_bytes
 network:
   topology: mesh              # mesh | torus | hypercube
   dims: [8, 8]                # mesh/torus side lengths, x first: 1 to 3 values, each >= 2
   hypercube_dimension: 0      # hypercube only: n of the binary n-cube, 1..16
-  flit_bytes: 8               # payload bytes per flit, 1..32
-  clock_period_ns: 1.0        # > 0
+  # flit_bytes: 8             # payload bytes per flit, 1..32; left out, 8 or the preset's
+  # clock_period_ns: 1.0      # 0.001..1e6; left out, 1.0 or the preset's
   routing:
     # algorithm: dor          # dor (mesh, torus) | ecube (hypercube); left out, it follows
     #                         # the topology: ecube for a hypercube, dor otherwise
@@ -665,8 +689,10 @@ simulation:
   warmup_cycles: 1000
   measure_cycles: 10000       # >= 1
   drain_max_cycles: 200000    # after measurement: stop generating, drain at most this long
-  watchdog_cycles: 20000      # >= 1; no flit movement this long with flits in flight = deadlock
-  progress_interval: 0        # > 0: a progress line on stderr every this many cycles
+  watchdog_cycles: 20000      # > 2 x (link + pipeline + credit latency); no flit movement
+                              # this long with flits in flight = deadlock
+  progress_interval: 0        # > 0: a progress line on stderr every this many cycles;
+                              # 0: one every ~5 s of wall time
 trace:
   enabled: false
   routers: []                 # router ids to trace, each < node count; [] = router 0 only

@@ -62,8 +62,14 @@ nlohmann::json results_json(const Network& net, const RunInfo& info) {
                       {"covered_cycles", st.covered_cycles()}};
   j["throughput"] = {{"offered_flits_per_node_cycle", st.offered_load()},
                      {"accepted_flits_per_node_cycle", st.accepted_throughput()}};
-  j["latency"] = distribution_json(Distribution::of(st.latencies()));
-  j["network_latency"] = distribution_json(Distribution::of(st.network_latencies()));
+  const Distribution lat = Distribution::of(st.latencies());
+  const Distribution nlat = Distribution::of(st.network_latencies());
+  const double us_per_cycle = net.config().network.clock_period_ns / 1000.0;
+  j["latency"] = distribution_json(lat);
+  j["network_latency"] = distribution_json(nlat);
+  j["latency_us"] = {{"mean", lat.mean * us_per_cycle},
+                     {"max", static_cast<double>(lat.max) * us_per_cycle},
+                     {"network_mean", nlat.mean * us_per_cycle}};
   j["hops"] = distribution_json(Distribution::of(st.hops()));
   const LinkSummary ls = link_summary(net);
   nlohmann::json links = nlohmann::json::array();
@@ -141,6 +147,11 @@ std::string summary_text(const Network& net, const RunInfo& info) {
   s += fmt::format("packet latency (cycles, {} measured): avg {:.2f}, p50 {}, p99 {}, max {}\n",
                    lat.count, lat.mean, lat.p50, lat.p99, lat.max);
   s += fmt::format("network latency (cycles): avg {:.2f}, max {}\n", nlat.mean, nlat.max);
+  const double us_per_cycle = c.network.clock_period_ns / 1000.0;
+  s += fmt::format("packet latency (time, clock {:g} ns{}): avg {:.4g} us, max {:.4g} us\n",
+                   c.network.clock_period_ns,
+                   c.machine.preset == "none" ? "" : ", machine " + c.machine.preset,
+                   lat.mean * us_per_cycle, static_cast<double>(lat.max) * us_per_cycle);
   s += fmt::format("hops: avg {:.3f}, max {}\n", hops.mean, hops.max);
   s += fmt::format("link utilization: mean {:.4f}, max {:.4f} flits/cycle\n", ls.mean, ls.max);
   if (net.scoreboard().violation_count() > 0) {

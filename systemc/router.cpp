@@ -109,8 +109,7 @@ void Router::allocate_vcs(Cycle now) {
                                              name(), p, v, to_string(front.flit.type),
                                              front.flit.packet_id));
         ivc.route = route_compute_.route(params_.id, front.flit.dst, p, v);
-        ivc.state = VcState::kRouted;
-        changed_ = true;
+        ivc.state = VcState::kRouted;  // routing alone needs no re-evaluation: VA follows below
       }
       if (front.ready <= now)
         vc_requests_.push_back({p * vcs + v, ivc.route});

@@ -92,7 +92,7 @@ class Router : public sc_core::sc_module {
   SwitchAllocator switch_allocator_;
   Crossbar crossbar_;
   int buffered_ = 0;
-  bool changed_ = false;    // this step routed a head or granted a VC
+  bool changed_ = false;    // this step granted a VC
   Cycle next_ready_ = 0;    // earliest future eligibility among front flits
   // Input VCs holding flits, as bit masks, so allocation visits only those.
   std::uint64_t flits_pending_ = 0;    // bit p: input link p has flits in flight

@@ -80,8 +80,9 @@ const PacketRecord* Scoreboard::on_delivered(PacketId id, NodeId at, std::uint32
                             "source and destination",
                             now, id, r.src, r.dst));
       ok = false;
+    } else {
+      last = sequence;  // a late packet must not lower the stream's high-water mark
     }
-    last = sequence;
   }
   return ok ? &delivered_record_ : nullptr;
 }

@@ -80,9 +80,12 @@ TEST(ConfigLoaderDefaults, BuiltInDefaultLoadsAndEqualsStructDefaults) {
   EXPECT_EQ(c.trace.file, "wormsim");
   const nlohmann::json j = to_json(c);
   EXPECT_EQ(j, to_json(Config{})) << j.dump(2);
-  EXPECT_EQ(leaf_count(j), 31) << j.dump(2);  // every field of Config
-  // The default text lists every key except routing.algorithm (which follows the topology).
+  EXPECT_EQ(leaf_count(j), 32) << j.dump(2);  // every field of Config
+  // The default text lists every key except routing.algorithm (which follows the topology)
+  // and the clock period and flit width (which follow machine.preset).
   EXPECT_EQ(default_config_yaml().find("\n    algorithm:"), std::string::npos);
+  EXPECT_EQ(default_config_yaml().find("\n  clock_period_ns:"), std::string::npos);
+  EXPECT_EQ(default_config_yaml().find("\n  flit_bytes:"), std::string::npos);
   EXPECT_NE(default_config_yaml().find("\n    vcs: 4"), std::string::npos);
 }
 
@@ -188,7 +191,8 @@ TEST(ConfigLoaderRoundTrip, EveryFieldLoads) {
 TEST(ConfigLoaderRoundTrip, JsonHasYamlLayoutAndLoadsBack) {
   const Config c = load_config(kEveryField, kSource);
   const nlohmann::json j = to_json(c);
-  EXPECT_EQ(leaf_count(j), 31);
+  EXPECT_EQ(leaf_count(j), 32);
+  EXPECT_EQ(j["machine"]["preset"], "none");
   EXPECT_EQ(j["network"]["topology"], "torus");
   EXPECT_EQ(j["network"]["dims"], nlohmann::json({4, 6, 3}));
   EXPECT_EQ(j["network"]["routing"]["order"], nlohmann::json({2, 0, 1}));

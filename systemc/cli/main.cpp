@@ -6,7 +6,9 @@
 //   4 drain incomplete: packets still outstanding after drain_max_cycles
 #include <systemc>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "config_loader.h"
+#include "machine_preset.h"
 #include "network.h"
 #include "results.h"
 #include "wave_tracer.h"
@@ -42,9 +45,30 @@ int list_command() {
             << "port models:       " << names<PortModel>() << "\n"
             << "allocators:        " << names<AllocatorKind>() << "\n"
             << "traffic patterns:  " << names<TrafficPattern>() << "\n"
-            << "config presets:    default (built in; `wormsim run` with no file)\n"
-            << "machine presets:   none yet (they arrive with the node/NI layer)\n"
-            << "algorithms:        none yet (collective firmware arrives with the node/NI layer)\n";
+            << "config presets:    default (built in; `wormsim run` with no file); example "
+               "configs in configs/\n"
+            << "algorithms:        none yet (collective firmware arrives with the node/NI layer)\n"
+            << "machine presets (machine.preset; docs/presets.md; 1-byte flits, one flit per "
+               "cycle per channel):\n";
+  for (const MachinePreset& p : machine_presets()) {
+    auto cycles = [&](double us, long c) {
+      const double err = static_cast<double>(c) * p.beta_us_per_byte - us;
+      return std::abs(err) < 1e-9 * std::max(1.0, us)
+                 ? fmt::format("{:g} us = {} cycles", us, c)
+                 : fmt::format("{:g} us = {} cycles ({:+.3g} us rounding)", us, c, err);
+    };
+    std::cout << fmt::format("  {:<16} {}: beta {:g} us/byte (clock {:.4g} ns), alpha {}, gamma {}{}\n"
+                             "  {:<16} {}{}\n",
+                             p.name, p.machine, p.beta_us_per_byte, p.clock_period_ns(),
+                             cycles(p.alpha_us, p.alpha_cycles()), cycles(p.gamma_us, p.gamma_cycles()),
+                             p.max_packet_bytes > 0
+                                 ? fmt::format(", {}-byte packets ({} header)", p.max_packet_bytes,
+                                               p.header_bytes)
+                                 : std::string(),
+                             "", p.source, p.note.empty() ? "" : "; " + p.note);
+  }
+  std::cout << "  (alpha and gamma are charged by the node layer, which arrives with the NI and "
+               "firmware; the network uses the clock and flit width now)\n";
   return kOk;
 }
 

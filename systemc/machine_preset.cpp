@@ -1,0 +1,126 @@
+#include "machine_preset.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace wormsim {
+
+long MachinePreset::alpha_cycles() const {
+  return std::lround(alpha_us / beta_us_per_byte);
+}
+long MachinePreset::gamma_cycles() const {
+  return std::lround(gamma_us / beta_us_per_byte);
+}
+
+namespace {
+
+// Table 5.1 of seed 000 gives T_s (combined one-way start-up, us) and T_n (us/byte) fitted
+// to published ping-pong results. It does not split T_s into send and receive parts; we
+// split it evenly (alpha = gamma = T_s / 2).
+MachinePreset table_5_1(const char* name, const char* machine, const char* software, double ts,
+                        double tn) {
+  MachinePreset p;
+  p.name = name;
+  p.machine = machine;
+  p.source = fmt::format("seed 000 Table 5.1 ({}: T_s = {:g} us, T_n = {:g} us/byte)", software,
+                         ts, tn);
+  p.beta_us_per_byte = tn;
+  p.alpha_us = ts / 2;
+  p.gamma_us = ts / 2;
+  p.note = "alpha = gamma = T_s / 2 (the table gives only the combined start-up)";
+  return p;
+}
+
+std::vector<MachinePreset> build() {
+  std::vector<MachinePreset> v;
+  MachinePreset p;
+  p = {};
+  p.name = "ncube2";
+  p.machine = "nCUBE-2";
+  p.source = "seed 000 section 3.3.5 (Figs. 3.14-3.15): 0.45 us/byte, 170 us combined start-up";
+  p.beta_us_per_byte = 0.45;
+  p.alpha_us = 85;
+  p.gamma_us = 85;
+  p.note = "the combined 170 us start-up is split evenly between send and receive";
+  v.push_back(p);
+
+  p = {};
+  p.name = "ncube2_ch4";
+  p.machine = "nCUBE-2 (torus study)";
+  p.source = "seed 000 section 4.4.3 (Fig. 4.14(b)): 0.5 us/byte, 100 us sending and 100 us "
+             "receiving latency";
+  p.beta_us_per_byte = 0.5;
+  p.alpha_us = 100;
+  p.gamma_us = 100;
+  v.push_back(p);
+
+  p = {};
+  p.name = "t3d";
+  p.machine = "Cray T3D";
+  p.source = "seed 000 section 3.3.5 (Figs. 3.16-3.17) and section 3.4.5 (Fig. 3.25(a)): 300 MB/s per channel, "
+             "1.5 us start-up = 0.75 us sending + 0.75 us receiving";
+  p.beta_us_per_byte = 1.0 / 300.0;
+  p.alpha_us = 0.75;
+  p.gamma_us = 0.75;
+  v.push_back(p);
+
+  p = {};
+  p.name = "t3d_low_startup";
+  p.machine = "Cray T3D, start-up reduced tenfold";
+  p.source = "seed 000 section 3.4.5 (Fig. 3.25(b)): 300 MB/s, 0.075 us sending + 0.075 us "
+             "receiving";
+  p.beta_us_per_byte = 1.0 / 300.0;
+  p.alpha_us = 0.075;
+  p.gamma_us = 0.075;
+  v.push_back(p);
+
+  v.push_back(table_5_1("t3d_pingpong", "Cray T3D", "MAX 1.2.0.2 (SM)", 3.0, 0.00781));
+  v.push_back(table_5_1("paragon", "Intel Paragon", "SUNMOS 1.6.2", 25.0, 0.00585));
+  p = table_5_1("delta", "Intel Touchstone Delta", "NX 3.3.10", 77.0, 0.125);
+  p.max_packet_bytes = 512;
+  p.header_bytes = 30;
+  p.source += "; packets of 512 bytes, 30 of them header: seed 002 section 3";
+  v.push_back(p);
+  v.push_back(table_5_1("ipsc860", "Intel iPSC/860", "NX 3.3.2", 65.0, 0.333));
+  v.push_back(table_5_1("ipsc2", "Intel iPSC/2", "NX 3.3.2", 370.0, 0.357));
+  v.push_back(table_5_1("sp1", "IBM SP-1", "MPL", 270.0, 0.143));
+  v.push_back(table_5_1("sp2", "IBM SP-2", "MPI", 35.0, 0.0286));
+  v.push_back(table_5_1("ksr1", "KSR-1", "OSF R1.2.2", 73.0, 0.125));
+  v.push_back(table_5_1("cs2", "Meiko CS-2", "Solaris 2.3 (SM)", 11.0, 0.0250));
+  v.push_back(table_5_1("ncube2_pingpong", "nCUBE-2", "Vertex 2.0", 154.0, 0.589));
+  v.push_back(table_5_1("ncube1", "nCUBE-1", "Vertex 2.3", 384.0, 2.5));
+  v.push_back(table_5_1("cenju3", "NEC Cenju-3", "End. Rel. 1.5d (SM)", 34.0, 0.04));
+  v.push_back(table_5_1("sgi", "SGI", "IRIX 6.1", 10.0, 0.0156));
+  v.push_back(table_5_1("cm5", "Thinking Machines CM-5", "CMMD 2.0", 95.0, 0.111));
+  return v;
+}
+
+}  // namespace
+
+void apply_machine_preset(Config& config) {
+  if (config.machine.preset == kNoPreset) return;
+  const std::optional<MachinePreset> p = find_machine_preset(config.machine.preset);
+  if (!p) throw ConfigError("machine.preset", unknown_preset_message(config.machine.preset));
+  config.network.clock_period_ns = p->clock_period_ns();
+  config.network.flit_bytes = p->flit_bytes();
+}
+
+std::string unknown_preset_message(const std::string& name) {
+  std::string names;
+  for (const MachinePreset& p : machine_presets()) names += (names.empty() ? "" : ", ") + p.name;
+  return fmt::format("unknown machine preset '{}'; allowed: {}, {}", name, kNoPreset, names);
+}
+
+const std::vector<MachinePreset>& machine_presets() {
+  static const std::vector<MachinePreset> presets = build();
+  return presets;
+}
+
+std::optional<MachinePreset> find_machine_preset(const std::string& name) {
+  for (const MachinePreset& p : machine_presets())
+    if (p.name == name) return p;
+  return std::nullopt;
+}
+
+}  // namespace wormsim
