@@ -199,9 +199,10 @@ void Config::validate() const {
                       "drain is caught by the watchdog (got {})",
                       simulation.watchdog_cycles, simulation.drain_max_cycles));
   constexpr Cycle kMaxCycles = Cycle{1} << 40;
-  require(simulation.warmup_cycles < kMaxCycles && simulation.measure_cycles < kMaxCycles &&
-              simulation.drain_max_cycles < kMaxCycles,
-          "simulation", "warmup, measure and drain_max cycles must each be below 2^40");
+  require(simulation.warmup_cycles < kMaxCycles, "simulation.warmup_cycles", "must be below 2^40");
+  require(simulation.measure_cycles < kMaxCycles, "simulation.measure_cycles", "must be below 2^40");
+  require(simulation.drain_max_cycles < kMaxCycles, "simulation.drain_max_cycles",
+          "must be below 2^40");
   require(static_cast<double>(simulation.warmup_cycles + simulation.measure_cycles +
                               simulation.drain_max_cycles) *
                   network.clock_period_ns * 1e3 < 9.0e18,

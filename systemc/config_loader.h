@@ -13,7 +13,7 @@
 
 namespace wormsim {
 
-// Parses `yaml_text` (`source` names it in error messages: a file path or "<built-in>"),
+// Parses `yaml_text` (`source` names it in error messages: a file path, or "<built-in default>" as the CLI names the built-in text),
 // applies `overrides` of the form "a.b.c=value" in order (value parsed as YAML, e.g. "[4,4]"
 // or "torus"; a later override of the same key wins, and every override replaces the file's
 // value), converts to Config and calls validate(). An empty or null document means all

@@ -37,6 +37,18 @@ Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
 }
 
 Router::StepResult Router::step(Cycle now, ActivityCalendar& calendar, bool measuring) {
+  try {
+    return step_unchecked(now, calendar, measuring);
+  } catch (const std::logic_error& e) {
+    // Contract violations inside the blocks (buffer overflow, credit bounds, crossbar)
+    // name the router and cycle: they are simulator bugs and must be traceable.
+    const std::string what = e.what();
+    if (what.rfind(name(), 0) == 0) throw;
+    throw std::logic_error(fmt::format("{}: cycle {}: {}", name(), now, what));
+  }
+}
+
+Router::StepResult Router::step_unchecked(Cycle now, ActivityCalendar& calendar, bool measuring) {
   if (probes_enabled_) {
     for (FlitProbe& p : in_probes_) p.clear();
     for (FlitProbe& p : out_probes_) p.clear();

@@ -78,6 +78,7 @@ class Router : public sc_core::sc_module {
   const std::vector<unsigned>& occupancy_probes() const { return occupancy_; }
 
  private:
+  StepResult step_unchecked(Cycle now, ActivityCalendar& calendar, bool measuring);
   void receive(Cycle now);
   void allocate_vcs(Cycle now);
   void allocate_switch(Cycle now);

@@ -8,6 +8,7 @@ namespace wormsim {
 Distribution Distribution::of(std::vector<std::uint32_t> samples, std::size_t bins) {
   Distribution d;
   if (samples.empty()) return d;
+  bins = std::max<std::size_t>(bins, 1);
   std::sort(samples.begin(), samples.end());
   d.count = samples.size();
   d.mean = std::accumulate(samples.begin(), samples.end(), 0.0) / static_cast<double>(d.count);

@@ -26,6 +26,8 @@ WaveTracer::WaveTracer(Network& network, const std::vector<NodeId>& routers,
   network.enable_probes(routers);
   file_ = sc_core::sc_create_vcd_trace_file(base_path.c_str());
   if (file_ == nullptr) throw std::runtime_error("cannot create trace file " + vcd_path_);
+  // SystemC announces the time unit as an info report on stdout; stdout is for results.
+  sc_core::sc_report_handler::set_actions("tracing timescale unit set", sc_core::SC_DO_NOTHING);
   file_->set_time_unit(1, sc_core::SC_PS);
 
   struct Group {

@@ -146,7 +146,8 @@ int sc_main(int argc, char* argv[]) {
 
   CLI::App* run = app.add_subcommand("run", "run a simulation (built-in default without CONFIG)");
   run->add_option("config", config_file, "YAML config file");
-  run->add_option("--set", sets, "override a config key: --set network.router.vcs=2")
+  run->add_option("--set", sets,
+                  "override a config key: --set network.router.vcs=2 (after CONFIG)")
       ->take_all();
   run->add_option("--out", out_dir, "output directory for results.json and traces");
   run->add_flag("--trace", trace, "write a VCD of trace.routers and its .gtkw layout");
@@ -171,7 +172,8 @@ int sc_main(int argc, char* argv[]) {
     if (validate->parsed()) {
       std::string source;
       const Config c = load(validate_file, validate_sets, source);
-      std::cout << to_json(c).dump(2) << "\n" << source << ": valid\n";
+      std::cout << to_json(c).dump(2) << "\n";  // stdout stays a loadable config
+      std::cerr << source << ": valid\n";
       return kOk;
     }
     return run_command(config_file, sets, out_dir, trace, quiet);
