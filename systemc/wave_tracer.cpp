@@ -18,7 +18,16 @@ std::string port_signal_name(const Topology& topology, const PortLayout& layout,
 
 namespace {
 constexpr const char* kScope = "SystemC";  // top scope SystemC's VCD writer uses
+
+// GTKWave names a multi-bit VCD variable with its bit range ("vc[3:0]"); a layout must use
+// that full name or the signal is silently not displayed.
+constexpr int kOccupancyBits = 9;  // buffer depth <= 256
+constexpr int kCycleBits = 64;
+
+std::string gtkw_name(const std::string& name, int width) {
+  return width > 1 ? fmt::format("{}[{}:0]", name, width - 1) : name;
 }
+}  // namespace
 
 WaveTracer::WaveTracer(Network& network, const std::vector<NodeId>& routers,
                        const std::string& base_path)
@@ -52,7 +61,7 @@ WaveTracer::WaveTracer(Network& network, const std::vector<NodeId>& routers,
           sc_core::sc_trace(file_, value, name);
         else
           sc_core::sc_trace(file_, value, name, width);
-        g.signals.emplace_back(name, fmtflag);
+        g.signals.emplace_back(gtkw_name(name, width), fmtflag);
       };
       trace(p.valid, "valid", "@28", 1);
       trace(p.vc, "vc", "@24", 4);
@@ -76,15 +85,16 @@ WaveTracer::WaveTracer(Network& network, const std::vector<NodeId>& routers,
       for (int v = 0; v < vcs; ++v) {
         const std::string name =
             fmt::format("{}.occ_{}_vc{}", base, port_signal_name(topo, layout, p, true), v);
-        sc_core::sc_trace(file_, r.occupancy_probes()[static_cast<std::size_t>(p * vcs + v)], name, 9);
-        occ.signals.emplace_back(name, "@24");
+        sc_core::sc_trace(file_, r.occupancy_probes()[static_cast<std::size_t>(p * vcs + v)], name,
+                          kOccupancyBits);
+        occ.signals.emplace_back(gtkw_name(name, kOccupancyBits), "@24");
       }
     }
     groups.push_back(std::move(occ));
     layout_groups.emplace_back(fmt::format("router {} {}", id, topo.node_name(id)), std::move(groups));
   }
   const std::string cycle_name = fmt::format("{}.cycle", network.name());
-  sc_core::sc_trace(file_, cycle_probe_, cycle_name, 64);
+  sc_core::sc_trace(file_, cycle_probe_, cycle_name, kCycleBits);
 
   std::ofstream g(gtkw_path_);
   if (!g) throw std::runtime_error("cannot write " + gtkw_path_);
@@ -96,7 +106,7 @@ WaveTracer::WaveTracer(Network& network, const std::vector<NodeId>& routers,
     g << flag << "\n" << full << "\n";
     signals_.push_back(full);
   };
-  emit(cycle_name, "@24");
+  emit(gtkw_name(cycle_name, kCycleBits), "@24");
   for (const auto& [title, groups] : layout_groups) {
     g << "@800200\n-" << title << "\n";
     for (const Group& grp : groups) {

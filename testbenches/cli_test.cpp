@@ -184,8 +184,10 @@ TEST_F(CliTest, TraceWritesVcdAndALayoutWhoseSignalsExist) {
     } else if (tok == "$upscope") {
       scope.pop_back();
     } else if (tok == "$var") {
-      std::string kind, width, id, name;
-      is >> kind >> width >> id >> name;
+      // "$var wire 4 id name [3:0] $end": GTKWave's name includes the bit range.
+      std::string kind, width, id, name, range;
+      is >> kind >> width >> id >> name >> range;
+      if (!range.empty() && range[0] == '[') name += range;
       std::string full;
       for (const auto& s : scope) full += s + ".";
       vars.insert(full + name);
@@ -207,7 +209,9 @@ TEST_F(CliTest, TraceWritesVcdAndALayoutWhoseSignalsExist) {
   }
   EXPECT_EQ(groups, 4);  // open + close marker for each of the two routers
   EXPECT_GT(signals, 50);
-  for (const char* field : {"valid", "vc", "head", "tail", "packet", "dst"})
+  for (const char* field : {"valid", "head", "tail"})
+    EXPECT_TRUE(vars.count(std::string("SystemC.net.r9.out_xp_") + field)) << field;
+  for (const char* field : {"vc[3:0]", "packet[63:0]", "dst[19:0]", "src[19:0]", "index[15:0]"})
     EXPECT_TRUE(vars.count(std::string("SystemC.net.r9.out_xp_") + field)) << field;
 }
 
