@@ -215,4 +215,36 @@ TEST_F(CliTest, TraceWritesVcdAndALayoutWhoseSignalsExist) {
     EXPECT_TRUE(vars.count(std::string("SystemC.net.r9.out_xp_") + field)) << field;
 }
 
+// The generated layout opens in GTKWave and every signal it names is displayed (GTKWave
+// silently drops names that do not match the VCD, e.g. a multi-bit signal without its range).
+TEST_F(CliTest, GeneratedLayoutDisplaysEverySignalInGtkwave) {
+  ASSERT_EQ(std::system("command -v xvfb-run >/dev/null && command -v gtkwave >/dev/null"), 0)
+      << "gtkwave and xvfb-run are needed (scripts/install-deps installs them)";
+  const fs::path out = dir_ / "gw";
+  const Result r = run_cli("run --quiet --trace --set trace.routers=[5] --set "
+                           "simulation.warmup_cycles=0 --set simulation.measure_cycles=100 --out " +
+                           out.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  int expected = 0;
+  std::ifstream gtkw(out / "wormsim.gtkw");
+  std::string line;
+  while (std::getline(gtkw, line))
+    if (line.rfind("SystemC.", 0) == 0) ++expected;
+  ASSERT_GT(expected, 50);
+  std::ofstream(out / "count.tcl") << "puts \"DISPLAYED [llength [gtkwave::getDisplayedSignals]]\"\n"
+                                      "gtkwave::/File/Quit\n";
+  FILE* pipe = popen(("timeout 120 xvfb-run -a gtkwave -S " + (out / "count.tcl").string() + " " +
+                      (out / "wormsim.gtkw").string() + " 2>&1")
+                         .c_str(),
+                     "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string text;
+  std::array<char, 4096> buf{};
+  while (fgets(buf.data(), static_cast<int>(buf.size()), pipe) != nullptr) text += buf.data();
+  pclose(pipe);
+  const auto at = text.find("DISPLAYED ");
+  ASSERT_NE(at, std::string::npos) << text;
+  EXPECT_EQ(std::stoi(text.substr(at + 10)), expected) << text;
+}
+
 }  // namespace
