@@ -1,5 +1,6 @@
 // Decoded view of the flit crossing a port in the current cycle, for waveform tracing
-// (sc_trace needs stable addresses of plain values). valid=false when no flit crossed.
+// (sc_trace needs stable addresses of plain values). When no flit crossed, valid and every
+// field read 0, so a waveform never shows a stale head/tail bit or packet id.
 #pragma once
 
 #include <systemc>
@@ -28,7 +29,7 @@ struct FlitProbe {
     dst = f.dst;
     index = f.index;
   }
-  void clear() { valid = false; }
+  void clear() { *this = FlitProbe{}; }
 };
 
 }  // namespace wormsim
