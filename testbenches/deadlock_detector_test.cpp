@@ -131,15 +131,7 @@ void expect_closed_cycle(const DeadlockReport& report) {
 // ---- A real deadlock ---------------------------------------------------------------------
 // network_test's Watchdog configuration: 8x8 torus, one VC, no dateline classes.
 TEST(DeadlockDetector, FrozenTorusDeadlockReportHoldsItsInvariants) {
-  Config c = torus_config({8, 8});
-  c.network.routing.dateline = false;
-  c.network.router.vcs = 1;
-  c.network.router.buffer_depth = 2;
-  c.traffic.packet_length = 8;
-  c.traffic.injection_rate = 0.9;
-  c.simulation.warmup_cycles = 0;
-  c.simulation.measure_cycles = 20000;
-  c.simulation.watchdog_cycles = 500;
+  const Config c = deadlock_prone_torus();
   auto net = run(c);
   ASSERT_EQ(net->outcome(), RunOutcome::kDeadlock);
   // The network is frozen: nothing on any link (every arrival was taken in long ago).

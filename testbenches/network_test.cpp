@@ -180,15 +180,7 @@ TEST_P(DatelineTorus, NoDeadlockAtAndBeyondSaturationForHundredThousandCycles) {
 INSTANTIATE_TEST_SUITE_P(Load, DatelineTorus, ::testing::Values(0.5, 1.0));
 
 TEST(Watchdog, TorusWithoutDatelineDeadlocksAndIsReported) {
-  Config c = torus_config({8, 8});
-  c.network.routing.dateline = false;
-  c.network.router.vcs = 1;
-  c.network.router.buffer_depth = 2;
-  c.traffic.packet_length = 8;
-  c.traffic.injection_rate = 0.9;
-  c.simulation.warmup_cycles = 0;
-  c.simulation.measure_cycles = 20000;
-  c.simulation.watchdog_cycles = 500;
+  const Config c = deadlock_prone_torus();
   auto net = run(c);
   ASSERT_EQ(net->outcome(), RunOutcome::kDeadlock);
   ASSERT_TRUE(net->deadlock().has_value());

@@ -34,6 +34,21 @@ inline Config hypercube_config(int n) {
   return c;
 }
 
+// Deliberately deadlock-prone (configs/deadlock_torus.yaml): an 8x8 torus with one VC, no
+// dateline classes, shallow buffers and heavy load; the watchdog fires after 500 still cycles.
+inline Config deadlock_prone_torus() {
+  Config c = torus_config({8, 8});
+  c.network.routing.dateline = false;
+  c.network.router.vcs = 1;
+  c.network.router.buffer_depth = 2;
+  c.traffic.packet_length = 8;
+  c.traffic.injection_rate = 0.9;
+  c.simulation.warmup_cycles = 0;
+  c.simulation.measure_cycles = 20000;
+  c.simulation.watchdog_cycles = 500;
+  return c;
+}
+
 // Builds the network (validating the config first) and runs it to completion.
 inline std::unique_ptr<Network> run(const Config& config, NetworkOptions options = {},
                                     const std::function<void(Network&)>& before = {}) {

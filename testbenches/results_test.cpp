@@ -260,15 +260,7 @@ TEST(Results, TorusLinkListHasEveryLinkIncludingWrapArounds) {
 // ---- A deadlocked run -----------------------------------------------------------------------
 // The configuration of network_test's Watchdog test: an 8x8 torus with one VC and no dateline.
 TEST(Results, DeadlockIsReportedWithAWaitForCycle) {
-  Config c = torus_config({8, 8});
-  c.network.routing.dateline = false;
-  c.network.router.vcs = 1;
-  c.network.router.buffer_depth = 2;
-  c.traffic.packet_length = 8;
-  c.traffic.injection_rate = 0.9;
-  c.simulation.warmup_cycles = 0;
-  c.simulation.measure_cycles = 20000;
-  c.simulation.watchdog_cycles = 500;
+  const Config c = deadlock_prone_torus();
   auto net = run(c);
   ASSERT_EQ(net->outcome(), RunOutcome::kDeadlock);
   const json j = results_json(*net, RunInfo{0.25, "configs/deadlock_torus.yaml"});

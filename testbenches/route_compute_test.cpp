@@ -11,23 +11,19 @@
 
 #include <gtest/gtest.h>
 
+#include "topology_test_util.h"
+
 namespace wormsim {
 namespace {
 
-Topology make_grid(TopologyKind kind, std::vector<int> dims) {
-  TopologyConfig c;
-  c.kind = kind;
-  c.dims = std::move(dims);
-  return Topology(c);
+using testing::make_grid;
+using testing::make_hypercube;
+
+// Coordinates by division (dimension 0 fastest), independent of Topology::coord.
+std::vector<int> coords_of(NodeId n, const std::vector<int>& sides) {
+  return testing::coords_of(static_cast<int>(n), sides);
 }
 
-Topology make_hypercube(int n) {
-  TopologyConfig c;
-  c.kind = TopologyKind::kHypercube;
-  c.dims.clear();
-  c.hypercube_dimension = n;
-  return Topology(c);
-}
 
 RoutingConfig dor(std::vector<int> order, bool dateline = true) {
   RoutingConfig r;
@@ -42,17 +38,6 @@ RoutingConfig ecube(EcubeOrder order) {
   r.algorithm = RoutingAlgorithm::kEcube;
   r.ecube_order = order;
   return r;
-}
-
-// Coordinates by division (dimension 0 fastest), independent of Topology::coord.
-std::vector<int> coords_of(NodeId n, const std::vector<int>& sides) {
-  std::vector<int> c;
-  int v = static_cast<int>(n);
-  for (int s : sides) {
-    c.push_back(v % s);
-    v /= s;
-  }
-  return c;
 }
 
 int popcount(unsigned v) {

@@ -8,43 +8,16 @@
 
 #include <gtest/gtest.h>
 
+#include "topology_test_util.h"
+
 namespace wormsim {
 namespace {
 
-Topology make(TopologyKind kind, std::vector<int> dims) {
-  TopologyConfig c;
-  c.kind = kind;
-  c.dims = std::move(dims);
-  return Topology(c);
-}
+using testing::coords_of;
+using testing::id_of;
+using testing::make_hypercube;
+Topology make(TopologyKind kind, std::vector<int> dims) { return testing::make_grid(kind, std::move(dims)); }
 
-Topology make_hypercube(int n) {
-  TopologyConfig c;
-  c.kind = TopologyKind::kHypercube;
-  c.dims.clear();
-  c.hypercube_dimension = n;
-  return Topology(c);
-}
-
-// Coordinates by division: dimension 0 varies fastest.
-std::vector<int> coords_of(int n, const std::vector<int>& sides) {
-  std::vector<int> c;
-  for (int s : sides) {
-    c.push_back(n % s);
-    n /= s;
-  }
-  return c;
-}
-
-int id_of(const std::vector<int>& c, const std::vector<int>& sides) {
-  int id = 0;
-  int stride = 1;
-  for (std::size_t d = 0; d < sides.size(); ++d) {
-    id += c[d] * stride;
-    stride *= sides[d];
-  }
-  return id;
-}
 
 // Expected neighbour of a mesh/torus node through `port`, from coordinates.
 NodeId expected_neighbor(int n, int port, const std::vector<int>& sides, bool torus) {
