@@ -62,6 +62,17 @@ std::optional<E> parse_of(const NameTable<E, N>& table, const std::string& name)
   return std::nullopt;
 }
 
+constexpr NameTable<Workload, 2> kWorkloadNames{
+    {{Workload::kSynthetic, "synthetic"}, {Workload::kCollective, "collective"}}};
+constexpr NameTable<CollectiveAlgorithm, 5> kCollectiveNames{
+    {{CollectiveAlgorithm::kPingPong, "ping_pong"},
+     {CollectiveAlgorithm::kSeparateAddressing, "separate_addressing"},
+     {CollectiveAlgorithm::kRecursiveDoubling, "recursive_doubling"},
+     {CollectiveAlgorithm::kDimensionalBroadcast, "dimensional_broadcast"},
+     {CollectiveAlgorithm::kEdnBroadcast, "edn_broadcast"}}};
+constexpr NameTable<RootSelection, 3> kRootNames{
+    {{RootSelection::kOne, "one"}, {RootSelection::kAll, "all"}, {RootSelection::kSample, "sample"}}};
+
 void require(bool ok, const std::string& key, const std::string& message) {
   if (!ok) throw ConfigError(key, message);
 }
@@ -78,6 +89,9 @@ WORMSIM_ENUM_TABLE(EcubeOrder, kEcubeNames)
 WORMSIM_ENUM_TABLE(PortModel, kPortModelNames)
 WORMSIM_ENUM_TABLE(AllocatorKind, kAllocatorNames)
 WORMSIM_ENUM_TABLE(TrafficPattern, kTrafficNames)
+WORMSIM_ENUM_TABLE(Workload, kWorkloadNames)
+WORMSIM_ENUM_TABLE(CollectiveAlgorithm, kCollectiveNames)
+WORMSIM_ENUM_TABLE(RootSelection, kRootNames)
 #undef WORMSIM_ENUM_TABLE
 
 int node_count(const TopologyConfig& t) {
@@ -209,9 +223,71 @@ void Config::validate() const {
           "network.clock_period_ns",
           "the run (warmup + measure + drain_max cycles at this period) exceeds SystemC's "
           "64-bit picosecond time");
+  validate_node_layer(nodes, dimensions);
   for (std::size_t i = 0; i < trace.routers.size(); ++i)
     require(trace.routers[i] < static_cast<NodeId>(nodes), fmt::format("trace.routers[{}]", i),
             fmt::format("router {} is outside the {}-node network", trace.routers[i], nodes));
+}
+
+void Config::validate_node_layer(int nodes, int dimensions) const {
+  require(node.alpha_cycles < (Cycle{1} << 32), "node.alpha_cycles", "must be below 2^32");
+  require(node.gamma_cycles < (Cycle{1} << 32), "node.gamma_cycles", "must be below 2^32");
+  require(node.header_bytes >= 0 && node.header_bytes <= 4096, "node.header_bytes",
+          fmt::format("must be in 0..4096 (got {})", node.header_bytes));
+  require(node.max_packet_bytes == 0 ||
+              (node.max_packet_bytes > node.header_bytes && node.max_packet_bytes <= 65536),
+          "node.max_packet_bytes",
+          fmt::format("must be 0 (one packet per message) or in header_bytes+1..65536 (got {}, "
+                      "header_bytes {})",
+                      node.max_packet_bytes, node.header_bytes));
+  require(node.tx_queue_depth >= 1 && node.tx_queue_depth <= 65535, "node.tx_queue_depth",
+          fmt::format("must be in 1..65535 (got {})", node.tx_queue_depth));
+  const CollectiveConfig& col = collective;
+  require(!col.algorithms.empty(), "collective.algorithms", "must name at least one algorithm");
+  require(!col.message_bytes.empty(), "collective.message_bytes", "must not be empty");
+  for (std::size_t i = 0; i < col.message_bytes.size(); ++i)
+    require(col.message_bytes[i] <= 65536, fmt::format("collective.message_bytes[{}]", i),
+            fmt::format("must be at most 65536 bytes, the NI's largest message (got {})",
+                        col.message_bytes[i]));
+  require(col.root < static_cast<NodeId>(nodes), "collective.root",
+          fmt::format("node {} is outside the {}-node network", col.root, nodes));
+  require(col.sample >= 1, "collective.sample", fmt::format("must be at least 1 (got {})", col.sample));
+  for (std::size_t i = 0; i < col.destinations.size(); ++i)
+    require(col.destinations[i] < static_cast<NodeId>(nodes),
+            fmt::format("collective.destinations[{}]", i),
+            fmt::format("node {} is outside the {}-node network", col.destinations[i], nodes));
+  require(col.peer >= -1 && col.peer < nodes, "collective.peer",
+          fmt::format("must be -1 or a node id below {} (got {})", nodes, col.peer));
+  if (workload != Workload::kCollective) return;
+  require(nodes >= 2, "network.dims", "a collective needs at least 2 nodes");
+  const TopologyConfig& topo = network.topology;
+  for (std::size_t i = 0; i < col.algorithms.size(); ++i) {
+    const std::string key = fmt::format("collective.algorithms[{}]", i);
+    switch (col.algorithms[i]) {
+      case CollectiveAlgorithm::kEdnBroadcast: {
+        const bool square = topo.kind == TopologyKind::kMesh && topo.dims.size() == 2 &&
+                            topo.dims[0] == topo.dims[1];
+        const int side = square ? topo.dims[0] : 0;
+        require(square && side >= 4 && (side & (side - 1)) == 0, key,
+                "edn_broadcast needs a 2D mesh of 2^k x 2^k nodes, k >= 2 (seed 000 section 3.3)");
+        require(network.router.port_model == PortModel::kAllPort, key,
+                "edn_broadcast needs network.router.port_model: all_port (seed 000 section 3.3)");
+        require(network.routing.order.empty() || network.routing.order == std::vector<int>{0, 1},
+                key, "edn_broadcast's patterns assume XY routing (network.routing.order [0, 1])");
+        require(col.destinations.empty(), "collective.destinations",
+                "edn_broadcast is a broadcast; leave destinations empty");
+        break;
+      }
+      case CollectiveAlgorithm::kDimensionalBroadcast:
+        require(topo.kind != TopologyKind::kHypercube, key,
+                "dimensional_broadcast needs a mesh or torus");
+        require(col.destinations.empty(), "collective.destinations",
+                "dimensional_broadcast is a broadcast; leave destinations empty");
+        break;
+      default: break;
+    }
+  }
+  (void)dimensions;
 }
 
 }  // namespace wormsim

@@ -19,6 +19,17 @@ enum class EcubeOrder { kHighToLow, kLowToHigh };
 enum class PortModel { kOnePort, kKPort, kAllPort };
 enum class AllocatorKind { kSeparableInputFirst, kSeparableOutputFirst };
 enum class TrafficPattern { kUniformRandom, kTranspose, kBitComplement, kHotspot, kNearestNeighbor };
+// What drives the network: synthetic traffic from terminals, or node firmware running
+// collective operations (processor + NI per node; docs/collectives.md).
+enum class Workload { kSynthetic, kCollective };
+enum class CollectiveAlgorithm {
+  kPingPong,              // seed 000 sections 5.1-5.2 (tau model)
+  kSeparateAddressing,    // the root sends to every destination
+  kRecursiveDoubling,     // U-mesh / RD, seed 000 sections 3.2.2, 3.3.3
+  kDimensionalBroadcast,  // seed 000 section 5.3, Fig. 5.5
+  kEdnBroadcast,          // seed 000 section 3.3, Appendix A
+};
+enum class RootSelection { kOne, kAll, kSample };
 
 // A configuration error: `key` is the dotted path (e.g. "router.vcs"), `line` the 1-based
 // line in the YAML source when known (0 otherwise).
@@ -86,10 +97,34 @@ struct SimulationConfig {
   Cycle progress_interval = 0;      // >0: progress line on stderr every this many cycles
 };
 
+// The node layer: processor software costs and the NI (DESIGN.md section 6). A machine
+// preset sets alpha, gamma and the packet format.
+struct NodeConfig {
+  Cycle alpha_cycles = 0;    // send start-up, charged on the sending processor per message
+  Cycle gamma_cycles = 0;    // receive overhead, charged on the receiving processor per message
+  int max_packet_bytes = 0;  // 0: a message travels as one packet; else packets of <= this
+  int header_bytes = 0;      // bytes of header at the start of every packet
+  int tx_queue_depth = 16;   // descriptors per injection channel
+};
+
+struct CollectiveConfig {
+  std::vector<CollectiveAlgorithm> algorithms{CollectiveAlgorithm::kEdnBroadcast,
+                                              CollectiveAlgorithm::kRecursiveDoubling};
+  std::vector<std::uint32_t> message_bytes{32, 64, 128, 256, 512, 1024, 2048};
+  RootSelection roots = RootSelection::kSample;
+  NodeId root = 0;      // roots: one
+  int sample = 8;       // roots: sample (distinct random roots, collective.seed)
+  std::vector<NodeId> destinations;  // multicast set; [] = broadcast to every other node
+  std::int64_t peer = -1;            // ping_pong partner; -1 = the root's first neighbour
+  std::uint64_t seed = 1;
+};
+
 struct TraceConfig {
   bool enabled = false;
   std::vector<NodeId> routers;   // empty = router 0 only
   std::string file = "wormsim";  // VCD base name inside the output directory
+  Cycle window_cycles = 0;       // >0: waveforms cover only the first this many cycles
+  bool timeline = true;          // collective runs: Chrome trace-event timeline (timeline.json)
 };
 
 // A machine preset (docs/presets.md) sets network.clock_period_ns and network.flit_bytes
@@ -100,13 +135,19 @@ struct MachineConfig {
 
 struct Config {
   MachineConfig machine;
+  Workload workload = Workload::kSynthetic;
   NetworkConfig network;
+  NodeConfig node;
+  CollectiveConfig collective;
   TrafficConfig traffic;
   SimulationConfig simulation;
   TraceConfig trace;
 
   // Throws ConfigError naming the offending key. Checks cross-field constraints too.
   void validate() const;
+
+ private:
+  void validate_node_layer(int nodes, int dimensions) const;
 };
 
 int node_count(const TopologyConfig& t);
@@ -118,6 +159,9 @@ std::string to_string(EcubeOrder v);
 std::string to_string(PortModel v);
 std::string to_string(AllocatorKind v);
 std::string to_string(TrafficPattern v);
+std::string to_string(Workload v);
+std::string to_string(CollectiveAlgorithm v);
+std::string to_string(RootSelection v);
 template <typename E> std::vector<E> all_values();
 template <typename E> std::optional<E> parse_enum(const std::string& name);
 

@@ -283,6 +283,8 @@ const std::vector<Field>& schema() {
   static const std::vector<Field> fields{
       {"machine.preset", [](const Val& v, Config& c) { c.machine.preset = to_nonempty_string(v); },
        [](const Config& c) -> Json { return c.machine.preset; }},
+      {"workload", [](const Val& v, Config& c) { c.workload = to_enum<Workload>(v, "workload"); },
+       [](const Config& c) -> Json { return to_string(c.workload); }},
       {"network.topology",
        [](const Val& v, Config& c) {
          c.network.topology.kind = to_enum<TopologyKind>(v, "topology");
@@ -379,6 +381,50 @@ const std::vector<Field>& schema() {
       {"simulation.progress_interval",
        [](const Val& v, Config& c) { c.simulation.progress_interval = to_cycles(v); },
        [](const Config& c) -> Json { return c.simulation.progress_interval; }},
+      {"node.alpha_cycles", [](const Val& v, Config& c) { c.node.alpha_cycles = to_cycles(v); },
+       [](const Config& c) -> Json { return c.node.alpha_cycles; }},
+      {"node.gamma_cycles", [](const Val& v, Config& c) { c.node.gamma_cycles = to_cycles(v); },
+       [](const Config& c) -> Json { return c.node.gamma_cycles; }},
+      {"node.max_packet_bytes", [](const Val& v, Config& c) { c.node.max_packet_bytes = to_int(v); },
+       [](const Config& c) -> Json { return c.node.max_packet_bytes; }},
+      {"node.header_bytes", [](const Val& v, Config& c) { c.node.header_bytes = to_int(v); },
+       [](const Config& c) -> Json { return c.node.header_bytes; }},
+      {"node.tx_queue_depth", [](const Val& v, Config& c) { c.node.tx_queue_depth = to_int(v); },
+       [](const Config& c) -> Json { return c.node.tx_queue_depth; }},
+      {"collective.algorithms",
+       [](const Val& v, Config& c) {
+         c.collective.algorithms = to_list<CollectiveAlgorithm>(v, "algorithm names", [](const Val& e) {
+           return to_enum<CollectiveAlgorithm>(e, "algorithm");
+         });
+       },
+       [](const Config& c) -> Json {
+         Json j = Json::array();
+         for (CollectiveAlgorithm a : c.collective.algorithms) j.push_back(to_string(a));
+         return j;
+       }},
+      {"collective.message_bytes",
+       [](const Val& v, Config& c) {
+         c.collective.message_bytes = to_list<std::uint32_t>(v, "sizes in bytes", [](const Val& e) {
+           return static_cast<std::uint32_t>(to_unsigned(e, std::numeric_limits<std::uint32_t>::max()));
+         });
+       },
+       [](const Config& c) -> Json { return c.collective.message_bytes; }},
+      {"collective.roots",
+       [](const Val& v, Config& c) { c.collective.roots = to_enum<RootSelection>(v, "root selection"); },
+       [](const Config& c) -> Json { return to_string(c.collective.roots); }},
+      {"collective.root", [](const Val& v, Config& c) { c.collective.root = to_node(v); },
+       [](const Config& c) -> Json { return c.collective.root; }},
+      {"collective.sample", [](const Val& v, Config& c) { c.collective.sample = to_int(v); },
+       [](const Config& c) -> Json { return c.collective.sample; }},
+      {"collective.destinations",
+       [](const Val& v, Config& c) {
+         c.collective.destinations = to_list<NodeId>(v, "node ids", to_node);
+       },
+       [](const Config& c) -> Json { return c.collective.destinations; }},
+      {"collective.peer", [](const Val& v, Config& c) { c.collective.peer = to_int(v); },
+       [](const Config& c) -> Json { return c.collective.peer; }},
+      {"collective.seed", [](const Val& v, Config& c) { c.collective.seed = to_cycles(v); },
+       [](const Config& c) -> Json { return c.collective.seed; }},
       {"trace.enabled", [](const Val& v, Config& c) { c.trace.enabled = to_bool(v); },
        [](const Config& c) -> Json { return c.trace.enabled; }},
       {"trace.routers",
@@ -386,6 +432,10 @@ const std::vector<Field>& schema() {
        [](const Config& c) -> Json { return c.trace.routers; }},
       {"trace.file", [](const Val& v, Config& c) { c.trace.file = to_nonempty_string(v); },
        [](const Config& c) -> Json { return c.trace.file; }},
+      {"trace.window_cycles", [](const Val& v, Config& c) { c.trace.window_cycles = to_cycles(v); },
+       [](const Config& c) -> Json { return c.trace.window_cycles; }},
+      {"trace.timeline", [](const Val& v, Config& c) { c.trace.timeline = to_bool(v); },
+       [](const Config& c) -> Json { return c.trace.timeline; }},
   };
   return fields;
 }
@@ -622,6 +672,18 @@ Config load_config(const std::string& yaml_text, const std::string& source,
         throw ConfigError("network.flit_bytes",
                           fmt::format("is set by machine.preset '{}' ({} bytes); remove one of the two",
                                       c.machine.preset, c.network.flit_bytes));
+      const std::pair<const char*, std::pair<long long, long long>> node_keys[] = {
+          {"node.alpha_cycles", {static_cast<long long>(given.node.alpha_cycles),
+                                 static_cast<long long>(c.node.alpha_cycles)}},
+          {"node.gamma_cycles", {static_cast<long long>(given.node.gamma_cycles),
+                                 static_cast<long long>(c.node.gamma_cycles)}},
+          {"node.max_packet_bytes", {given.node.max_packet_bytes, c.node.max_packet_bytes}},
+          {"node.header_bytes", {given.node.header_bytes, c.node.header_bytes}}};
+      for (const auto& [key, values] : node_keys)
+        if (find_entry(entries, key) && values.first != values.second)
+          throw ConfigError(key, fmt::format("is set by machine.preset '{}' ({}); remove one of "
+                                             "the two",
+                                             c.machine.preset, values.second));
     }
     c.validate();
   } catch (const ConfigError& e) {
@@ -650,12 +712,16 @@ Config load_config_file(const std::string& path, const std::vector<std::string>&
 
 const std::string& default_config_yaml() {
   // Keep identical to configs/default.yaml (config_loader_test compares the two).
-  static const std::string text = R"yaml(# wormsim default configuration: every key at its default (docs/config.md documents each one).
+  static const std::string text = R"yaml(# wormsim default configuration: the main job (README). EDN versus recursive-doubling
+# broadcast on an 8x8 all-port mesh with Cray T3D parameters (seed 000 section 3.3.5,
+# Figs. 3.16-3.17), message sizes 32..2048 bytes, 8 random source nodes.
 # `wormsim run` without a config file uses the copy of this text built into the binary
 # (systemc/config_loader.cpp, default_config_yaml()); keep the two identical.
+# docs/config.md documents every key.
 machine:
-  preset: none                # none | a machine preset (wormsim list; docs/presets.md): sets
-                              # network.clock_period_ns and network.flit_bytes
+  preset: t3d                 # none | a machine preset (wormsim list; docs/presets.md): sets
+                              # network.clock_period_ns, network.flit_bytes and node.*
+workload: collective          # synthetic (traffic.*) | collective (node firmware, collective.*)
 network:
   topology: mesh              # mesh | torus | hypercube
   dims: [8, 8]                # mesh/torus side lengths, x first: 1 to 3 values, each >= 2
@@ -675,9 +741,25 @@ network:
     link_latency: 1           # cycles, 1..64
     credit_latency: 1         # cycles, 1..64
     allocator: separable_input_first  # separable_input_first | separable_output_first
-    port_model: one_port      # one_port | k_port | all_port
+    port_model: all_port      # one_port | k_port | all_port
     ports: 1                  # k of k_port: 1..network ports of the topology
-traffic:
+node:                         # workload: collective (docs/ni-registers.md, docs/collectives.md)
+  # alpha_cycles: 0           # send start-up per message; left out, 0 or the preset's
+  # gamma_cycles: 0           # receive overhead per message; left out, 0 or the preset's
+  # max_packet_bytes: 0       # 0 = one packet per message; left out, 0 or the preset's
+  # header_bytes: 0           # header bytes per packet; left out, 0 or the preset's
+  tx_queue_depth: 16          # descriptors per injection channel, 1..65535
+collective:
+  algorithms: [edn_broadcast, recursive_doubling]  # ping_pong | separate_addressing |
+                              # recursive_doubling | dimensional_broadcast | edn_broadcast
+  message_bytes: [32, 64, 128, 256, 512, 1024, 2048]
+  roots: sample               # one (collective.root) | all | sample (collective.sample nodes)
+  root: 0
+  sample: 8
+  destinations: []            # multicast destination set; [] = broadcast to all other nodes
+  peer: -1                    # ping_pong partner; -1 = the root's first neighbour
+  seed: 1                     # random seed (root sample)
+traffic:                      # workload: synthetic
   pattern: uniform_random     # | transpose | bit_complement | hotspot | nearest_neighbor
   injection_rate: 0.1         # offered load, flits/node/cycle, 0..packet_length
   packet_length: 5            # flits per packet, 1..65535
@@ -686,17 +768,19 @@ traffic:
     fraction: 0.1             # share of packets sent to a hotspot node, 0..1
   seed: 1                     # random seed
 simulation:
-  warmup_cycles: 1000
-  measure_cycles: 10000       # >= 1
-  drain_max_cycles: 200000    # after measurement: stop generating, drain at most this long
+  warmup_cycles: 1000         # synthetic only
+  measure_cycles: 10000       # synthetic only; >= 1
+  drain_max_cycles: 200000    # synthetic only: after measurement, drain at most this long
   watchdog_cycles: 20000      # > 2 x (link + pipeline + credit latency); no flit movement
                               # this long with flits in flight = deadlock
   progress_interval: 0        # > 0: a progress line on stderr every this many cycles;
                               # 0: one every ~5 s of wall time
 trace:
-  enabled: false
-  routers: []                 # router ids to trace, each < node count; [] = router 0 only
+  enabled: true               # waveforms of trace.routers (also `wormsim run --trace`)
+  routers: [0, 27, 36]        # router ids to trace, each < node count; [] = router 0 only
   file: wormsim               # VCD base name inside the output directory
+  window_cycles: 20000        # > 0: waveforms cover only the first this many cycles
+  timeline: true              # collective: Chrome trace-event message timeline (timeline.json)
 )yaml";
   return text;
 }

@@ -35,6 +35,13 @@ struct Flit {
   FlitType type = FlitType::kHeadTail;
   std::uint8_t payload_bytes = 0; // valid bytes in payload
   std::array<std::uint8_t, kMaxPayloadBytes> payload{};
+  // Message header of the node layer (docs/ni-registers.md), carried by every flit of a packet
+  // like src/dst: the sender's message sequence number, the firmware tag, the message length
+  // and this packet's byte offset in it. Its wire cost is modelled by ni.header_bytes.
+  std::uint32_t message = 0;
+  std::uint32_t tag = 0;
+  std::uint32_t message_bytes = 0;
+  std::uint32_t offset = 0;
 
   // --- simulator sideband (statistics only; never read by routing or allocation) ---
   std::uint32_t hops = 0;         // router-to-router links crossed so far

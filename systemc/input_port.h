@@ -21,6 +21,7 @@ struct InputVc {
   RouteResult route;
   int out_port = -1;
   int out_vc = -1;
+  PacketId packet = 0;  // the packet holding this VC (valid unless idle)
 };
 
 struct InputPort {

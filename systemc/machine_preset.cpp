@@ -104,6 +104,10 @@ void apply_machine_preset(Config& config) {
   if (!p) throw ConfigError("machine.preset", unknown_preset_message(config.machine.preset));
   config.network.clock_period_ns = p->clock_period_ns();
   config.network.flit_bytes = p->flit_bytes();
+  config.node.alpha_cycles = static_cast<Cycle>(p->alpha_cycles());
+  config.node.gamma_cycles = static_cast<Cycle>(p->gamma_cycles());
+  config.node.max_packet_bytes = p->max_packet_bytes;
+  config.node.header_bytes = p->header_bytes;
 }
 
 std::string unknown_preset_message(const std::string& name) {

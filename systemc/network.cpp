@@ -40,7 +40,8 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config, Netw
       route_compute_(topology_, config.network.routing, layout_, config.network.router.vcs),
       picker_(topology_, config.traffic),
       scoreboard_(topology_.nodes(), order_guaranteed(config)),
-      stats_(topology_.nodes(), config.simulation.warmup_cycles, config.simulation.measure_cycles),
+      stats_(topology_.nodes(), options.make_endpoint ? 0 : config.simulation.warmup_cycles,
+             options.make_endpoint ? ActivityCalendar::kNever / 2 : config.simulation.measure_cycles),
       calendar_(2 * node_count(config.network.topology)),
       period_(config.network.clock_period_ns, sc_core::SC_NS) {
   if (options.record_packets) stats_.enable_packet_log();
@@ -70,8 +71,21 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config, Netw
   for (int n = 0; n < nodes; ++n) {
     tp.id = static_cast<NodeId>(n);
     tp.component = terminal_component(tp.id);
-    terminals_.push_back(
-        std::make_unique<Terminal>(tp, picker_, route_compute_, scoreboard_, stats_));
+    if (options.make_endpoint) {
+      EndpointContext ctx;
+      ctx.id = tp.id;
+      ctx.component = tp.component;
+      ctx.layout = &layout_;
+      ctx.route_compute = &route_compute_;
+      ctx.scoreboard = &scoreboard_;
+      ctx.stats = &stats_;
+      ctx.network = this;
+      endpoints_.push_back(options.make_endpoint(ctx));
+    } else {
+      auto t = std::make_unique<Terminal>(tp, picker_, route_compute_, scoreboard_, stats_);
+      terminals_.push_back(t.get());
+      endpoints_.push_back(std::move(t));
+    }
   }
   for (int n = 0; n < nodes; ++n) {
     const NodeId id = static_cast<NodeId>(n);
@@ -86,16 +100,16 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config, Netw
     const int term = terminal_component(id);
     for (int c = 0; c < layout_.injection; ++c) {
       Link& l = make_link(1, rc.credit_latency, {term, c}, {n, layout_.network + c});
-      terminals_[id]->attach_injection(c, &l);
+      endpoints_[id]->attach_injection(c, &l);
       routers_[id]->attach_input(layout_.network + c, &l);
     }
     for (int c = 0; c < layout_.ejection; ++c) {
       Link& l = make_link(1, rc.credit_latency, {n, layout_.network + c}, {term, c});
       routers_[id]->attach_output(layout_.network + c, &l);
-      terminals_[id]->attach_ejection(c, &l);
+      endpoints_[id]->attach_ejection(c, &l);
     }
   }
-  for (auto& t : terminals_) t->start(calendar_);
+  for (auto& t : endpoints_) t->start(calendar_);
   next_progress_report_ = config.simulation.progress_interval;
   next_progress_wall_ = std::chrono::steady_clock::now() + std::chrono::seconds(5);
   SC_METHOD(tick);
@@ -122,6 +136,8 @@ void Network::schedule_packet(NodeId src, NodeId dst, int length, Cycle at) {
     throw std::invalid_argument(fmt::format(
         "schedule_packet: packet {} -> {} for cycle {} is not in the future (now {})", src, dst,
         at, cycle_));
+  if (terminals_.empty())
+    throw std::logic_error("schedule_packet: scripted packets need the synthetic terminals");
   terminals_.at(src)->schedule_packet(dst, length, at, calendar_);
   last_scripted_ = std::max(last_scripted_, at);
 }
@@ -154,11 +170,15 @@ void Network::evaluate(Cycle now) {
       moved += r.moved;
       if (r.wake_at != ActivityCalendar::kNever) calendar_.wake(c, r.wake_at);
     } else {
-      const Terminal::StepResult t =
-          terminals_[static_cast<std::size_t>(c - router_count)]->step(now, calendar_, measuring);
+      const NetworkEndpoint::StepResult t =
+          endpoints_[static_cast<std::size_t>(c - router_count)]->step(now, calendar_, measuring);
       moved += t.moved;
       if (t.busy) calendar_.wake(c, now + 1);
     }
+  }
+  if (probe_until_ > 0 && now + 1 >= probe_until_ && !probed_.empty()) {
+    for (NodeId r : probed_) routers_[r]->disable_probes();
+    probed_.clear();
   }
   for (NodeId r : probed_) calendar_.wake(static_cast<int>(r), now + 1);
   ++evaluated_;
@@ -190,8 +210,29 @@ void Network::report_progress(Cycle now, std::uint64_t in_flight) {
                            scoreboard_.live_packets());
 }
 
+void Network::external_wake(int component, Cycle at) {
+  if (at <= current_cycle())
+    throw std::logic_error(fmt::format("external_wake: cycle {} is not after the current cycle {}",
+                                       at, current_cycle()));
+  calendar_.wake(component, at);
+  wake_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+Cycle Network::current_cycle() const {
+  return sc_core::sc_time_stamp().value() / period_.value();
+}
+
+void Network::finish() {
+  if (finished_) return;
+  finished_ = true;
+  cycle_ = std::max(next_unevaluated_, current_cycle());
+  stats_.stop_at(cycle_);
+  outcome_ = scoreboard_.live_packets() == 0 ? RunOutcome::kCompleted : RunOutcome::kDrainIncomplete;
+}
+
 bool Network::done(Cycle now) {
   if (deadlock_) return true;
+  if (node_mode()) return false;
   const Cycle generation_end = stats_.window_end();
   if (now + 1 >= generation_end && now >= last_scripted_ && scoreboard_.live_packets() == 0) {
     outcome_ = RunOutcome::kCompleted;
@@ -206,6 +247,10 @@ bool Network::done(Cycle now) {
 
 void Network::tick() {
   if (finished_) return;
+  if (node_mode()) {
+    tick_node_mode();
+    return;
+  }
   const Cycle now = cycle_;
   evaluate(now);
   if (done(now)) {
@@ -227,6 +272,42 @@ void Network::tick() {
     if (boundary > now && boundary < next) next = boundary;
   cycle_ = next;
   next_trigger(period_ * static_cast<double>(next - now));
+}
+
+}  // namespace wormsim
+
+namespace wormsim {
+
+// Node mode: the method also wakes on wake_event_ (a processor rang a doorbell). It evaluates
+// the current cycle only if that cycle was planned and not yet evaluated; processors' register
+// writes in cycle c take effect in cycle c + 1 at the earliest, so whether SystemC runs the
+// processor before or after this method within one time step does not change any result.
+void Network::tick_node_mode() {
+  const Cycle now = current_cycle();
+  if (now == cycle_ && now >= next_unevaluated_) {
+    evaluate(now);
+    next_unevaluated_ = now + 1;
+    if (deadlock_) {
+      finished_ = true;
+      stats_.stop_at(now + 1);
+      cycle_ = now + 1;
+      sc_core::sc_stop();
+      return;
+    }
+  }
+  Cycle next = calendar_.next_cycle(now);
+  const Cycle watchdog = stats_.flits_in_flight() > 0
+                             ? last_progress_ + config_.simulation.watchdog_cycles
+                             : ActivityCalendar::kNever;
+  for (Cycle boundary : {next_progress_report_, watchdog})
+    if (boundary > now && boundary < next) next = boundary;
+  if (next == ActivityCalendar::kNever) {
+    cycle_ = ActivityCalendar::kNever;
+    next_trigger(wake_event_);
+    return;
+  }
+  cycle_ = next;
+  next_trigger(period_ * static_cast<double>(next - now), wake_event_);
 }
 
 }  // namespace wormsim

@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <systemc>
@@ -21,6 +22,7 @@
 #include "config.h"
 #include "deadlock_detector.h"
 #include "link.h"
+#include "network_endpoint.h"
 #include "route_compute.h"
 #include "router.h"
 #include "scoreboard.h"
@@ -34,11 +36,30 @@ namespace wormsim {
 enum class RunOutcome { kCompleted, kDrainIncomplete, kDeadlock };
 std::string to_string(RunOutcome o);
 
+class Network;
+
+// What a node-side endpoint factory gets: its node, calendar index and the shared blocks.
+struct EndpointContext {
+  NodeId id = 0;
+  int component = 0;
+  const PortLayout* layout = nullptr;
+  const RouteCompute* route_compute = nullptr;
+  Scoreboard* scoreboard = nullptr;
+  Statistics* stats = nullptr;
+  Network* network = nullptr;
+};
+using EndpointFactory = std::function<std::unique_ptr<NetworkEndpoint>(const EndpointContext&)>;
+
 struct NetworkOptions {
   bool synthetic_traffic = true;   // false: only scripted packets (schedule_packet)
   bool reverse_evaluation = false; // evaluate components in descending order (a test hook)
   bool quiet = false;              // no progress lines on stderr
   bool record_packets = false;     // keep a log of every delivered packet (Statistics)
+  // Node mode: the endpoint at every node comes from this factory (the node layer's NI)
+  // instead of a synthetic Terminal. The run then ends when the SystemC simulation runs out
+  // of events (firmware finished or stalled) or on a deadlock, and the measurement window
+  // spans the whole run.
+  EndpointFactory make_endpoint;
 };
 
 class Network : public sc_core::sc_module {
@@ -52,11 +73,15 @@ class Network : public sc_core::sc_module {
 
   const Config& config() const { return config_; }
   const Topology& topology() const { return topology_; }
+  const RouteCompute& route_compute() const { return route_compute_; }
+  const PortLayout& layout() const { return layout_; }
   const Statistics& stats() const { return stats_; }
   const Scoreboard& scoreboard() const { return scoreboard_; }
   const std::vector<std::unique_ptr<Router>>& routers() const { return routers_; }
   const std::deque<Link>& links() const { return links_; }
   Router& router(NodeId n) { return *routers_[n]; }
+  NetworkEndpoint& endpoint(NodeId n) { return *endpoints_[n]; }
+  bool node_mode() const { return static_cast<bool>(options_.make_endpoint); }
   sc_core::sc_time clock_period() const { return period_; }
 
   bool finished() const { return finished_; }
@@ -64,16 +89,30 @@ class Network : public sc_core::sc_module {
   Cycle cycles() const { return cycle_; }               // last evaluated cycle + 1
   Cycle evaluated_cycles() const { return evaluated_; } // cycles with any activity
   const std::optional<DeadlockReport>& deadlock() const { return deadlock_; }
+  // Node mode: something outside the cycle loop (a processor writing an NI register) needs
+  // `component` evaluated in cycle `at`, which must be after the current simulated cycle.
+  void external_wake(int component, Cycle at);
+  // Node mode: the simulated cycle at the current SystemC time.
+  Cycle current_cycle() const;
+  // Node mode: called after sc_start() returns to close the run at the current cycle.
+  void finish();
   // Flits held in router buffers and on links right now (for the conservation check).
   std::uint64_t flits_in_network() const;
 
   // Evaluate the traced routers every cycle so their probes are valid in every cycle.
   void enable_probes(const std::vector<NodeId>& routers);
+  // Probes stop (and read zero) from cycle `until` on; 0 = never.
+  void set_probe_window(Cycle until) { probe_until_ = until; }
+  // Collective runs: every router reports channel contention to `log`.
+  void set_contention_log(MessageLog* log) {
+    for (auto& r : routers_) r->set_contention_log(log);
+  }
   // A traced cycle counter, updated every evaluated cycle.
   void set_cycle_probe(sc_dt::uint64* probe) { cycle_probe_ = probe; }
 
  private:
   void tick();
+  void tick_node_mode();
   void evaluate(Cycle now);
   bool done(Cycle now);
   void report_progress(Cycle now, std::uint64_t in_flight);
@@ -91,8 +130,12 @@ class Network : public sc_core::sc_module {
   ActivityCalendar calendar_;
   std::deque<Link> links_;
   std::vector<std::unique_ptr<Router>> routers_;
-  std::vector<std::unique_ptr<Terminal>> terminals_;
+  std::vector<std::unique_ptr<NetworkEndpoint>> endpoints_;
+  std::vector<Terminal*> terminals_;  // synthetic mode only
+  sc_core::sc_event wake_event_;
+  Cycle next_unevaluated_ = 0;  // node mode: cycles below this were evaluated
   std::vector<NodeId> probed_;
+  Cycle probe_until_ = 0;
   sc_dt::uint64* cycle_probe_ = nullptr;
 
   sc_core::sc_time period_;

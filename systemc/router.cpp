@@ -121,6 +121,7 @@ void Router::allocate_vcs(Cycle now) {
                                              name(), p, v, to_string(front.flit.type),
                                              front.flit.packet_id));
         ivc.route = route_compute_.route(params_.id, front.flit.dst, p, v);
+        ivc.packet = front.flit.packet_id;
         ivc.state = VcState::kRouted;  // routing alone needs no re-evaluation: VA follows below
       }
       if (front.ready <= now)
@@ -140,6 +141,28 @@ void Router::allocate_vcs(Cycle now) {
     ivc.out_port = g.out_port;
     ivc.out_vc = g.out_vc;
     owner_[static_cast<std::size_t>(g.out_port * vcs + g.out_vc)] = g.input_vc;
+  }
+  if (contention_log_ != nullptr) report_vc_contention(now);
+}
+
+// A head that did not get an output VC waits for the packets holding the VCs it may use.
+void Router::report_vc_contention(Cycle now) {
+  const int vcs = params_.vcs;
+  auto packet_of = [&](int input_vc) {
+    return inputs_[static_cast<std::size_t>(input_vc / vcs)]
+        .vcs[static_cast<std::size_t>(input_vc % vcs)]
+        .packet;
+  };
+  for (const VcRequest& r : vc_requests_) {
+    const InputVc& ivc = inputs_[static_cast<std::size_t>(r.input_vc / vcs)]
+                             .vcs[static_cast<std::size_t>(r.input_vc % vcs)];
+    if (ivc.state == VcState::kActive) continue;  // granted
+    for (int port = r.route.port_lo; port < r.route.port_hi; ++port)
+      for (int vc = r.route.vc_lo; vc < r.route.vc_hi; ++vc) {
+        const int holder = owner_[static_cast<std::size_t>(port * vcs + vc)];
+        if (holder >= 0 && holder != r.input_vc)
+          contention_log_->on_contention(ivc.packet, packet_of(holder), params_.id, port, now);
+      }
   }
 }
 
@@ -165,6 +188,16 @@ void Router::allocate_switch(Cycle now) {
   }
   switch_grants_.clear();
   switch_allocator_.allocate(switch_requests_, switch_grants_);
+  if (contention_log_ == nullptr) return;
+  // A flit ready to go that lost its output port to another packet this cycle.
+  for (const SwitchRequest& r : switch_requests_) {
+    const PacketId mine = inputs_[static_cast<std::size_t>(r.in_port)].vcs[static_cast<std::size_t>(r.vc)].packet;
+    for (const SwitchRequest& g : switch_grants_) {
+      if (g.out_port != r.out_port || (g.in_port == r.in_port && g.vc == r.vc)) continue;
+      const PacketId other = inputs_[static_cast<std::size_t>(g.in_port)].vcs[static_cast<std::size_t>(g.vc)].packet;
+      contention_log_->on_contention(mine, other, params_.id, r.out_port, now);
+    }
+  }
 }
 
 int Router::traverse(Cycle now, ActivityCalendar& calendar, bool measuring) {

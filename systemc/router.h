@@ -10,6 +10,7 @@
 // network's cycle loop through step(), which only calls it in cycles where it has work.
 #pragma once
 
+#include <algorithm>
 #include <systemc>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "crossbar.h"
 #include "flit_probe.h"
 #include "input_port.h"
+#include "message_log.h"
 #include "output_port.h"
 #include "port_layout.h"
 #include "route_compute.h"
@@ -73,6 +75,16 @@ class Router : public sc_core::sc_module {
   // Tracing: probes are updated every cycle once enabled (the network then evaluates this
   // router every cycle).
   void enable_probes() { probes_enabled_ = true; }
+  // Stops updating the probes and clears them (end of a trace window).
+  void disable_probes() {
+    probes_enabled_ = false;
+    for (FlitProbe& p : in_probes_) p.clear();
+    for (FlitProbe& p : out_probes_) p.clear();
+    std::fill(occupancy_.begin(), occupancy_.end(), 0u);
+  }
+  // Collective runs: report every flit that waits for a channel held by, or granted to,
+  // another packet (seed 000 section 4.2 contention), to `log`. Null: no reporting.
+  void set_contention_log(MessageLog* log) { contention_log_ = log; }
   const std::vector<FlitProbe>& input_probes() const { return in_probes_; }
   const std::vector<FlitProbe>& output_probes() const { return out_probes_; }
   const std::vector<unsigned>& occupancy_probes() const { return occupancy_; }
@@ -82,6 +94,7 @@ class Router : public sc_core::sc_module {
   void receive(Cycle now);
   void allocate_vcs(Cycle now);
   void allocate_switch(Cycle now);
+  void report_vc_contention(Cycle now);
   int traverse(Cycle now, ActivityCalendar& calendar, bool measuring);
 
   RouterParams params_;
@@ -106,6 +119,7 @@ class Router : public sc_core::sc_module {
   std::vector<SwitchRequest> switch_requests_;
   std::vector<SwitchRequest> switch_grants_;
 
+  MessageLog* contention_log_ = nullptr;
   bool probes_enabled_ = false;
   std::vector<FlitProbe> in_probes_;
   std::vector<FlitProbe> out_probes_;

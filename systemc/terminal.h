@@ -15,6 +15,7 @@
 #include "activity_calendar.h"
 #include "credit_counter.h"
 #include "link.h"
+#include "network_endpoint.h"
 #include "port_layout.h"
 #include "round_robin_arbiter.h"
 #include "route_compute.h"
@@ -38,26 +39,22 @@ struct TerminalParams {
   std::uint64_t seed = 1;
 };
 
-class Terminal {
+class Terminal : public NetworkEndpoint {
  public:
   Terminal(const TerminalParams& params, const DestinationPicker& picker,
            const RouteCompute& route_compute, Scoreboard& scoreboard, Statistics& stats);
 
-  void attach_injection(int channel, Link* link);
-  void attach_ejection(int channel, Link* link);
+  void attach_injection(int channel, Link* link) override;
+  void attach_ejection(int channel, Link* link) override;
 
   // Arms the synthetic source (first arrival) in the calendar.
-  void start(ActivityCalendar& calendar);
+  void start(ActivityCalendar& calendar) override;
   // Queues a packet created at cycle `at` (scripted traffic for tests and experiments).
   void schedule_packet(NodeId dst, int length, Cycle at, ActivityCalendar& calendar);
 
-  struct StepResult {
-    int moved = 0;
-    bool busy = false;
-  };
-  StepResult step(Cycle now, ActivityCalendar& calendar, bool measuring);
+  StepResult step(Cycle now, ActivityCalendar& calendar, bool measuring) override;
 
-  std::size_t queued_packets() const;
+  std::size_t queued_packets() const override;
 
  private:
   struct Pending {

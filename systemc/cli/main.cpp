@@ -18,6 +18,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "collective_harness.h"
+#include "collective_report.h"
 #include "config_loader.h"
 #include "machine_preset.h"
 #include "network.h"
@@ -47,7 +49,10 @@ int list_command() {
             << "traffic patterns:  " << names<TrafficPattern>() << "\n"
             << "config presets:    default (built in; `wormsim run` with no file); example "
                "configs in configs/\n"
-            << "algorithms:        none yet (collective firmware arrives with the node/NI layer)\n"
+            << "workloads:         " << names<Workload>() << "\n"
+            << "algorithms:        " << names<CollectiveAlgorithm>()
+            << " (collective.algorithms; docs/collectives.md)\n"
+            << "root selection:    " << names<RootSelection>() << "\n"
             << "machine presets (machine.preset; docs/presets.md; 1-byte flits, one flit per "
                "cycle per channel):\n";
   for (const MachinePreset& p : machine_presets()) {
@@ -67,8 +72,7 @@ int list_command() {
                                  : std::string(),
                              "", p.source, p.note.empty() ? "" : "; " + p.note);
   }
-  std::cout << "  (alpha and gamma are charged by the node layer, which arrives with the NI and "
-               "firmware; the network uses the clock and flit width now)\n";
+  std::cout << "  (alpha and gamma are charged by the node processors in collective runs)\n";
   return kOk;
 }
 
@@ -81,23 +85,82 @@ Config load(const std::string& file, const std::vector<std::string>& sets, std::
   return load_config_file(file, sets);
 }
 
+std::unique_ptr<WaveTracer> make_tracer(Network& network, const Config& config,
+                                        const std::string& out_dir) {
+  if (!config.trace.enabled) return nullptr;
+  std::vector<NodeId> routers = config.trace.routers;
+  if (routers.empty()) routers.push_back(0);
+  network.set_probe_window(config.trace.window_cycles);
+  return std::make_unique<WaveTracer>(network, routers,
+                                      (std::filesystem::path(out_dir) / config.trace.file).string());
+}
+
+// workload: collective -- node firmware runs the configured collective operations.
+int run_collective(const Config& config, const std::string& source, const std::string& out_dir,
+                   bool quiet) {
+  NetworkOptions options;
+  options.quiet = quiet;
+  CollectiveHarness harness("harness", config, options);
+  std::unique_ptr<WaveTracer> tracer = make_tracer(harness.network(), config, out_dir);
+  if (!quiet)
+    std::cerr << fmt::format("[wormsim] {} collective operations on {} nodes\n",
+                             harness.operations().size(), harness.network().topology().nodes());
+  const auto start = std::chrono::steady_clock::now();
+  sc_core::sc_start();
+  harness.finish();
+  RunInfo info;
+  info.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  info.config_source = source;
+  tracer.reset();
+
+  const std::filesystem::path out(out_dir);
+  nlohmann::json results = results_json(harness.network(), info);
+  results["collective"] = collective_json(harness);
+  if (harness.firmware_fault()) results["firmware_fault"] = *harness.firmware_fault();
+  if (harness.stall()) results["firmware_stall"] = *harness.stall();
+  std::ofstream(out / "results.json") << results.dump(2) << "\n";
+  if (config.trace.timeline)
+    std::ofstream(out / "timeline.json") << timeline_json(harness).dump() << "\n";
+  std::cout << collective_summary_text(harness);
+  std::cout << fmt::format("simulated {} cycles in {:.2f} s\n", harness.network().cycles(),
+                           info.wall_seconds);
+  std::cout << "results: " << (out / "results.json").string() << "\n";
+  if (config.trace.timeline)
+    std::cout << "timeline: " << (out / "timeline.json").string() << " (Chrome trace events; open in Perfetto)\n";
+  if (config.trace.enabled)
+    std::cout << fmt::format("trace: {} (layout {})\n", (out / (config.trace.file + ".vcd")).string(),
+                             (out / (config.trace.file + ".gtkw")).string());
+  if (harness.firmware_fault()) {
+    std::cerr << "wormsim: firmware error: " << *harness.firmware_fault() << "\n";
+    return kError;
+  }
+  if (harness.network().deadlock()) {
+    std::cerr << harness.network().deadlock()->text();
+    return kDeadlock;
+  }
+  if (harness.stall()) {
+    std::cerr << "wormsim: " << *harness.stall() << "\n";
+    return kDeadlock;
+  }
+  if (harness.network().scoreboard().violation_count() > 0 || harness.verification_errors() > 0) {
+    std::cerr << "wormsim: verification failed (see the ERROR lines and results.json)\n";
+    return kError;
+  }
+  return kOk;
+}
+
 int run_command(const std::string& file, const std::vector<std::string>& sets,
                 const std::string& out_dir, bool trace, bool quiet) {
   std::string source;
   Config config = load(file, sets, source);
   if (trace) config.trace.enabled = true;
   std::filesystem::create_directories(out_dir);
+  if (config.workload == Workload::kCollective) return run_collective(config, source, out_dir, quiet);
 
   NetworkOptions options;
   options.quiet = quiet;
   Network network("net", config, options);
-  std::unique_ptr<WaveTracer> tracer;
-  if (config.trace.enabled) {
-    std::vector<NodeId> routers = config.trace.routers;
-    if (routers.empty()) routers.push_back(0);
-    tracer = std::make_unique<WaveTracer>(network, routers,
-                                          (std::filesystem::path(out_dir) / config.trace.file).string());
-  }
+  std::unique_ptr<WaveTracer> tracer = make_tracer(network, config, out_dir);
   const auto start = std::chrono::steady_clock::now();
   sc_core::sc_start();
   RunInfo info;

@@ -1,0 +1,67 @@
+// Dispatch of collective operations and the firmware tables.
+#include "collective.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace wormsim::fw {
+
+std::vector<int> resolution_order(const Config& config) {
+  const int dims = config.network.topology.kind == TopologyKind::kHypercube
+                       ? config.network.topology.hypercube_dimension
+                       : static_cast<int>(config.network.topology.dims.size());
+  std::vector<int> order;
+  if (config.network.topology.kind == TopologyKind::kHypercube) {
+    for (int d = 0; d < dims; ++d) order.push_back(d);
+    if (config.network.routing.ecube_order == EcubeOrder::kHighToLow)
+      std::reverse(order.begin(), order.end());
+  } else if (!config.network.routing.order.empty()) {
+    order = config.network.routing.order;
+  } else {
+    for (int d = 0; d < dims; ++d) order.push_back(d);
+  }
+  return order;
+}
+
+FirmwareTables make_firmware_tables(const Config& config) {
+  FirmwareTables t;
+  t.resolution_order = resolution_order(config);
+  const auto& algs = config.collective.algorithms;
+  if (config.workload == Workload::kCollective &&
+      std::find(algs.begin(), algs.end(), CollectiveAlgorithm::kEdnBroadcast) != algs.end()) {
+    int k = 0;
+    while ((1 << k) < config.network.topology.dims.at(0)) ++k;
+    t.edn = std::make_shared<const EdnPattern>(k);
+  }
+  return t;
+}
+
+void run_ping_pong(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                   const Deliver& deliver);
+void run_separate_addressing(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                             const Deliver& deliver, const FirmwareTables& tables);
+void run_recursive_doubling(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                            const Deliver& deliver, const FirmwareTables& tables);
+void run_dimensional_broadcast(Runtime& rt, const Operation& op,
+                               const std::vector<std::uint8_t>& data, const Deliver& deliver,
+                               const FirmwareTables& tables);
+void run_edn_broadcast(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                       const Deliver& deliver, const FirmwareTables& tables);
+
+void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                    const Deliver& deliver, const FirmwareTables& tables) {
+  switch (op.algorithm) {
+    case CollectiveAlgorithm::kPingPong: return run_ping_pong(rt, op, data, deliver);
+    case CollectiveAlgorithm::kSeparateAddressing:
+      return run_separate_addressing(rt, op, data, deliver, tables);
+    case CollectiveAlgorithm::kRecursiveDoubling:
+      return run_recursive_doubling(rt, op, data, deliver, tables);
+    case CollectiveAlgorithm::kDimensionalBroadcast:
+      return run_dimensional_broadcast(rt, op, data, deliver, tables);
+    case CollectiveAlgorithm::kEdnBroadcast:
+      return run_edn_broadcast(rt, op, data, deliver, tables);
+  }
+  throw std::logic_error("run_collective: unknown algorithm");
+}
+
+}  // namespace wormsim::fw

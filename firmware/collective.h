@@ -1,0 +1,58 @@
+// Collective operations as node firmware (SPMD: every node runs run_collective for the same
+// Operation). Algorithms use only the Runtime API; the harness (systemc/collective_harness.h)
+// starts operations one at a time on an idle network and checks what every node delivers.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "config.h"
+#include "edn_pattern.h"
+#include "runtime.h"
+
+namespace wormsim::fw {
+
+struct Operation {
+  int index = 0;
+  CollectiveAlgorithm algorithm = CollectiveAlgorithm::kRecursiveDoubling;
+  NodeId root = 0;
+  std::vector<NodeId> destinations;  // sorted, without the root (ping_pong: the peer)
+  std::uint32_t bytes = 0;
+};
+
+// Read-only machine description shared by all nodes' firmware: the order in which routing
+// resolves dimensions (the dimension-ordered chain of U-mesh sorts by it) and, for EDN, the
+// forwarding pattern of the mesh, computed once in advance as seed 000 Appendix A describes
+// ("any node in the mesh can compute in advance the list of nodes that it should forward to").
+struct FirmwareTables {
+  std::vector<int> resolution_order;  // dimensions, first resolved first
+  std::shared_ptr<const EdnPattern> edn;  // set when the run uses edn_broadcast
+};
+FirmwareTables make_firmware_tables(const Config& config);
+
+using Deliver = std::function<void(const std::vector<std::uint8_t>&)>;
+
+// Runs `op` on this node. `data` is the root's message (ignored on other nodes). Every
+// destination calls deliver(data) exactly once, when the data is its application's (after
+// gamma); in ping_pong the root delivers the echo.
+void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                    const Deliver& deliver, const FirmwareTables& tables);
+
+// --- the algorithms' forwarding rules (pure functions of the node and the operation) ---
+
+// Nodes sorted along the dimension-ordered chain: coordinates compared in routing resolution
+// order, the first resolved dimension most significant (McKinley et al.'s U-mesh ordering,
+// which makes each step's unicasts contention-free under dimension-ordered routing).
+std::vector<NodeId> dimension_ordered_chain(const Topology& topology, const std::vector<int>& order,
+                                            std::vector<NodeId> nodes);
+// U-mesh / recursive doubling (seed 000 sections 3.2.2, 3.3.3): the nodes `self` sends to,
+// in order, when `chain[root_index]` multicasts to the whole chain.
+std::vector<NodeId> umesh_children(const std::vector<NodeId>& chain, std::size_t root_index,
+                                   NodeId self);
+// Dimensional broadcast (seed 000 section 5.3, Fig. 5.5): recursive halving along the root's
+// line in the first resolved dimension, then every holder along its line in the next one.
+std::vector<NodeId> dimensional_children(const Topology& topology, const std::vector<int>& order,
+                                         NodeId root, NodeId self);
+
+}  // namespace wormsim::fw

@@ -1,0 +1,68 @@
+// The firmware runtime API (docs/firmware.md): what collective algorithms are written
+// against. A thin layer over the NI registers (systemc/ni_registers.h) reached through the
+// processor; it charges the seeds' software costs: alpha before every send's doorbell
+// (serialised: a node's sends never overlap their start-ups, even on different ports) and
+// gamma after taking every received message (seed 000 section 3.3.5).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "port_layout.h"
+#include "processor_bus.h"
+#include "route_compute.h"
+#include "topology.h"
+
+namespace wormsim::fw {
+
+struct Message {
+  NodeId src = kNoNode;
+  std::uint32_t tag = 0;
+  std::vector<std::uint8_t> data;
+};
+
+class Runtime {
+ public:
+  // `topology` and `routing` are the node's read-only description of the machine (what
+  // a real node would hold in ROM); all communication goes through `bus`.
+  Runtime(ProcessorBus& bus, const Topology& topology, const RouteCompute& routing,
+          const PortLayout& layout);
+
+  // --- who and where ---
+  NodeId id() const { return id_; }
+  int nodes() const { return nodes_; }
+  const Topology& topology() const { return topology_; }
+  int coordinate(NodeId n, int dim) const { return topology_.coord(n, dim); }
+  int distance(NodeId a, NodeId b) const { return topology_.distance(a, b); }
+  // The network port a message to `dst` leaves this node's router on (its first hop).
+  int first_hop(NodeId dst) const { return routing_.first_hop_port(id_, dst); }
+
+  // --- communication ---
+  // Sends `data` to `dst`: charges alpha, then stages the bytes, writes the descriptor and
+  // rings the doorbell of the injection channel the port model prescribes (one-port: 0;
+  // all-port: the channel of the first hop; k-port: an idle channel, else one with room).
+  // Returns once the descriptor is queued; the DMA sends it while the processor goes on.
+  void send(NodeId dst, const std::vector<std::uint8_t>& data, std::uint32_t tag = 0);
+  // Blocks until a message is available, takes it (lowest ejection channel first) and
+  // charges gamma.
+  Message receive();
+  // Explicit computation time.
+  void compute(Cycle cycles) { bus_.busy(cycles); }
+  // The NI's cycle counter.
+  Cycle now();
+
+ private:
+  int channel_for(NodeId dst);
+  std::uint32_t free_slots(int channel);
+
+  ProcessorBus& bus_;
+  const Topology& topology_;
+  const RouteCompute& routing_;
+  PortLayout layout_;
+  NodeId id_;
+  int nodes_;
+  int tx_channels_;
+  int rx_channels_;
+};
+
+}  // namespace wormsim::fw

@@ -1,0 +1,67 @@
+// The node's processor (DESIGN.md section 6): one SystemC thread running the node's firmware
+// (SPMD: every node runs the same program), a TLM-2.0 initiator socket to the NI registers,
+// and the NI interrupt. Time passes only where firmware says so: busy(alpha) before a send's
+// doorbell, busy(gamma) after taking a message, busy(n) for compute, and sleeping in
+// wait_interrupt(). Register accesses themselves take no simulated time (their cost is part of
+// alpha and gamma, as in the seeds' cost model). A firmware fault stops the simulation.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "message_log.h"
+#include "processor_bus.h"
+
+namespace wormsim {
+
+struct ProcessorParams {
+  NodeId id = 0;
+  Cycle alpha_cycles = 0;
+  Cycle gamma_cycles = 0;
+  sc_core::sc_time clock_period{1, sc_core::SC_NS};
+};
+
+class Processor : public sc_core::sc_module, public ProcessorBus {
+ public:
+  using Program = std::function<void(ProcessorBus&)>;
+
+  tlm_utils::simple_initiator_socket<Processor> socket;
+
+  SC_HAS_PROCESS(Processor);
+  Processor(const sc_core::sc_module_name& name, const ProcessorParams& params,
+            const sc_core::sc_event& interrupt, MessageLog& log, Program program);
+
+  std::uint32_t read32(std::uint64_t addr) override;
+  void write32(std::uint64_t addr, std::uint32_t value) override;
+  void read_block(std::uint64_t addr, std::uint8_t* data, std::size_t bytes) override;
+  void write_block(std::uint64_t addr, const std::uint8_t* data, std::size_t bytes) override;
+  void busy(Cycle cycles) override;
+  void wait_interrupt() override;
+  Cycle alpha_cycles() const override { return params_.alpha_cycles; }
+  Cycle gamma_cycles() const override { return params_.gamma_cycles; }
+  void note_send(std::uint32_t seq, Cycle begin) override;
+  void note_receive(NodeId src, std::uint32_t seq, Cycle begin, Cycle end) override;
+
+  bool finished() const { return finished_; }
+  bool waiting() const { return waiting_; }  // asleep in wait_interrupt()
+  const std::optional<std::string>& fault() const { return fault_; }
+  Cycle cycle() const;
+
+ private:
+  void run();
+  void transport(tlm::tlm_command cmd, std::uint64_t addr, std::uint8_t* data, std::size_t bytes);
+
+  ProcessorParams params_;
+  const sc_core::sc_event& interrupt_;
+  MessageLog& log_;
+  Program program_;
+  bool finished_ = false;
+  bool waiting_ = false;
+  std::optional<std::string> fault_;
+};
+
+}  // namespace wormsim
