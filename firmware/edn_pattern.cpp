@@ -243,11 +243,14 @@ EdnPattern::Startup EdnPattern::startup(NodeId root) const {
 
 std::vector<NodeId> EdnPattern::children(NodeId root, NodeId self) const {
   std::vector<NodeId> out;
-  const Startup s = startup(root);
-  for (const auto& [from, to] : s.step1)
-    if (from == self) out.push_back(to);
-  for (const auto& [from, to] : s.step2)
-    if (from == self) out.push_back(to);
+  // Only the root and the top nodes take part in the startup phase.
+  if (self == root || std::find(tops_.begin(), tops_.end(), self) != tops_.end()) {
+    const Startup s = startup(root);
+    for (const auto& [from, to] : s.step1)
+      if (from == self) out.push_back(to);
+    for (const auto& [from, to] : s.step2)
+      if (from == self) out.push_back(to);
+  }
   for (NodeId c : children_[self])
     if (c != root) out.push_back(c);
   return out;
