@@ -40,6 +40,12 @@ void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uin
                     const Deliver& deliver, const FirmwareTables& tables);
 
 // --- the algorithms' forwarding rules (pure functions of the node and the operation) ---
+// A node's sends in message-passing steps: group g goes out in step s + 1 + g, where s is the
+// step in which the node received the message (0 at the root). The sends of one group share
+// a step (an all-port node sends them on different ports); a one-port algorithm has one send
+// per group. The step travels in the message tag, which is how the harness counts steps.
+using SendGroups = std::vector<std::vector<NodeId>>;
+SendGroups one_per_step(const std::vector<NodeId>& sends);
 
 // Nodes sorted along the dimension-ordered chain: coordinates compared in routing resolution
 // order, the first resolved dimension most significant (McKinley et al.'s U-mesh ordering,

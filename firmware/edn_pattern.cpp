@@ -155,6 +155,7 @@ EdnPattern::EdnPattern(int k) : k_(k), side_(1 << k) {
   const std::size_t n = static_cast<std::size_t>(side_) * static_cast<std::size_t>(side_);
   level_.assign(n, 0);
   children_.assign(n, {});
+  child_level_.assign(n, {});
   auto id = [this](P p) { return static_cast<NodeId>(p.x + p.y * side_); };
   std::vector<Edge> edges = b.edges;
   std::stable_sort(edges.begin(), edges.end(),
@@ -162,6 +163,7 @@ EdnPattern::EdnPattern(int k) : k_(k), side_(1 << k) {
   std::vector<int> received(n, 0);
   for (const Edge& e : edges) {
     children_[id(e.from)].push_back(id(e.to));
+    child_level_[id(e.from)].push_back(e.level);
     level_[id(e.from)] = std::max(level_[id(e.from)], e.level);
     ++received[id(e.to)];
   }
@@ -241,18 +243,30 @@ EdnPattern::Startup EdnPattern::startup(NodeId root) const {
   return best;
 }
 
-std::vector<NodeId> EdnPattern::children(NodeId root, NodeId self) const {
-  std::vector<NodeId> out;
+std::vector<std::vector<NodeId>> EdnPattern::children(NodeId root, NodeId self) const {
+  std::vector<std::vector<NodeId>> out;
+  auto add = [&](std::vector<NodeId> group) {
+    if (!group.empty()) out.push_back(std::move(group));
+  };
   // Only the root and the top nodes take part in the startup phase.
   if (self == root || std::find(tops_.begin(), tops_.end(), self) != tops_.end()) {
     const Startup s = startup(root);
-    for (const auto& [from, to] : s.step1)
-      if (from == self) out.push_back(to);
-    for (const auto& [from, to] : s.step2)
-      if (from == self) out.push_back(to);
+    for (const auto* step : {&s.step1, &s.step2}) {
+      std::vector<NodeId> group;
+      for (const auto& [from, to] : *step)
+        if (from == self) group.push_back(to);
+      add(std::move(group));
+    }
   }
-  for (NodeId c : children_[self])
-    if (c != root) out.push_back(c);
+  const std::vector<NodeId>& ch = children_[self];
+  const std::vector<int>& lv = child_level_[self];
+  for (std::size_t i = 0; i < ch.size();) {
+    std::vector<NodeId> group;
+    const int level = lv[i];
+    for (; i < ch.size() && lv[i] == level; ++i)
+      if (ch[i] != root) group.push_back(ch[i]);
+    add(std::move(group));
+  }
   return out;
 }
 

@@ -47,9 +47,11 @@ class EdnPattern {
   // paths are edge-disjoint too, the busiest sender sends as few messages as possible and
   // step 1 reaches as many top nodes as it can.
   Startup startup(NodeId root) const;
-  // Everything `self` sends in a broadcast from `root`: its startup sends, then its tree
-  // children (without the root, which has the message already).
-  std::vector<NodeId> children(NodeId root, NodeId self) const;
+  // Everything `self` sends in a broadcast from `root`, one group per message-passing step:
+  // its startup sends (step 1, step 2), then its tree children level by level, highest
+  // first (without the root, which has the message already). Empty groups are dropped, so a
+  // top node reached in step 1 starts its descent in step 2 (the overlap of Fig. 3.10(a)).
+  std::vector<std::vector<NodeId>> children(NodeId root, NodeId self) const;
 
   // The directed links of the XY path from a to b (as from_node * 4 + direction).
   std::vector<int> xy_path(NodeId a, NodeId b) const;
@@ -60,6 +62,7 @@ class EdnPattern {
   std::array<NodeId, 4> tops_{};
   std::vector<int> level_;
   std::vector<std::vector<NodeId>> children_;
+  std::vector<std::vector<int>> child_level_;  // level of the sender's role per child
 };
 
 }  // namespace wormsim::fw

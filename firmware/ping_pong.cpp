@@ -7,14 +7,13 @@ namespace wormsim::fw {
 void run_ping_pong(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                    const Deliver& deliver) {
   const NodeId peer = op.destinations.at(0);
-  const auto tag = static_cast<std::uint32_t>(op.index);
   if (rt.id() == op.root) {
-    rt.send(peer, data, tag);
+    rt.send(peer, data, 1);  // tag = message-passing step
     deliver(rt.receive().data);
   } else if (rt.id() == peer) {
     Message m = rt.receive();
     deliver(m.data);
-    rt.send(op.root, m.data, tag);
+    rt.send(op.root, m.data, 2);
   }
 }
 

@@ -17,7 +17,7 @@ void run_recursive_doubling(Runtime& rt, const Operation& op, const std::vector<
   const std::size_t root_index =
       static_cast<std::size_t>(std::find(chain.begin(), chain.end(), op.root) - chain.begin());
   tree_forward(rt, op, data, deliver,
-               [&](NodeId self) { return umesh_children(chain, root_index, self); });
+               [&](NodeId self) { return one_per_step(umesh_children(chain, root_index, self)); });
 }
 
 }  // namespace wormsim::fw

@@ -1,7 +1,8 @@
 // The store-and-forward step all unicast tree algorithms share (seed 000 section 3.3.5:
 // "an intermediate node must fully receive the message before it forwards it"): a
 // participant other than the root receives the message and delivers it, then every holder
-// sends it on to its children in order, paying alpha for each.
+// sends it on to its children in order, paying alpha for each. The tag of every message is
+// its message-passing step (SendGroups).
 #pragma once
 
 #include <algorithm>
@@ -21,13 +22,18 @@ void tree_forward(Runtime& rt, const Operation& op, const std::vector<std::uint8
   const NodeId self = rt.id();
   if (!participates(op, self)) return;
   std::vector<std::uint8_t> payload;
+  std::uint32_t step = 0;
   if (self == op.root) {
     payload = data;
   } else {
-    payload = rt.receive().data;
+    Message m = rt.receive();
+    payload = std::move(m.data);
+    step = m.tag;
     deliver(payload);
   }
-  for (NodeId c : children(self)) rt.send(c, payload, static_cast<std::uint32_t>(op.index));
+  const SendGroups groups = children(self);
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    for (NodeId c : groups[g]) rt.send(c, payload, step + 1 + static_cast<std::uint32_t>(g));
 }
 
 }  // namespace wormsim::fw

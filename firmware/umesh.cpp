@@ -5,6 +5,12 @@
 
 namespace wormsim::fw {
 
+SendGroups one_per_step(const std::vector<NodeId>& sends) {
+  SendGroups g;
+  for (NodeId n : sends) g.push_back({n});
+  return g;
+}
+
 std::vector<NodeId> dimension_ordered_chain(const Topology& topology, const std::vector<int>& order,
                                             std::vector<NodeId> nodes) {
   std::sort(nodes.begin(), nodes.end(), [&](NodeId a, NodeId b) {

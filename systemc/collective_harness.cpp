@@ -182,16 +182,13 @@ void CollectiveHarness::collect(const fw::Operation& op) {
   std::sort(mine.begin(), mine.end(), [&](std::size_t a, std::size_t b) {
     return recs[a].doorbell < recs[b].doorbell;
   });
-  std::map<NodeId, int> got_at_step;  // step in which a node first received its data
-  got_at_step[op.root] = 0;
+  // The firmware tags every message with its message-passing step (fw::SendGroups).
   std::map<std::size_t, int> step_of;
   double hops = 0;
   for (std::size_t i : mine) {
     const MessageRecord& m = recs[i];
-    const auto it = got_at_step.find(m.src);
-    const int step = (it == got_at_step.end() ? 0 : it->second) + 1;
+    const int step = static_cast<int>(m.tag);
     step_of[i] = step;
-    got_at_step.emplace(m.dst, step);
     r.steps = std::max(r.steps, step);
     r.flit_hops += m.flit_hops;
     hops += m.hops;

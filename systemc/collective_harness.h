@@ -6,8 +6,9 @@
 //   - latency per destination: operation start (the root begins its first send) to the
 //     destination's delivery (after its receive overhead gamma); max and average over the
 //     destinations (seed 000 section 3.3.5);
-//   - steps: the depth of the message tree (a message sent by a node that received its data
-//     in step s belongs to step s + 1; the root's messages are step 1);
+//   - steps: the largest message-passing step of the operation's messages (the firmware tags
+//     each message with its step: a node that received in step s sends its g-th group of
+//     sends in step s + 1 + g; fw::SendGroups);
 //   - link usage (flit-hops) and average path length (hops per message);
 //   - contention events among the operation's messages (a flit waiting for a channel held by,
 //     or granted to, another message of the same operation), split into stepwise (both

@@ -223,7 +223,7 @@ void NetworkInterface::read_register(std::uint64_t addr, std::uint32_t& value, C
       case ni::kTxTag: value = ch.tag; return;
       case ni::kTxStatus:
         value = static_cast<std::uint32_t>(params_.tx_queue_depth - static_cast<int>(ch.queue.size())) |
-                ((ch.busy || !ch.packets.empty()) ? (1u << 16) : 0u);
+                ((ch.busy || !ch.packets.empty() || !ch.queue.empty()) ? (1u << 16) : 0u);
         return;
       case ni::kTxSeq: value = ch.last_seq; return;
       default: fault(addr, "not readable", now);

@@ -34,7 +34,7 @@ inline constexpr std::uint64_t kTxDst = 0x00;       // RW destination node id
 inline constexpr std::uint64_t kTxLen = 0x04;       // RW message length in bytes
 inline constexpr std::uint64_t kTxTag = 0x08;       // RW firmware tag
 inline constexpr std::uint64_t kTxDoorbell = 0x0C;  // WO write 1: queue the descriptor
-inline constexpr std::uint64_t kTxStatus = 0x10;    // RO [15:0] free descriptor slots, bit16 DMA busy
+inline constexpr std::uint64_t kTxStatus = 0x10;    // RO [15:0] free descriptor slots, bit16 busy (DMA or queue)
 inline constexpr std::uint64_t kTxSeq = 0x14;       // RO sequence number given to the last doorbell
 
 // RX channel block (the message at the head of the channel's receive queue).

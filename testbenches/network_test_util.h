@@ -4,12 +4,30 @@
 
 #include <systemc>
 
+#include <algorithm>
 #include <memory>
 
 #include "config.h"
 #include "network.h"
 
 namespace wormsim::testing {
+
+// docs/timing-model.md: a packet of L flits over H router-to-router hops, created in cycle c
+// at an idle source, has its tail consumed by the destination NI in cycle c + T0 with
+//   T0 = 2 + H*Lk + (H+1)*(P-1) + S(L)
+//   S(L) = floor((L-1)/B) * max(B, R) + (L-1) mod B,  R = Lk + (P-1) + Cr
+// (1 cycle each for the NI injection and ejection channels; S is the serialization of the
+// body behind the head, throttled by the credit round trip R when buffers are shallower).
+inline Cycle zero_load_formula(int hops, int length, int pipeline, int link, int credit, int depth) {
+  const Cycle h = static_cast<Cycle>(hops);
+  const Cycle p1 = static_cast<Cycle>(pipeline - 1);
+  const Cycle l1 = static_cast<Cycle>(length - 1);
+  const Cycle b = static_cast<Cycle>(depth);
+  const Cycle round_trip = static_cast<Cycle>(link) + p1 + static_cast<Cycle>(credit);
+  const Cycle serialization = (l1 / b) * std::max(b, round_trip) + l1 % b;
+  return 2 + h * static_cast<Cycle>(link) + (h + 1) * p1 + serialization;
+}
+
 
 inline Config mesh_config(std::vector<int> dims) {
   Config c;
