@@ -107,14 +107,40 @@ TEST_F(CliTest, UnknownOverrideIsAConfigError) {
   EXPECT_NE(r.out.find("network.router.vcz"), std::string::npos) << r.out;
 }
 
+// The main job (the built-in default) on fewer roots and sizes: table on stdout,
+// results.json with the collective section, the Chrome timeline and the waveforms.
+TEST_F(CliTest, DefaultMainJobWritesTableResultsTimelineAndTrace) {
+  const fs::path out = dir_ / "main";
+  const Result r = run_cli("run --quiet --set collective.sample=2 --set "
+                           "collective.message_bytes=[32,512] --out " + out.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("edn_broadcast"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("recursive_doubling"), std::string::npos) << r.out;
+  std::ifstream in(out / "results.json");
+  const nlohmann::json j = nlohmann::json::parse(in);
+  const nlohmann::json& col = j.at("collective");
+  EXPECT_EQ(col.at("operations_run"), 8);
+  EXPECT_EQ(col.at("verification_errors"), 0);
+  ASSERT_EQ(col.at("summary").size(), 4u);
+  for (const auto& row : col.at("summary")) {
+    EXPECT_GT(row.at("max_latency_us").get<double>(), 0.0);
+    EXPECT_EQ(row.at("min_steps"), row.at("algorithm") == "edn_broadcast" ? 4 : 6);
+  }
+  std::ifstream tl(out / "timeline.json");
+  const nlohmann::json t = nlohmann::json::parse(tl);
+  EXPECT_GT(t.at("traceEvents").size(), 8u * 63u);
+  EXPECT_TRUE(fs::exists(out / "wormsim.vcd"));
+  EXPECT_TRUE(fs::exists(out / "wormsim.gtkw"));
+}
+
 TEST_F(CliTest, UnknownSubcommandIsAUsageError) {
   EXPECT_EQ(run_cli("frobnicate").code, 2);
 }
 
 TEST_F(CliTest, RunWritesResultsWithResolvedConfigAndFlitCounts) {
   const fs::path out = dir_ / "run";
-  const Result r = run_cli("run --quiet --set simulation.measure_cycles=2000 --set "
-                           "network.router.vcs=2 --out " + out.string());
+  const Result r = run_cli("run --quiet --set workload=synthetic --set trace.enabled=false --set "
+                           "simulation.measure_cycles=2000 --set network.router.vcs=2 --out " + out.string());
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("accepted throughput"), std::string::npos);
   std::ifstream in(out / "results.json");
@@ -162,7 +188,7 @@ TEST_F(CliTest, ListNamesEveryCategory) {
 
 TEST_F(CliTest, TraceWritesVcdAndALayoutWhoseSignalsExist) {
   const fs::path out = dir_ / "tr";
-  const Result r = run_cli("run --quiet --trace --set trace.routers=[0,9] --set "
+  const Result r = run_cli("run --quiet --trace --set workload=synthetic --set trace.routers=[0,9] --set "
                            "simulation.warmup_cycles=0 --set simulation.measure_cycles=300 --out " +
                            out.string());
   ASSERT_EQ(r.code, 0) << r.out;
@@ -221,7 +247,7 @@ TEST_F(CliTest, GeneratedLayoutDisplaysEverySignalInGtkwave) {
   ASSERT_EQ(std::system("command -v xvfb-run >/dev/null && command -v gtkwave >/dev/null"), 0)
       << "gtkwave and xvfb-run are needed (scripts/install-deps installs them)";
   const fs::path out = dir_ / "gw";
-  const Result r = run_cli("run --quiet --trace --set trace.routers=[5] --set "
+  const Result r = run_cli("run --quiet --trace --set workload=synthetic --set trace.routers=[5] --set "
                            "simulation.warmup_cycles=0 --set simulation.measure_cycles=100 --out " +
                            out.string());
   ASSERT_EQ(r.code, 0) << r.out;

@@ -1,6 +1,7 @@
 // Tests of the YAML config loader: defaults, a round trip of every field, and every error
 // category with its key path, line and source.
 #include "config_loader.h"
+#include "machine_preset.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -67,20 +68,24 @@ int leaf_count(const nlohmann::json& j) {
 // ---------------------------------------------------------------------------------------------
 // Defaults.
 
-TEST(ConfigLoaderDefaults, BuiltInDefaultLoadsAndEqualsStructDefaults) {
+TEST(ConfigLoaderDefaults, BuiltInDefaultIsTheMainJobOnStructDefaults) {
   const Config c = load_config(default_config_yaml(), "<built-in>");
   EXPECT_NO_THROW(c.validate());
-  EXPECT_EQ(c.network.topology.kind, TopologyKind::kMesh);
+  // The main job (README): EDN vs recursive doubling on an 8x8 all-port mesh with T3D
+  // parameters; every other key at its struct default.
+  Config main_job;
+  main_job.machine.preset = "t3d";
+  apply_machine_preset(main_job);
+  main_job.workload = Workload::kCollective;
+  main_job.network.router.port_model = PortModel::kAllPort;
+  main_job.trace.enabled = true;
+  main_job.trace.routers = {0, 27, 36};
+  main_job.trace.window_cycles = 20000;
   EXPECT_EQ(c.network.topology.dims, (std::vector<int>{8, 8}));
-  EXPECT_EQ(c.network.routing.algorithm, RoutingAlgorithm::kDimensionOrder);
-  EXPECT_EQ(c.network.router.vcs, 4);
-  EXPECT_EQ(c.traffic.pattern, TrafficPattern::kUniformRandom);
-  EXPECT_DOUBLE_EQ(c.traffic.injection_rate, 0.1);
-  EXPECT_EQ(c.simulation.measure_cycles, 10000u);
-  EXPECT_EQ(c.trace.file, "wormsim");
+  EXPECT_EQ(c.node.alpha_cycles, 225u);  // 0.75 us at 300 MB/s (seed 000 section 3.3.5)
   const nlohmann::json j = to_json(c);
-  EXPECT_EQ(j, to_json(Config{})) << j.dump(2);
-  EXPECT_EQ(leaf_count(j), 32) << j.dump(2);  // every field of Config
+  EXPECT_EQ(j, to_json(main_job)) << j.dump(2);
+  EXPECT_EQ(leaf_count(j), 48) << j.dump(2);  // every field of Config
   // The default text lists every key except routing.algorithm (which follows the topology)
   // and the clock period and flit width (which follow machine.preset).
   EXPECT_EQ(default_config_yaml().find("\n    algorithm:"), std::string::npos);
@@ -191,7 +196,7 @@ TEST(ConfigLoaderRoundTrip, EveryFieldLoads) {
 TEST(ConfigLoaderRoundTrip, JsonHasYamlLayoutAndLoadsBack) {
   const Config c = load_config(kEveryField, kSource);
   const nlohmann::json j = to_json(c);
-  EXPECT_EQ(leaf_count(j), 32);
+  EXPECT_EQ(leaf_count(j), 48);
   EXPECT_EQ(j["machine"]["preset"], "none");
   EXPECT_EQ(j["network"]["topology"], "torus");
   EXPECT_EQ(j["network"]["dims"], nlohmann::json({4, 6, 3}));
@@ -247,7 +252,8 @@ TEST(ConfigLoaderRoundTrip, HypercubeDefaultsToEcube) {
   EXPECT_TRUE(contains(msg, "ecube"));
   // The built-in default (which leaves algorithm out) becomes a hypercube by overrides alone.
   const Config h = load_config(default_config_yaml(), "<built-in>",
-                               {"network.topology=hypercube", "network.hypercube_dimension=3"});
+                               {"workload=synthetic", "network.topology=hypercube",
+                                "network.hypercube_dimension=3", "trace.routers=[0]"});
   EXPECT_EQ(h.network.routing.algorithm, RoutingAlgorithm::kEcube);
   EXPECT_EQ(node_count(h.network.topology), 8);
 }
