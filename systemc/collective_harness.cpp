@@ -104,11 +104,10 @@ void CollectiveHarness::program(ProcessorBus& bus) {
     sc_core::wait(start_event_);
     if (shutting_down_) return;
     const fw::Operation& op = ops_[current_];
-    const std::vector<std::uint8_t> expected = root_data(op);
     fw::run_collective(
-        rt, op, self == op.root ? expected : std::vector<std::uint8_t>{},
+        rt, op, self == op.root ? expected_ : std::vector<std::uint8_t>{},
         [&](const std::vector<std::uint8_t>& data) {
-          deliveries_[self].push_back({network_->current_cycle(), data == expected});
+          deliveries_[self].push_back({network_->current_cycle(), data == expected_});
         },
         tables_);
     returned_[self] = true;
@@ -126,6 +125,7 @@ void CollectiveHarness::director() {
     for (auto& d : deliveries_) d.clear();
     std::fill(returned_.begin(), returned_.end(), false);
     op_start_ = network_->current_cycle();
+    expected_ = root_data(ops_[i]);
     log_.set_operation(static_cast<int>(i));
     start_event_.notify(sc_core::SC_ZERO_TIME);
     sc_core::wait(all_done_event_);

@@ -86,6 +86,7 @@ class CollectiveHarness : public sc_core::sc_module {
   bool shutting_down_ = false;
   int done_count_ = 0;
   Cycle op_start_ = 0;
+  std::vector<std::uint8_t> expected_;  // the root's data of the operation in progress
   struct Delivery {
     Cycle at;
     bool correct;

@@ -223,13 +223,13 @@ void Config::validate() const {
           "network.clock_period_ns",
           "the run (warmup + measure + drain_max cycles at this period) exceeds SystemC's "
           "64-bit picosecond time");
-  validate_node_layer(nodes, dimensions);
+  validate_node_layer(nodes);
   for (std::size_t i = 0; i < trace.routers.size(); ++i)
     require(trace.routers[i] < static_cast<NodeId>(nodes), fmt::format("trace.routers[{}]", i),
             fmt::format("router {} is outside the {}-node network", trace.routers[i], nodes));
 }
 
-void Config::validate_node_layer(int nodes, int dimensions) const {
+void Config::validate_node_layer(int nodes) const {
   require(node.alpha_cycles < (Cycle{1} << 32), "node.alpha_cycles", "must be below 2^32");
   require(node.gamma_cycles < (Cycle{1} << 32), "node.gamma_cycles", "must be below 2^32");
   require(node.header_bytes >= 0 && node.header_bytes <= 4096, "node.header_bytes",
@@ -287,7 +287,6 @@ void Config::validate_node_layer(int nodes, int dimensions) const {
       default: break;
     }
   }
-  (void)dimensions;
 }
 
 }  // namespace wormsim

@@ -147,7 +147,7 @@ struct Config {
   void validate() const;
 
  private:
-  void validate_node_layer(int nodes, int dimensions) const;
+  void validate_node_layer(int nodes) const;
 };
 
 int node_count(const TopologyConfig& t);

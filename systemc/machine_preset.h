@@ -38,7 +38,8 @@ const std::vector<MachinePreset>& machine_presets();
 // nullopt when unknown.
 std::optional<MachinePreset> find_machine_preset(const std::string& name);
 // Sets network.clock_period_ns, network.flit_bytes, node.alpha_cycles, node.gamma_cycles,
-// node.max_packet_bytes and node.header_bytes from config.machine.preset (no-op for "none"); throws ConfigError naming machine.preset when the name is unknown.
+// node.max_packet_bytes and node.header_bytes from config.machine.preset (no-op for "none");
+// throws ConfigError naming machine.preset when the name is unknown.
 void apply_machine_preset(Config& config);
 std::string unknown_preset_message(const std::string& name);
 

@@ -274,10 +274,6 @@ void Network::tick() {
   next_trigger(period_ * static_cast<double>(next - now));
 }
 
-}  // namespace wormsim
-
-namespace wormsim {
-
 // Node mode: the method also wakes on wake_event_ (a processor rang a doorbell). It evaluates
 // the current cycle only if that cycle was planned and not yet evaluated; processors' register
 // writes in cycle c take effect in cycle c + 1 at the earliest, so whether SystemC runs the
