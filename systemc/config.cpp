@@ -26,8 +26,16 @@ using NameTable = std::array<std::pair<E, const char*>, N>;
 constexpr NameTable<TopologyKind, 3> kTopologyNames{{{TopologyKind::kMesh, "mesh"},
                                                      {TopologyKind::kTorus, "torus"},
                                                      {TopologyKind::kHypercube, "hypercube"}}};
-constexpr NameTable<RoutingAlgorithm, 2> kRoutingNames{
-    {{RoutingAlgorithm::kDimensionOrder, "dor"}, {RoutingAlgorithm::kEcube, "ecube"}}};
+constexpr NameTable<RoutingAlgorithm, 3> kRoutingNames{
+    {{RoutingAlgorithm::kDimensionOrder, "dor"},
+     {RoutingAlgorithm::kEcube, "ecube"},
+     {RoutingAlgorithm::kHamiltonian, "hamiltonian"}}};
+constexpr NameTable<MultidestMode, 3> kMultidestNames{
+    {{MultidestMode::kNone, "none"}, {MultidestMode::kPath, "path"}, {MultidestMode::kTree, "tree"}}};
+constexpr NameTable<Replication, 2> kReplicationNames{
+    {{Replication::kSynchronous, "synchronous"}, {Replication::kAsynchronous, "asynchronous"}}};
+constexpr NameTable<HeaderEncoding, 2> kEncodingNames{
+    {{HeaderEncoding::kAddressList, "address_list"}, {HeaderEncoding::kBitString, "bit_string"}}};
 constexpr NameTable<EcubeOrder, 2> kEcubeNames{
     {{EcubeOrder::kHighToLow, "high_to_low"}, {EcubeOrder::kLowToHigh, "low_to_high"}}};
 constexpr NameTable<PortModel, 3> kPortModelNames{{{PortModel::kOnePort, "one_port"},
@@ -88,6 +96,9 @@ WORMSIM_ENUM_TABLE(RoutingAlgorithm, kRoutingNames)
 WORMSIM_ENUM_TABLE(EcubeOrder, kEcubeNames)
 WORMSIM_ENUM_TABLE(PortModel, kPortModelNames)
 WORMSIM_ENUM_TABLE(AllocatorKind, kAllocatorNames)
+WORMSIM_ENUM_TABLE(MultidestMode, kMultidestNames)
+WORMSIM_ENUM_TABLE(Replication, kReplicationNames)
+WORMSIM_ENUM_TABLE(HeaderEncoding, kEncodingNames)
 WORMSIM_ENUM_TABLE(TrafficPattern, kTrafficNames)
 WORMSIM_ENUM_TABLE(Workload, kWorkloadNames)
 WORMSIM_ENUM_TABLE(CollectiveAlgorithm, kCollectiveNames)
@@ -127,6 +138,10 @@ void Config::validate() const {
       require(nodes <= (1 << 20), "network.dims", "more than 2^20 nodes");
     }
     dimensions = static_cast<int>(topo.dims.size());
+    if (rt.algorithm == RoutingAlgorithm::kHamiltonian)
+      require(topo.kind == TopologyKind::kMesh && dimensions == 2, "network.routing.algorithm",
+              "hamiltonian routing needs a 2D mesh (seed 004 Fig. 1(c))");
+    else
     require(rt.algorithm == RoutingAlgorithm::kDimensionOrder, "network.routing.algorithm",
             fmt::format("a {} routes with 'dor'", to_string(topo.kind)));
   }
@@ -162,6 +177,16 @@ void Config::validate() const {
     require(r.ports >= 1 && r.ports <= network_ports, "network.router.ports",
             fmt::format("k_port needs 1..{} ports on this topology (got {})", network_ports,
                         r.ports));
+  const int ejection_channels = r.port_model == PortModel::kOnePort  ? 1
+                                : r.port_model == PortModel::kKPort ? r.ports
+                                                                    : network_ports;
+  require(r.consumption_channels >= 0 && r.consumption_channels <= network_ports,
+          "network.router.consumption_channels",
+          fmt::format("must be 0 (the port model's {}) or 1..{} (got {})", ejection_channels,
+                      network_ports, r.consumption_channels));
+  if (r.multidest == MultidestMode::kTree)
+    require(rt.algorithm != RoutingAlgorithm::kHamiltonian, "network.router.multidest",
+            "tree replication follows the dimension-ordered tree; use routing dor or ecube");
   require(network.flit_bytes >= 1 && network.flit_bytes <= static_cast<int>(Flit::kMaxPayloadBytes),
           "network.flit_bytes",
           fmt::format("must be in 1..{} (got {})", Flit::kMaxPayloadBytes, network.flit_bytes));
@@ -178,6 +203,15 @@ void Config::validate() const {
           fmt::format("must be in 0..packet_length flits/node/cycle, i.e. at most one packet "
                       "per node per cycle (got {})",
                       traffic.injection_rate));
+  require(traffic.multicast_fraction >= 0 && traffic.multicast_fraction <= 1,
+          "traffic.multicast_fraction", "must be in 0..1");
+  if (traffic.multicast_fraction > 0) {
+    require(r.multidest != MultidestMode::kNone, "traffic.multicast_fraction",
+            "multidestination worms need network.router.multidest: path or tree");
+    require(traffic.multicast_destinations >= 1 && traffic.multicast_destinations < nodes,
+            "traffic.multicast_destinations",
+            fmt::format("must be in 1..{} (got {})", nodes - 1, traffic.multicast_destinations));
+  }
   if (traffic.pattern == TrafficPattern::kHotspot) {
     require(!traffic.hotspot.nodes.empty(), "traffic.hotspot.nodes", "must not be empty");
     for (std::size_t i = 0; i < traffic.hotspot.nodes.size(); ++i)

@@ -14,10 +14,25 @@
 namespace wormsim {
 
 enum class TopologyKind { kMesh, kTorus, kHypercube };
-enum class RoutingAlgorithm { kDimensionOrder, kEcube };
+// kHamiltonian: Lin-McKinley Hamiltonian-path routing on a 2D mesh (seed 004 section 2.2,
+// Fig. 1(c)): nodes labelled along a boustrophedon path; a packet moves through the "high"
+// (increasing label) or "low" (decreasing label) channel subnetwork, each acyclic.
+enum class RoutingAlgorithm { kDimensionOrder, kEcube, kHamiltonian };
 enum class EcubeOrder { kHighToLow, kLowToHigh };
 enum class PortModel { kOnePort, kKPort, kAllPort };
 enum class AllocatorKind { kSeparableInputFirst, kSeparableOutputFirst };
+// Multidestination support in the router (DESIGN.md section 4; docs/multidestination.md):
+// none = unicast only; path = path-based worms with intermediate reception (absorb and
+// forward at every destination on a base-routing-conformed path); tree = replication at the
+// branch points of the dimension-ordered tree.
+enum class MultidestMode { kNone, kPath, kTree };
+// How a replicated flit leaves its input buffer: synchronous = only when every branch takes
+// it in the same cycle; asynchronous = each branch has its own read pointer and the slot frees
+// when the last branch has taken the flit.
+enum class Replication { kSynchronous, kAsynchronous };
+// How a multidestination header encodes its destinations: a list of node addresses, or a
+// bit-string with one bit per node.
+enum class HeaderEncoding { kAddressList, kBitString };
 enum class TrafficPattern { kUniformRandom, kTranspose, kBitComplement, kHotspot, kNearestNeighbor };
 // What drives the network: synthetic traffic from terminals, or node firmware running
 // collective operations (processor + NI per node; docs/collectives.md).
@@ -66,6 +81,11 @@ struct RouterConfig {
   AllocatorKind allocator = AllocatorKind::kSeparableInputFirst;
   PortModel port_model = PortModel::kOnePort;
   int ports = 1;           // k for k_port (injection = ejection channel count)
+  MultidestMode multidest = MultidestMode::kNone;
+  Replication replication = Replication::kAsynchronous;
+  HeaderEncoding header_encoding = HeaderEncoding::kAddressList;
+  // Consumption (ejection) channels per node; 0 = as many as the port model has.
+  int consumption_channels = 0;
 };
 
 struct NetworkConfig {
@@ -86,6 +106,11 @@ struct TrafficConfig {
   double injection_rate = 0.1;  // offered load, flits/node/cycle (Bernoulli packet arrivals)
   int packet_length = 5;        // flits per packet
   HotspotConfig hotspot;
+  // Multidestination worms (needs network.router.multidest path or tree): this share of the
+  // packets goes to `multicast_destinations` random destinations (a random base-routing-
+  // conformed path for path worms, a random set for tree worms).
+  double multicast_fraction = 0;
+  int multicast_destinations = 4;
   std::uint64_t seed = 1;
 };
 
@@ -158,6 +183,9 @@ std::string to_string(RoutingAlgorithm v);
 std::string to_string(EcubeOrder v);
 std::string to_string(PortModel v);
 std::string to_string(AllocatorKind v);
+std::string to_string(MultidestMode v);
+std::string to_string(Replication v);
+std::string to_string(HeaderEncoding v);
 std::string to_string(TrafficPattern v);
 std::string to_string(Workload v);
 std::string to_string(CollectiveAlgorithm v);

@@ -345,6 +345,24 @@ const std::vector<Field>& schema() {
        [](const Config& c) -> Json { return to_string(c.network.router.port_model); }},
       {"network.router.ports", [](const Val& v, Config& c) { c.network.router.ports = to_int(v); },
        [](const Config& c) -> Json { return c.network.router.ports; }},
+      {"network.router.multidest",
+       [](const Val& v, Config& c) {
+         c.network.router.multidest = to_enum<MultidestMode>(v, "multidestination mode");
+       },
+       [](const Config& c) -> Json { return to_string(c.network.router.multidest); }},
+      {"network.router.replication",
+       [](const Val& v, Config& c) {
+         c.network.router.replication = to_enum<Replication>(v, "replication handshake");
+       },
+       [](const Config& c) -> Json { return to_string(c.network.router.replication); }},
+      {"network.router.header_encoding",
+       [](const Val& v, Config& c) {
+         c.network.router.header_encoding = to_enum<HeaderEncoding>(v, "header encoding");
+       },
+       [](const Config& c) -> Json { return to_string(c.network.router.header_encoding); }},
+      {"network.router.consumption_channels",
+       [](const Val& v, Config& c) { c.network.router.consumption_channels = to_int(v); },
+       [](const Config& c) -> Json { return c.network.router.consumption_channels; }},
       {"traffic.pattern",
        [](const Val& v, Config& c) {
          c.traffic.pattern = to_enum<TrafficPattern>(v, "traffic pattern");
@@ -356,6 +374,12 @@ const std::vector<Field>& schema() {
       {"traffic.packet_length",
        [](const Val& v, Config& c) { c.traffic.packet_length = to_int(v); },
        [](const Config& c) -> Json { return c.traffic.packet_length; }},
+      {"traffic.multicast_fraction",
+       [](const Val& v, Config& c) { c.traffic.multicast_fraction = to_double(v); },
+       [](const Config& c) -> Json { return c.traffic.multicast_fraction; }},
+      {"traffic.multicast_destinations",
+       [](const Val& v, Config& c) { c.traffic.multicast_destinations = to_int(v); },
+       [](const Config& c) -> Json { return c.traffic.multicast_destinations; }},
       {"traffic.hotspot.nodes",
        [](const Val& v, Config& c) {
          c.traffic.hotspot.nodes = to_list<NodeId>(v, "node ids", to_node);
@@ -729,8 +753,8 @@ network:
   # flit_bytes: 8             # payload bytes per flit, 1..32; left out, 8 or the preset's
   # clock_period_ns: 1.0      # 0.001..1e6; left out, 1.0 or the preset's
   routing:
-    # algorithm: dor          # dor (mesh, torus) | ecube (hypercube); left out, it follows
-    #                         # the topology: ecube for a hypercube, dor otherwise
+    # algorithm: dor          # dor (mesh, torus) | ecube (hypercube) | hamiltonian (2D
+    #                         # mesh); left out, ecube for a hypercube, dor otherwise
     order: []                 # DOR dimension order, e.g. [1, 0] or yx; [] = 0, 1, 2, ...
     ecube_order: high_to_low  # hypercube: high_to_low | low_to_high
     dateline: true            # torus: two VC classes split at the dateline (needs vcs >= 2)
@@ -743,6 +767,10 @@ network:
     allocator: separable_input_first  # separable_input_first | separable_output_first
     port_model: all_port      # one_port | k_port | all_port
     ports: 1                  # k of k_port: 1..network ports of the topology
+    multidest: none           # none | path (intermediate reception) | tree (replication)
+    replication: asynchronous # synchronous | asynchronous (multidest path/tree)
+    header_encoding: address_list  # address_list | bit_string (multidestination header)
+    consumption_channels: 0   # ejection channels per node; 0 = the port model's count
 node:                         # workload: collective (docs/ni-registers.md, docs/collectives.md)
   # alpha_cycles: 0           # send start-up per message; left out, 0 or the preset's
   # gamma_cycles: 0           # receive overhead per message; left out, 0 or the preset's
@@ -763,6 +791,8 @@ traffic:                      # workload: synthetic
   pattern: uniform_random     # | transpose | bit_complement | hotspot | nearest_neighbor
   injection_rate: 0.1         # offered load, flits/node/cycle, 0..packet_length
   packet_length: 5            # flits per packet, 1..65535
+  multicast_fraction: 0       # share of packets sent as multidestination worms, 0..1
+  multicast_destinations: 4   # destinations per multidestination worm, 1..nodes-1
   hotspot:                    # used by pattern: hotspot
     nodes: [0]                # hotspot node ids, each < node count
     fraction: 0.1             # share of packets sent to a hotspot node, 0..1

@@ -1,7 +1,9 @@
 // Crossbar: connects input ports to output ports for one cycle. Its contract is the
 // physical one: per cycle each input port drives at most one output and each output port is
 // driven by at most one input (the switch allocator's grants must respect this; a violation
-// throws). The connection matrix of the current cycle is kept for tracing.
+// throws). A replicating worm (multidestination) drives several outputs from one input in the
+// same cycle through connect_replica; that input then carries nothing else. The connection
+// matrix of the current cycle is kept for tracing.
 #pragma once
 
 #include <stdexcept>
@@ -23,14 +25,26 @@ class Crossbar {
     i = in;
     used_.push_back(in);
   }
+  void connect_replica(int in, int out) {
+    int& o = input_to_output_[static_cast<std::size_t>(in)];
+    int& i = output_to_input_[static_cast<std::size_t>(out)];
+    if (i != -1 || (o != -1 && o != kReplicating))
+      throw std::logic_error("crossbar: port used twice in one cycle");
+    if (o == -1) used_.push_back(in);
+    o = kReplicating;
+    i = in;
+    replica_outputs_.push_back(out);
+  }
   // Clears the connections of the previous cycle.
   void release() {
     for (int in : used_) {
       int& o = input_to_output_[static_cast<std::size_t>(in)];
-      output_to_input_[static_cast<std::size_t>(o)] = -1;
+      if (o != kReplicating) output_to_input_[static_cast<std::size_t>(o)] = -1;
       o = -1;
     }
+    for (int out : replica_outputs_) output_to_input_[static_cast<std::size_t>(out)] = -1;
     used_.clear();
+    replica_outputs_.clear();
   }
   int driver_of(int out) const { return output_to_input_[static_cast<std::size_t>(out)]; }
 
@@ -38,6 +52,8 @@ class Crossbar {
   std::vector<int> input_to_output_;
   std::vector<int> output_to_input_;
   std::vector<int> used_;
+  std::vector<int> replica_outputs_;
+  static constexpr int kReplicating = -2;
 };
 
 }  // namespace wormsim

@@ -15,6 +15,7 @@ std::string DeadlockReport::describe(const WaitingVc& w) const {
     const std::string out = output_names.at(static_cast<std::size_t>(w.out_port));
     s += fmt::format(", holds out {} vc {}{}", out, w.out_vc, w.no_credit ? " with no credit" : "");
   }
+  if (!w.branches.empty()) s += ", replicating to " + w.branches;
   return s;
 }
 
@@ -70,8 +71,21 @@ DeadlockReport build_deadlock_report(const std::vector<std::unique_ptr<Router>>&
         w.state = to_string(ivc.state);
         w.out_port = ivc.out_port;
         w.out_vc = ivc.out_vc;
-        w.no_credit = ivc.state == VcState::kActive &&
+        w.no_credit = ivc.state == VcState::kActive && ivc.out_port >= 0 &&
                       !r->output(ivc.out_port).credits[static_cast<std::size_t>(ivc.out_vc)].available();
+        for (const ReplicaBranch& b : ivc.branches) {
+          w.branches += w.branches.empty() ? "[" : ", ";
+          if (b.out_port < 0) {
+            w.branches += fmt::format("{}..{} (waiting for a VC)",
+                                      report.output_names.at(static_cast<std::size_t>(b.target.route.port_lo)),
+                                      report.output_names.at(static_cast<std::size_t>(b.target.route.port_hi - 1)));
+          } else {
+            const bool stuck = !b.done && !r->output(b.out_port).credits[static_cast<std::size_t>(b.out_vc)].available();
+            w.branches += fmt::format("{} vc {}{}", report.output_names.at(static_cast<std::size_t>(b.out_port)),
+                                      b.out_vc, b.done ? " (done)" : stuck ? " (no credit)" : "");
+          }
+        }
+        if (!w.branches.empty()) w.branches += "]";
         index[{w.router, p, v}] = static_cast<int>(report.waiting.size());
         report.waiting.push_back(w);
       }
@@ -81,20 +95,34 @@ DeadlockReport build_deadlock_report(const std::vector<std::unique_ptr<Router>>&
     const Router& r = *routers[w.router];
     const InputVc& ivc = r.input(w.port).vcs[static_cast<std::size_t>(w.vc)];
     const int vcs = r.params().vcs;
-    if (ivc.state == VcState::kActive && layout.is_network(ivc.out_port) &&
-        !r.output(ivc.out_port).credits[static_cast<std::size_t>(ivc.out_vc)].available()) {
-      const NodeId next = topology.neighbor(w.router, ivc.out_port);
-      auto it = index.find({next, topology.reverse_port(ivc.out_port), ivc.out_vc});
-      if (it != index.end()) w.waits_for.push_back(it->second);
-    } else if (ivc.state == VcState::kRouted) {
-      for (int p = ivc.route.port_lo; p < ivc.route.port_hi; ++p) {
-        for (int v = ivc.route.vc_lo; v < ivc.route.vc_hi; ++v) {
+    auto wait_for_holders = [&](const RouteResult& route) {
+      for (int p = route.port_lo; p < route.port_hi; ++p) {
+        for (int v = route.vc_lo; v < route.vc_hi; ++v) {
           const int holder = r.owner(p, v);
           if (holder < 0) continue;
           auto it = index.find({w.router, holder / vcs, holder % vcs});
           if (it != index.end()) w.waits_for.push_back(it->second);
         }
       }
+    };
+    if (!ivc.branches.empty()) {
+      for (const ReplicaBranch& b : ivc.branches) {
+        if (ivc.state == VcState::kRouted) {
+          wait_for_holders(b.target.route);
+        } else if (!b.done && layout.is_network(b.out_port) &&
+                   !r.output(b.out_port).credits[static_cast<std::size_t>(b.out_vc)].available()) {
+          const NodeId next = topology.neighbor(w.router, b.out_port);
+          auto it = index.find({next, topology.reverse_port(b.out_port), b.out_vc});
+          if (it != index.end()) w.waits_for.push_back(it->second);
+        }
+      }
+    } else if (ivc.state == VcState::kActive && layout.is_network(ivc.out_port) &&
+        !r.output(ivc.out_port).credits[static_cast<std::size_t>(ivc.out_vc)].available()) {
+      const NodeId next = topology.neighbor(w.router, ivc.out_port);
+      auto it = index.find({next, topology.reverse_port(ivc.out_port), ivc.out_vc});
+      if (it != index.end()) w.waits_for.push_back(it->second);
+    } else if (ivc.state == VcState::kRouted) {
+      wait_for_holders(ivc.route);
     }
   }
   // Depth-first search for a cycle in the wait-for graph, iterative so that wait-for chains

@@ -4,7 +4,10 @@
 //  - an input VC holding an output VC but without credit waits for the downstream input VC
 //    that its flits would enter (that buffer is full);
 //  - an input VC waiting for an output VC waits for every input VC that holds one of its
-//    candidate output VCs (until their tails pass).
+//    candidate output VCs (until their tails pass);
+//  - a replicating (multidestination) worm does both per branch: it waits for the
+//    downstream VC of every branch without credit, or for the holders of every branch's
+//    candidate output VCs while it has none (consumption channels included).
 // Every deadlock contains such a cycle. A cycle through a VC waiting for an output VC is
 // only a deadlock if none of its other candidates can free up (a knot), so the report names
 // the cycle as evidence; the watchdog's verdict is the global lack of progress.
@@ -31,6 +34,7 @@ struct WaitingVc {
   int out_port = -1;  // held output VC, if any
   int out_vc = -1;
   bool no_credit = false;      // holds an output VC whose downstream buffer is full
+  std::string branches;        // replicating worm: its branches and what each waits for
   std::vector<int> waits_for;  // indices into DeadlockReport::waiting
 };
 

@@ -42,6 +42,12 @@ struct Flit {
   std::uint32_t tag = 0;
   std::uint32_t message_bytes = 0;
   std::uint32_t offset = 0;
+  // Multidestination worms (docs/multidestination.md). The header flits of such a worm carry
+  // its encoded destination list (their count is set by the encoding); the model carries a
+  // handle to the decoded list instead of the bits. 0 = unicast. `mpos` is the position of
+  // the current target in a path worm's list (advanced as destinations absorb the worm).
+  std::uint32_t mcast = 0;
+  std::uint16_t mpos = 0;
 
   // --- simulator sideband (statistics only; never read by routing or allocation) ---
   std::uint32_t hops = 0;         // router-to-router links crossed so far

@@ -7,12 +7,22 @@
 
 #include "flit_buffer.h"
 #include "link.h"
+#include "multicast_route.h"
 #include "route_compute.h"
 
 namespace wormsim {
 
 enum class VcState : std::uint8_t { kIdle, kRouted, kActive };
 const char* to_string(VcState s);
+
+// One output branch of a replicating worm (multidestination, docs/multidestination.md).
+struct ReplicaBranch {
+  MulticastBranch target;
+  int out_port = -1;
+  int out_vc = -1;
+  int ahead = 0;      // asynchronous replication: flits of the buffer this branch has sent
+  bool done = false;  // sent the tail
+};
 
 struct InputVc {
   explicit InputVc(int depth) : buffer(depth) {}
@@ -22,6 +32,9 @@ struct InputVc {
   int out_port = -1;
   int out_vc = -1;
   PacketId packet = 0;  // the packet holding this VC (valid unless idle)
+  // A worm replicated here (two or more branches); empty for a worm with one output, which
+  // uses route/out_port/out_vc above. A replicating worm gets all its output VCs at once.
+  std::vector<ReplicaBranch> branches;
 };
 
 struct InputPort {

@@ -36,8 +36,10 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config, Netw
       options_(options),
       topology_(config.network.topology),
       layout_(PortLayout::make(config.network.router.port_model, topology_.network_ports(),
-                               config.network.router.ports)),
+                               config.network.router.ports,
+                               config.network.router.consumption_channels)),
       route_compute_(topology_, config.network.routing, layout_, config.network.router.vcs),
+      multicast_route_(topology_, route_compute_, multicast_table_),
       picker_(topology_, config.traffic),
       scoreboard_(topology_.nodes(), order_guaranteed(config)),
       stats_(topology_.nodes(), options.make_endpoint ? 0 : config.simulation.warmup_cycles,
@@ -53,10 +55,13 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config, Netw
   rp.buffer_depth = rc.buffer_depth;
   rp.pipeline_depth = rc.pipeline_depth;
   rp.allocator = rc.allocator;
+  rp.replication = rc.replication;
+  const MulticastRoute* multicast =
+      rc.multidest == MultidestMode::kNone ? nullptr : &multicast_route_;
   for (int n = 0; n < nodes; ++n) {
     rp.id = static_cast<NodeId>(n);
     routers_.push_back(
-        std::make_unique<Router>(fmt::format("r{}", n).c_str(), rp, route_compute_));
+        std::make_unique<Router>(fmt::format("r{}", n).c_str(), rp, route_compute_, multicast));
   }
   TerminalParams tp;
   tp.nodes = nodes;
@@ -68,6 +73,10 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config, Netw
   tp.injection_rate = options.synthetic_traffic ? config.traffic.injection_rate : 0.0;
   tp.generate_until = stats_.window_end();
   tp.seed = config.traffic.seed;
+  tp.multidest = rc.multidest;
+  tp.header_encoding = rc.header_encoding;
+  tp.multicast_fraction = config.traffic.multicast_fraction;
+  tp.multicast_destinations = config.traffic.multicast_destinations;
   for (int n = 0; n < nodes; ++n) {
     tp.id = static_cast<NodeId>(n);
     tp.component = terminal_component(tp.id);
@@ -77,12 +86,14 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config, Netw
       ctx.component = tp.component;
       ctx.layout = &layout_;
       ctx.route_compute = &route_compute_;
+      ctx.multicast = &multicast_table_;
       ctx.scoreboard = &scoreboard_;
       ctx.stats = &stats_;
       ctx.network = this;
       endpoints_.push_back(options.make_endpoint(ctx));
     } else {
-      auto t = std::make_unique<Terminal>(tp, picker_, route_compute_, scoreboard_, stats_);
+      auto t = std::make_unique<Terminal>(tp, picker_, topology_, route_compute_,
+                                          multicast_table_, scoreboard_, stats_);
       terminals_.push_back(t.get());
       endpoints_.push_back(std::move(t));
     }
@@ -142,6 +153,44 @@ void Network::schedule_packet(NodeId src, NodeId dst, int length, Cycle at) {
   last_scripted_ = std::max(last_scripted_, at);
 }
 
+void Network::schedule_multicast(NodeId src, const std::vector<NodeId>& dests, int length,
+                                 Cycle at) {
+  const MultidestMode mode = config_.network.router.multidest;
+  if (mode == MultidestMode::kNone)
+    throw std::invalid_argument(
+        "schedule_multicast: network.router.multidest is none (unicast only)");
+  const auto nodes = static_cast<NodeId>(topology_.nodes());
+  for (NodeId d : dests)
+    if (src >= nodes || d >= nodes)
+      throw std::invalid_argument(fmt::format("schedule_multicast: node {} does not exist ({} nodes)",
+                                              src >= nodes ? src : d, nodes));
+  if (mode == MultidestMode::kPath) {
+    const std::string why = brcp_violation(route_compute_, src, dests);
+    if (!why.empty())
+      throw std::invalid_argument(
+          fmt::format("schedule_multicast: worm from {} does not conform to the base routing: {}",
+                      src, why));
+  } else {
+    std::vector<NodeId> sorted = dests;
+    std::sort(sorted.begin(), sorted.end());
+    if (sorted.empty() || std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end() ||
+        std::binary_search(sorted.begin(), sorted.end(), src))
+      throw std::invalid_argument(fmt::format(
+          "schedule_multicast: tree worm from {} needs distinct destinations other than the source",
+          src));
+  }
+  if (length < 1 || length > 65535)
+    throw std::invalid_argument(
+        fmt::format("schedule_multicast: length {} flits is outside 1..65535", length));
+  if (evaluated_ > 0 && at <= cycle_)
+    throw std::invalid_argument(
+        fmt::format("schedule_multicast: cycle {} is not in the future (now {})", at, cycle_));
+  if (terminals_.empty())
+    throw std::logic_error("schedule_multicast: scripted packets need the synthetic terminals");
+  terminals_.at(src)->schedule_multicast(dests, length, at, calendar_);
+  last_scripted_ = std::max(last_scripted_, at);
+}
+
 void Network::enable_probes(const std::vector<NodeId>& routers) {
   for (NodeId r : routers) {
     routers_.at(r)->enable_probes();
@@ -168,6 +217,7 @@ void Network::evaluate(Cycle now) {
     if (c < router_count) {
       const Router::StepResult r = routers_[static_cast<std::size_t>(c)]->step(now, calendar_, measuring);
       moved += r.moved;
+      if (r.replicated > 0) stats_.on_flits_replicated(r.replicated);
       if (r.wake_at != ActivityCalendar::kNever) calendar_.wake(c, r.wake_at);
     } else {
       const NetworkEndpoint::StepResult t =

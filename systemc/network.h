@@ -22,6 +22,8 @@
 #include "config.h"
 #include "deadlock_detector.h"
 #include "link.h"
+#include "multicast_route.h"
+#include "multicast_table.h"
 #include "network_endpoint.h"
 #include "route_compute.h"
 #include "router.h"
@@ -44,6 +46,7 @@ struct EndpointContext {
   int component = 0;
   const PortLayout* layout = nullptr;
   const RouteCompute* route_compute = nullptr;
+  MulticastTable* multicast = nullptr;  // multidestination worm headers
   Scoreboard* scoreboard = nullptr;
   Statistics* stats = nullptr;
   Network* network = nullptr;
@@ -70,6 +73,10 @@ class Network : public sc_core::sc_module {
   // Scripted traffic: a packet of `length` flits from src to dst created in cycle `at`.
   // Call before sc_start().
   void schedule_packet(NodeId src, NodeId dst, int length, Cycle at);
+  // Scripted multidestination worm (network.router.multidest path or tree): `length` flits of
+  // payload plus the header flits its destination list costs. A path list must conform to the
+  // base routing (std::invalid_argument naming the destination otherwise).
+  void schedule_multicast(NodeId src, const std::vector<NodeId>& dests, int length, Cycle at);
 
   const Config& config() const { return config_; }
   const Topology& topology() const { return topology_; }
@@ -77,6 +84,7 @@ class Network : public sc_core::sc_module {
   const PortLayout& layout() const { return layout_; }
   const Statistics& stats() const { return stats_; }
   const Scoreboard& scoreboard() const { return scoreboard_; }
+  const MulticastTable& multicast_table() const { return multicast_table_; }
   const std::vector<std::unique_ptr<Router>>& routers() const { return routers_; }
   const std::deque<Link>& links() const { return links_; }
   Router& router(NodeId n) { return *routers_[n]; }
@@ -124,6 +132,8 @@ class Network : public sc_core::sc_module {
   Topology topology_;
   PortLayout layout_;
   RouteCompute route_compute_;
+  MulticastTable multicast_table_;
+  MulticastRoute multicast_route_;
   DestinationPicker picker_;
   Scoreboard scoreboard_;
   Statistics stats_;

@@ -10,12 +10,39 @@ RouteCompute::RouteCompute(const Topology& topology, const RoutingConfig& routin
       dateline_(topology.kind() == TopologyKind::kTorus && routing.dateline),
       class_split_((vcs + 1) / 2),
       ecube_high_to_low_(routing.ecube_order == EcubeOrder::kHighToLow),
+      hamiltonian_(routing.algorithm == RoutingAlgorithm::kHamiltonian),
       order_(routing.order) {
   if (order_.empty())
     for (int d = 0; d < topology.dimensions(); ++d) order_.push_back(d);
 }
 
+int RouteCompute::label(NodeId n) const {
+  const int x = topology_.coord(n, 0);
+  const int y = topology_.coord(n, 1);
+  const int w = topology_.side(0);
+  return y * w + (y % 2 == 0 ? x : w - 1 - x);
+}
+
 int RouteCompute::first_hop_port(NodeId here, NodeId dst) const {
+  if (hamiltonian_) {
+    if (here == dst) return -1;
+    const int target = label(dst);
+    const bool up = target > label(here);
+    int best_port = -1;
+    int best = 0;
+    for (int p = 0; p < topology_.network_ports(); ++p) {
+      const NodeId nb = topology_.neighbor(here, p);
+      if (nb == kNoNode) continue;
+      const int l = label(nb);
+      const int mine = label(here);
+      const bool usable = up ? (l > mine && l <= target) : (l < mine && l >= target);
+      if (usable && (best_port < 0 || (up ? l > best : l < best))) {
+        best_port = p;
+        best = l;
+      }
+    }
+    return best_port;  // the path neighbour (label +-1) always qualifies
+  }
   if (topology_.kind() == TopologyKind::kHypercube) {
     const NodeId diff = here ^ dst;
     if (diff == 0) return -1;
@@ -41,23 +68,38 @@ int RouteCompute::first_hop_port(NodeId here, NodeId dst) const {
   return -1;
 }
 
+RouteResult RouteCompute::ejection(int in_port) const {
+  RouteResult r;
+  int lo = layout_.network;
+  int count = layout_.ejection;
+  if (layout_.eject_by_direction) {
+    lo += layout_.is_network(in_port) ? in_port : in_port - layout_.network;
+    count = 1;
+  }
+  r.port_lo = lo;
+  r.port_hi = lo + count;
+  r.vc_lo = 0;
+  r.vc_hi = vcs_;
+  return r;
+}
+
+bool RouteCompute::on_route(NodeId src, NodeId dst, NodeId here) const {
+  for (NodeId n = src;; n = topology_.neighbor(n, first_hop_port(n, dst))) {
+    if (n == here) return true;
+    if (n == dst) return false;
+  }
+}
+
+int RouteCompute::route_hops(NodeId src, NodeId dst) const {
+  int hops = 0;
+  for (NodeId n = src; n != dst; n = topology_.neighbor(n, first_hop_port(n, dst))) ++hops;
+  return hops;
+}
+
 RouteResult RouteCompute::route(NodeId here, NodeId dst, int in_port, int in_vc) const {
   RouteResult r;
   const int port = first_hop_port(here, dst);
-  if (port < 0) {  // arrived: pick the ejection channel(s)
-    int lo = layout_.network;
-    int count = 1;
-    if (layout_.model == PortModel::kKPort) {
-      count = layout_.ejection;
-    } else if (layout_.model == PortModel::kAllPort) {
-      lo += layout_.is_network(in_port) ? in_port : in_port - layout_.network;
-    }
-    r.port_lo = lo;
-    r.port_hi = lo + count;
-    r.vc_lo = 0;
-    r.vc_hi = vcs_;
-    return r;
-  }
+  if (port < 0) return ejection(in_port);  // arrived
   r.port_lo = port;
   r.port_hi = port + 1;
   if (!dateline_) {

@@ -5,6 +5,12 @@
 // returns to class 0 when it turns into the next dimension. With V VCs, class 0 is
 // [0, ceil(V/2)) and class 1 is [ceil(V/2), V): every packet starts in class 0, so it gets
 // the extra VC when V is odd. Meshes and hypercubes use all V VCs.
+//
+// Hamiltonian-path routing (2D meshes; seed 004 section 2.2 and Fig. 1(c), after Lin and
+// McKinley): node labels follow a boustrophedon path (row 0 left to right, row 1 right to
+// left, ...). A packet to a higher label moves to the neighbour with the largest label not
+// beyond the destination's, to a lower label symmetrically; the "high" and "low" channel
+// subnetworks are each acyclic, so the routing is deadlock-free on any number of VCs.
 #pragma once
 
 #include <vector>
@@ -33,6 +39,19 @@ class RouteCompute {
   int first_hop_port(NodeId src, NodeId dst) const;
   // The VCs a packet may take on its injection channel (dateline class 0 on tori).
   int injection_vc_hi() const { return dateline_ ? class_split_ : vcs_; }
+  // Ejection channels [port_lo, port_hi) of a packet arriving at its destination on in_port.
+  RouteResult ejection(int in_port) const;
+  // Whether `here` lies on the route of a packet from src to dst (both ends included).
+  bool on_route(NodeId src, NodeId dst, NodeId here) const;
+  // The node a packet for dst moves to from `here` (here != dst).
+  NodeId next_node(NodeId here, NodeId dst) const {
+    return topology_.neighbor(here, first_hop_port(here, dst));
+  }
+  // Routing hops from src to dst (differs from the minimal distance under hamiltonian).
+  int route_hops(NodeId src, NodeId dst) const;
+  bool hamiltonian() const { return hamiltonian_; }
+  // Position of node n on the Hamiltonian path (hamiltonian routing only).
+  int label(NodeId n) const;
 
  private:
   const Topology& topology_;
@@ -41,6 +60,7 @@ class RouteCompute {
   bool dateline_;
   int class_split_;
   bool ecube_high_to_low_;
+  bool hamiltonian_;
   std::vector<int> order_;
 };
 

@@ -16,10 +16,11 @@ const char* to_string(VcState s) {
 }
 
 Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
-               const RouteCompute& route_compute)
+               const RouteCompute& route_compute, const MulticastRoute* multicast)
     : sc_core::sc_module(name),
       params_(params),
       route_compute_(route_compute),
+      multicast_(multicast),
       owner_(static_cast<std::size_t>(params.layout.outputs() * params.vcs), -1),
       vc_allocator_(params.allocator, params.layout.inputs(), params.layout.outputs(), params.vcs),
       switch_allocator_(params.allocator, params.layout.inputs(), params.layout.outputs(),
@@ -61,6 +62,8 @@ Router::StepResult Router::step_unchecked(Cycle now, ActivityCalendar& calendar,
     allocate_vcs(now);
     allocate_switch(now);
     result.moved = traverse(now, calendar, measuring);
+    if (!replica_grants_.empty())
+      result.moved += traverse_replicas(now, calendar, measuring, result.replicated);
     if (buffered_ > 0)
       result.wake_at = (result.moved > 0 || changed_) ? now + 1 : next_ready_;
   }
@@ -106,6 +109,7 @@ void Router::receive(Cycle now) {
 
 void Router::allocate_vcs(Cycle now) {
   vc_requests_.clear();
+  replica_vc_requests_.clear();
   const int vcs = params_.vcs;
   for (std::uint64_t ports = busy_ports_; ports != 0; ports &= ports - 1) {
     const int p = __builtin_ctzll(ports);
@@ -120,16 +124,32 @@ void Router::allocate_vcs(Cycle now) {
                                              "with no packet in progress",
                                              name(), p, v, to_string(front.flit.type),
                                              front.flit.packet_id));
-        ivc.route = route_compute_.route(params_.id, front.flit.dst, p, v);
         ivc.packet = front.flit.packet_id;
         ivc.state = VcState::kRouted;  // routing alone needs no re-evaluation: VA follows below
+        if (front.flit.mcast == 0) {
+          ivc.route = route_compute_.route(params_.id, front.flit.dst, p, v);
+        } else {
+          if (multicast_ == nullptr)
+            throw std::logic_error(fmt::format("{}: multidestination worm {} in a network "
+                                               "without multidestination support",
+                                               name(), front.flit.packet_id));
+          multicast_->branches(params_.id, front.flit, p, v, branch_scratch_);
+          if (branch_scratch_.size() == 1) {
+            ivc.route = branch_scratch_.front().route;
+          } else {
+            for (const MulticastBranch& b : branch_scratch_) ivc.branches.push_back({b});
+          }
+        }
       }
-      if (front.ready <= now)
+      if (front.ready > now)
+        next_ready_ = std::min(next_ready_, front.ready);
+      else if (ivc.branches.empty())
         vc_requests_.push_back({p * vcs + v, ivc.route});
       else
-        next_ready_ = std::min(next_ready_, front.ready);
+        replica_vc_requests_.push_back(p * vcs + v);
     }
   }
+  if (!replica_vc_requests_.empty()) allocate_replica_vcs(now);
   if (vc_requests_.empty()) return;
   vc_grants_.clear();
   vc_allocator_.allocate(vc_requests_, owner_, vc_grants_);
@@ -166,8 +186,47 @@ void Router::report_vc_contention(Cycle now) {
   }
 }
 
+// A replicating worm takes an output VC on every branch at once or none (so two worms never
+// hold part of each other's branches at one router). Replicating worms are served before
+// single-output ones, in rotating order.
+void Router::allocate_replica_vcs(Cycle now) {
+  const int vcs = params_.vcs;
+  const std::size_t n = replica_vc_requests_.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    const int requester = replica_vc_requests_[(k + replica_priority_) % n];
+    InputVc& ivc = input_vc(requester);
+    bool all = true;
+    for (ReplicaBranch& b : ivc.branches) {
+      b.out_port = b.out_vc = -1;
+      for (int port = b.target.route.port_lo; port < b.target.route.port_hi && b.out_port < 0; ++port)
+        for (int vc = b.target.route.vc_lo; vc < b.target.route.vc_hi; ++vc)
+          if (owner_[static_cast<std::size_t>(port * vcs + vc)] < 0) {
+            b.out_port = port;
+            b.out_vc = vc;
+            break;
+          }
+      if (b.out_port < 0) {
+        all = false;
+        if (contention_log_ != nullptr)
+          for (int port = b.target.route.port_lo; port < b.target.route.port_hi; ++port)
+            for (int vc = b.target.route.vc_lo; vc < b.target.route.vc_hi; ++vc) {
+              const int holder = owner_[static_cast<std::size_t>(port * vcs + vc)];
+              contention_log_->on_contention(ivc.packet, input_vc(holder).packet, params_.id,
+                                             port, now);
+            }
+      }
+    }
+    if (!all) continue;
+    for (ReplicaBranch& b : ivc.branches)
+      owner_[static_cast<std::size_t>(b.out_port * vcs + b.out_vc)] = requester;
+    ivc.state = VcState::kActive;
+    changed_ = true;
+  }
+}
+
 void Router::allocate_switch(Cycle now) {
   switch_requests_.clear();
+  replica_switch_requests_.clear();
   for (std::uint64_t ports = busy_ports_; ports != 0; ports &= ports - 1) {
     const int p = __builtin_ctzll(ports);
     const InputPort& in = inputs_[static_cast<std::size_t>(p)];
@@ -175,6 +234,10 @@ void Router::allocate_switch(Cycle now) {
       const int v = __builtin_ctz(vmask);
       const InputVc& ivc = in.vcs[static_cast<std::size_t>(v)];
       if (ivc.state != VcState::kActive) continue;
+      if (!ivc.branches.empty()) {
+        replica_switch_requests_.push_back(p * params_.vcs + v);
+        continue;
+      }
       if (ivc.buffer.front().ready > now) {
         next_ready_ = std::min(next_ready_, ivc.buffer.front().ready);
         continue;
@@ -187,6 +250,18 @@ void Router::allocate_switch(Cycle now) {
     }
   }
   switch_grants_.clear();
+  replica_grants_.clear();
+  if (!replica_switch_requests_.empty()) {
+    allocate_replica_switch(now);
+    // Single-output flits compete for the input and output ports the replicas left free.
+    switch_requests_.erase(
+        std::remove_if(switch_requests_.begin(), switch_requests_.end(),
+                       [&](const SwitchRequest& r) {
+                         return ((ports_taken_in_ >> r.in_port) & 1u) != 0 ||
+                                ((ports_taken_out_ >> r.out_port) & 1u) != 0;
+                       }),
+        switch_requests_.end());
+  }
   switch_allocator_.allocate(switch_requests_, switch_grants_);
   if (contention_log_ == nullptr) return;
   // A flit ready to go that lost its output port to another packet this cycle.
@@ -200,30 +275,83 @@ void Router::allocate_switch(Cycle now) {
   }
 }
 
+// Replicating worms claim their input port and their branches' output ports before the
+// single-output allocator runs, in rotating order. Synchronous replication: the front flit
+// goes to every branch in the same cycle or to none. Asynchronous: every branch with a
+// credit sends its next flit; the buffer slot frees when the last branch has taken it.
+void Router::allocate_replica_switch(Cycle now) {
+  ports_taken_in_ = ports_taken_out_ = 0;
+  const bool sync = params_.replication == Replication::kSynchronous;
+  const std::size_t n = replica_switch_requests_.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    const int index = replica_switch_requests_[(k + replica_priority_) % n];
+    const int in_port = index / params_.vcs;
+    if ((ports_taken_in_ >> in_port) & 1u) continue;
+    InputVc& ivc = input_vc(index);
+    std::uint64_t granted = 0;
+    std::uint64_t outs = 0;
+    bool all = true;
+    for (std::size_t b = 0; b < ivc.branches.size(); ++b) {
+      const ReplicaBranch& br = ivc.branches[b];
+      if (br.done) continue;
+      const int slot = sync ? 0 : br.ahead;
+      bool ok = slot < ivc.buffer.size();
+      if (ok && ivc.buffer.at(slot).ready > now) {
+        next_ready_ = std::min(next_ready_, ivc.buffer.at(slot).ready);
+        ok = false;
+      }
+      ok = ok &&
+           outputs_[static_cast<std::size_t>(br.out_port)].credits[static_cast<std::size_t>(br.out_vc)].available() &&
+           ((ports_taken_out_ >> br.out_port) & 1u) == 0;
+      if (ok) {
+        granted |= std::uint64_t{1} << b;
+        outs |= std::uint64_t{1} << br.out_port;
+      } else {
+        all = false;
+      }
+    }
+    if (granted == 0 || (sync && !all)) continue;
+    ports_taken_in_ |= std::uint64_t{1} << in_port;
+    ports_taken_out_ |= outs;
+    replica_grants_.push_back({index, granted});
+  }
+  ++replica_priority_;
+}
+
+void Router::send(Cycle now, ActivityCalendar& calendar, bool measuring, int out_port, int out_vc,
+                  Flit& flit) {
+  OutputPort& out = outputs_[static_cast<std::size_t>(out_port)];
+  flit.vc = static_cast<std::uint8_t>(out_vc);
+  if (params_.layout.is_network(out_port)) ++flit.hops;
+  out.credits[static_cast<std::size_t>(out_vc)].consume();
+  if (probes_enabled_) out_probes_[static_cast<std::size_t>(out_port)].show(flit);
+  if (measuring) ++out.link->flits_carried;
+  calendar.wake(out.link->downstream.component, out.link->send_flit(now, flit));
+}
+
+// Removes the front flit of an input VC; the freed slot goes back upstream as a credit.
+void Router::pop_input(Cycle now, ActivityCalendar& calendar, int in_port, int vc) {
+  InputPort& in = inputs_[static_cast<std::size_t>(in_port)];
+  InputVc& ivc = in.vcs[static_cast<std::size_t>(vc)];
+  ivc.buffer.pop();
+  --buffered_;
+  if (ivc.buffer.empty()) {
+    std::uint32_t& vmask = busy_vcs_[static_cast<std::size_t>(in_port)];
+    vmask &= ~(1u << vc);
+    if (vmask == 0) busy_ports_ &= ~(std::uint64_t{1} << in_port);
+  }
+  calendar.wake(in.link->upstream.component,
+                in.link->send_credit(now, static_cast<std::uint8_t>(vc)));
+}
+
 int Router::traverse(Cycle now, ActivityCalendar& calendar, bool measuring) {
   crossbar_.release();
   for (const SwitchRequest& g : switch_grants_) {
     crossbar_.connect(g.in_port, g.out_port);
-    InputPort& in = inputs_[static_cast<std::size_t>(g.in_port)];
-    InputVc& ivc = in.vcs[static_cast<std::size_t>(g.vc)];
-    OutputPort& out = outputs_[static_cast<std::size_t>(g.out_port)];
+    InputVc& ivc = inputs_[static_cast<std::size_t>(g.in_port)].vcs[static_cast<std::size_t>(g.vc)];
     Flit flit = ivc.buffer.front().flit;
-    ivc.buffer.pop();
-    --buffered_;
-    if (ivc.buffer.empty()) {
-      std::uint32_t& vmask = busy_vcs_[static_cast<std::size_t>(g.in_port)];
-      vmask &= ~(1u << g.vc);
-      if (vmask == 0) busy_ports_ &= ~(std::uint64_t{1} << g.in_port);
-    }
-    flit.vc = static_cast<std::uint8_t>(ivc.out_vc);
-    if (params_.layout.is_network(g.out_port)) ++flit.hops;
-    out.credits[static_cast<std::size_t>(ivc.out_vc)].consume();
-    if (probes_enabled_) out_probes_[static_cast<std::size_t>(g.out_port)].show(flit);
-    if (measuring) ++out.link->flits_carried;
-    calendar.wake(out.link->downstream.component, out.link->send_flit(now, flit));
-    // The freed buffer slot goes back upstream as a credit.
-    calendar.wake(in.link->upstream.component,
-                  in.link->send_credit(now, static_cast<std::uint8_t>(g.vc)));
+    pop_input(now, calendar, g.in_port, g.vc);
+    send(now, calendar, measuring, g.out_port, ivc.out_vc, flit);
     if (flit.tail()) {
       owner_[static_cast<std::size_t>(g.out_port * params_.vcs + ivc.out_vc)] = -1;
       ivc.state = VcState::kIdle;
@@ -231,6 +359,48 @@ int Router::traverse(Cycle now, ActivityCalendar& calendar, bool measuring) {
     }
   }
   return static_cast<int>(switch_grants_.size());
+}
+
+int Router::traverse_replicas(Cycle now, ActivityCalendar& calendar, bool measuring,
+                              int& replicated) {
+  int sent = 0;
+  int popped = 0;
+  for (const ReplicaGrant& g : replica_grants_) {
+    const int in_port = g.input_vc / params_.vcs;
+    const int vc = g.input_vc % params_.vcs;
+    InputVc& ivc = input_vc(g.input_vc);
+    for (std::size_t b = 0; b < ivc.branches.size(); ++b) {
+      if (((g.branches >> b) & 1u) == 0) continue;
+      ReplicaBranch& br = ivc.branches[b];
+      crossbar_.connect_replica(in_port, br.out_port);
+      Flit flit = ivc.buffer.at(params_.replication == Replication::kSynchronous ? 0 : br.ahead).flit;
+      flit.dst = br.target.dst;
+      flit.mpos = br.target.mpos;
+      send(now, calendar, measuring, br.out_port, br.out_vc, flit);
+      ++sent;
+      ++br.ahead;
+      if (flit.tail()) {
+        owner_[static_cast<std::size_t>(br.out_port * params_.vcs + br.out_vc)] = -1;
+        br.done = true;
+      }
+    }
+    // The front slot frees once every branch has taken its flit.
+    for (;;) {
+      bool all_took = !ivc.buffer.empty();
+      for (const ReplicaBranch& br : ivc.branches) all_took = all_took && br.ahead > 0;
+      if (!all_took) break;
+      pop_input(now, calendar, in_port, vc);
+      ++popped;
+      for (ReplicaBranch& br : ivc.branches) --br.ahead;
+    }
+    if (std::all_of(ivc.branches.begin(), ivc.branches.end(),
+                    [](const ReplicaBranch& br) { return br.done; })) {
+      ivc.branches.clear();
+      ivc.state = VcState::kIdle;
+    }
+  }
+  replicated += sent - popped;
+  return sent;
 }
 
 }  // namespace wormsim

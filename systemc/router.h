@@ -35,15 +35,18 @@ struct RouterParams {
   int buffer_depth = 1;
   int pipeline_depth = 1;
   AllocatorKind allocator = AllocatorKind::kSeparableInputFirst;
+  Replication replication = Replication::kAsynchronous;
 };
 
 class Router : public sc_core::sc_module {
  public:
+  // `multicast` routes multidestination worms; null when the network has none.
   Router(const sc_core::sc_module_name& name, const RouterParams& params,
-         const RouteCompute& route_compute);
+         const RouteCompute& route_compute, const MulticastRoute* multicast = nullptr);
 
   struct StepResult {
     int moved = 0;  // flits that crossed the crossbar this cycle
+    int replicated = 0;  // of those, copies beyond one per buffered flit (multidestination)
     // Next cycle this router must be evaluated even if nothing arrives for it, or kNever.
     // A router whose step moved nothing and changed no state cannot make progress until a
     // flit or credit arrives (which wakes it) or a buffered flit clears its pipeline delay.
@@ -95,10 +98,21 @@ class Router : public sc_core::sc_module {
   void allocate_vcs(Cycle now);
   void allocate_switch(Cycle now);
   void report_vc_contention(Cycle now);
+  void allocate_replica_vcs(Cycle now);
+  void allocate_replica_switch(Cycle now);
   int traverse(Cycle now, ActivityCalendar& calendar, bool measuring);
+  int traverse_replicas(Cycle now, ActivityCalendar& calendar, bool measuring, int& replicated);
+  void send(Cycle now, ActivityCalendar& calendar, bool measuring, int out_port, int out_vc,
+            Flit& flit);
+  void pop_input(Cycle now, ActivityCalendar& calendar, int in_port, int vc);
+  InputVc& input_vc(int index) {
+    return inputs_[static_cast<std::size_t>(index / params_.vcs)]
+        .vcs[static_cast<std::size_t>(index % params_.vcs)];
+  }
 
   RouterParams params_;
   const RouteCompute& route_compute_;
+  const MulticastRoute* multicast_;
   std::vector<InputPort> inputs_;
   std::vector<OutputPort> outputs_;
   std::vector<int> owner_;  // [out_port * vcs + vc] -> input VC or -1
@@ -118,6 +132,19 @@ class Router : public sc_core::sc_module {
   std::vector<VcGrant> vc_grants_;
   std::vector<SwitchRequest> switch_requests_;
   std::vector<SwitchRequest> switch_grants_;
+  // Replicating worms: input VCs waiting for their output VCs / with flits to send, the
+  // branches granted this cycle (input VC, branch bit mask), and a rotating priority.
+  struct ReplicaGrant {
+    int input_vc;
+    std::uint64_t branches;
+  };
+  std::vector<int> replica_vc_requests_;
+  std::vector<int> replica_switch_requests_;
+  std::vector<ReplicaGrant> replica_grants_;
+  std::vector<MulticastBranch> branch_scratch_;
+  std::uint64_t ports_taken_in_ = 0;
+  std::uint64_t ports_taken_out_ = 0;
+  unsigned replica_priority_ = 0;
 
   MessageLog* contention_log_ = nullptr;
   bool probes_enabled_ = false;

@@ -1,5 +1,7 @@
 #include "scoreboard.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace wormsim {
@@ -56,11 +58,27 @@ const PacketRecord* Scoreboard::on_delivered(PacketId id, NodeId at, std::uint32
                           now, at, id));
     return nullptr;
   }
-  delivered_record_ = it->second;
-  live_.erase(it);
+  bool ok = true;
+  const bool multicast = !it->second.remaining.empty();
+  if (multicast) {  // multidestination: one delivery per destination
+    std::vector<NodeId>& remaining = it->second.remaining;
+    auto pos = std::find(remaining.begin(), remaining.end(), at);
+    if (pos == remaining.end()) {
+      violation(fmt::format("cycle {}: multidestination packet {} from {} delivered at node {}, "
+                            "which is not one of its destinations or already received it",
+                            now, id, it->second.src, at));
+      return nullptr;
+    }
+    remaining.erase(pos);
+    delivered_record_ = it->second;
+    delivered_record_.dst = at;
+    if (remaining.empty()) live_.erase(it);
+  } else {
+    delivered_record_ = it->second;
+    live_.erase(it);
+  }
   ++delivered_;
   const PacketRecord& r = delivered_record_;
-  bool ok = true;
   if (r.dst != at) {
     violation(fmt::format("cycle {}: packet {} for node {} delivered at node {}", now, id, r.dst, at));
     ok = false;
@@ -71,7 +89,7 @@ const PacketRecord* Scoreboard::on_delivered(PacketId id, NodeId at, std::uint32
                           now, id, r.src, r.dst, flits, r.length, checksum, r.checksum));
     ok = false;
   }
-  if (check_order_) {
+  if (check_order_ && !multicast) {
     const std::uint64_t key = static_cast<std::uint64_t>(r.src) * static_cast<std::uint64_t>(nodes_) + r.dst;
     const std::uint64_t sequence = id / static_cast<std::uint64_t>(nodes_) + 1;
     std::uint64_t& last = last_sequence_[key];

@@ -1,6 +1,7 @@
 // End-to-end scoreboard: every packet is registered when its source creates it and checked
 // when its tail is consumed at a destination NI. It enforces exactly-once delivery (a second
-// delivery, or one of an unknown packet, is a violation), delivery to the right node, payload
+// delivery, or one of an unknown packet, is a violation; a multidestination worm must reach
+// each of its destinations exactly once), delivery to the right node, payload
 // integrity (checksum of all payload bytes as sent vs as received, length in flits), and - when
 // the routing guarantees it - in-order delivery per (source, destination). Flit conservation
 // (injected = ejected + in flight) is checked by the network at the end of the run.
@@ -23,6 +24,9 @@ struct PacketRecord {
   Cycle injected = 0;             // head left the NI
   std::uint64_t checksum = 0;     // FNV-1a over the payload bytes in flit order
   bool measured = false;          // created inside the measurement window
+  // Multidestination worm: the destinations that have not received it yet (dst is the first
+  // of the list). Empty for a unicast packet.
+  std::vector<NodeId> remaining;
 };
 
 // Payload of flit `index` of packet `id`: deterministic pseudo-random bytes, so corruption

@@ -59,6 +59,8 @@ class Statistics {
     if (measuring(now)) offered_flits_ += static_cast<std::uint64_t>(flits);
   }
   void on_flit_injected() { ++flits_injected_; }
+  // Copies a router made beyond one per buffered flit (multidestination replication).
+  void on_flits_replicated(int n) { flits_replicated_ += static_cast<std::uint64_t>(n); }
   void on_flit_ejected(Cycle now) {
     ++flits_ejected_;
     if (measuring(now)) ++accepted_flits_;
@@ -77,7 +79,10 @@ class Statistics {
 
   std::uint64_t flits_injected() const { return flits_injected_; }
   std::uint64_t flits_ejected() const { return flits_ejected_; }
-  std::uint64_t flits_in_flight() const { return flits_injected_ - flits_ejected_; }
+  std::uint64_t flits_replicated() const { return flits_replicated_; }
+  std::uint64_t flits_in_flight() const {
+    return flits_injected_ + flits_replicated_ - flits_ejected_;
+  }
   std::uint64_t packets_created() const { return packets_created_; }
   std::uint64_t packets_delivered() const { return packets_delivered_; }
   double offered_load() const { return per_node_cycle(offered_flits_); }
@@ -100,6 +105,7 @@ class Statistics {
   std::uint64_t packets_delivered_ = 0;
   std::uint64_t flits_injected_ = 0;
   std::uint64_t flits_ejected_ = 0;
+  std::uint64_t flits_replicated_ = 0;
   std::uint64_t offered_flits_ = 0;
   std::uint64_t accepted_flits_ = 0;
   std::vector<std::uint32_t> latency_;

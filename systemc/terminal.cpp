@@ -8,10 +8,13 @@
 namespace wormsim {
 
 Terminal::Terminal(const TerminalParams& params, const DestinationPicker& picker,
-                   const RouteCompute& route_compute, Scoreboard& scoreboard, Statistics& stats)
+                   const Topology& topology, const RouteCompute& route_compute,
+                   MulticastTable& multicast, Scoreboard& scoreboard, Statistics& stats)
     : params_(params),
       picker_(picker),
+      topology_(topology),
       route_compute_(route_compute),
+      multicast_(multicast),
       scoreboard_(scoreboard),
       stats_(stats),
       rng_(params.seed * 0x9e3779b97f4a7c15ull + params.id),
@@ -53,11 +56,34 @@ void Terminal::start(ActivityCalendar& calendar) {
 }
 
 void Terminal::schedule_packet(NodeId dst, int length, Cycle at, ActivityCalendar& calendar) {
-  const Pending p{0, dst, length};
   auto pos = std::upper_bound(scripted_.begin(), scripted_.end(), at,
                               [](Cycle c, const auto& e) { return c < e.first; });
-  scripted_.insert(pos, {at, p});
+  scripted_.insert(pos, {at, Scripted{dst, length, {}}});
   calendar.wake(params_.component, at);
+}
+
+void Terminal::schedule_multicast(const std::vector<NodeId>& dests, int length, Cycle at,
+                                  ActivityCalendar& calendar) {
+  auto pos = std::upper_bound(scripted_.begin(), scripted_.end(), at,
+                              [](Cycle c, const auto& e) { return c < e.first; });
+  scripted_.insert(pos, {at, Scripted{dests.front(), length, dests}});
+  calendar.wake(params_.component, at);
+}
+
+// Destinations of a synthetic multidestination worm: a random conforming path (path worms)
+// or a random set of distinct nodes other than this one (tree worms).
+std::vector<NodeId> Terminal::random_destinations() {
+  const int m = params_.multicast_destinations;
+  if (params_.multidest == MultidestMode::kPath)
+    return random_brcp_path(route_compute_, topology_, params_.id, m, rng_);
+  std::vector<NodeId> chosen;
+  std::uniform_int_distribution<NodeId> pick(0, static_cast<NodeId>(params_.nodes - 1));
+  while (static_cast<int>(chosen.size()) < m) {
+    const NodeId d = pick(rng_);
+    if (d != params_.id && std::find(chosen.begin(), chosen.end(), d) == chosen.end())
+      chosen.push_back(d);
+  }
+  return chosen;
 }
 
 std::size_t Terminal::queued_packets() const {
@@ -66,11 +92,19 @@ std::size_t Terminal::queued_packets() const {
   return n;
 }
 
-void Terminal::create_packet(NodeId dst, int length, Cycle now) {
+void Terminal::create_packet(NodeId dst, int length, Cycle now, std::vector<NodeId> dests) {
   const PacketId id = sequence_++ * static_cast<PacketId>(params_.nodes) + params_.id;
   PacketRecord record;
   record.src = params_.id;
   record.dst = dst;
+  std::uint32_t mcast = 0;
+  if (!dests.empty()) {
+    length += header_flits(params_.header_encoding, dests.size(), params_.nodes,
+                           params_.flit_bytes) -
+              1;
+    record.remaining = dests;
+    mcast = multicast_.add(params_.multidest, params_.id, std::move(dests));
+  }
   record.length = static_cast<std::uint32_t>(length);
   record.created = now;
   record.measured = stats_.measuring(now);
@@ -86,7 +120,7 @@ void Terminal::create_packet(NodeId dst, int length, Cycle now) {
   int channel = 0;
   if (params_.layout.model == PortModel::kAllPort && dst != params_.id)
     channel = route_compute_.first_hop_port(params_.id, dst);
-  queue_for(channel).push_back({id, dst, length});
+  queue_for(channel).push_back({id, dst, length, mcast});
 }
 
 Terminal::StepResult Terminal::step(Cycle now, ActivityCalendar& calendar, bool measuring) {
@@ -99,14 +133,19 @@ Terminal::StepResult Terminal::step(Cycle now, ActivityCalendar& calendar, bool 
     }
   }
   if (synthetic_ && next_arrival_ == now && now < params_.generate_until) {
-    const NodeId dst = picker_.pick(params_.id, rng_);
-    if (dst != kNoNode) create_packet(dst, params_.packet_length, now);
+    if (params_.multicast_fraction > 0 &&
+        std::generate_canonical<double, 53>(rng_) < params_.multicast_fraction) {
+      std::vector<NodeId> dests = random_destinations();
+      if (!dests.empty()) create_packet(dests.front(), params_.packet_length, now, std::move(dests));
+    } else if (const NodeId dst = picker_.pick(params_.id, rng_); dst != kNoNode) {
+      create_packet(dst, params_.packet_length, now);
+    }
     next_arrival_ = now + 1 + draw_gap();
     if (next_arrival_ < params_.generate_until) calendar.wake(params_.component, next_arrival_);
   }
   while (!scripted_.empty() && scripted_.front().first <= now) {
-    const Pending& p = scripted_.front().second;
-    create_packet(p.dst, p.length, now);
+    Scripted& p = scripted_.front().second;
+    create_packet(p.dst, p.length, now, std::move(p.dests));
     scripted_.pop_front();
   }
   const int injected = inject(now, calendar, measuring);
@@ -150,6 +189,7 @@ int Terminal::inject(Cycle now, ActivityCalendar& calendar, bool measuring) {
     flit.packet_id = ch.packet.id;
     flit.src = params_.id;
     flit.dst = ch.packet.dst;
+    flit.mcast = ch.packet.mcast;
     flit.index = static_cast<std::uint16_t>(ch.next_flit);
     flit.vc = static_cast<std::uint8_t>(ch.vc);
     const bool head = ch.next_flit == 0;
@@ -206,8 +246,10 @@ void Terminal::consume(int channel, const Flit& flit, Cycle now) {
   if (flit.tail()) {
     r.open = false;
     if (const PacketRecord* rec =
-            scoreboard_.on_delivered(flit.packet_id, params_.id, r.flits, r.checksum, now))
+            scoreboard_.on_delivered(flit.packet_id, params_.id, r.flits, r.checksum, now)) {
       stats_.on_delivered(flit.packet_id, *rec, now, flit.hops);
+      if (flit.mcast != 0) multicast_.consumed(flit.mcast);
+    }
   }
 }
 

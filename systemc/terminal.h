@@ -6,6 +6,9 @@
 // injection_rate / packet_length per cycle, drawn as geometric gaps so an idle source costs
 // nothing per cycle. A port-model rule picks the channel: one-port uses channel 0, k-port the
 // first idle channel, all-port the channel of the packet's first-hop direction.
+// With multidestination support a share of the packets are worms to several destinations
+// (a random base-routing-conformed path, or a random set for tree worms), each costing the
+// header flits its destination list needs (docs/multidestination.md).
 #pragma once
 
 #include <deque>
@@ -15,6 +18,8 @@
 #include "activity_calendar.h"
 #include "credit_counter.h"
 #include "link.h"
+#include "multicast_route.h"
+#include "multicast_table.h"
 #include "network_endpoint.h"
 #include "port_layout.h"
 #include "round_robin_arbiter.h"
@@ -37,12 +42,17 @@ struct TerminalParams {
   double injection_rate = 0;
   Cycle generate_until = 0;  // no new synthetic packets from this cycle on
   std::uint64_t seed = 1;
+  MultidestMode multidest = MultidestMode::kNone;
+  HeaderEncoding header_encoding = HeaderEncoding::kAddressList;
+  double multicast_fraction = 0;
+  int multicast_destinations = 0;
 };
 
 class Terminal : public NetworkEndpoint {
  public:
-  Terminal(const TerminalParams& params, const DestinationPicker& picker,
-           const RouteCompute& route_compute, Scoreboard& scoreboard, Statistics& stats);
+  Terminal(const TerminalParams& params, const DestinationPicker& picker, const Topology& topology,
+           const RouteCompute& route_compute, MulticastTable& multicast, Scoreboard& scoreboard,
+           Statistics& stats);
 
   void attach_injection(int channel, Link* link) override;
   void attach_ejection(int channel, Link* link) override;
@@ -51,6 +61,9 @@ class Terminal : public NetworkEndpoint {
   void start(ActivityCalendar& calendar) override;
   // Queues a packet created at cycle `at` (scripted traffic for tests and experiments).
   void schedule_packet(NodeId dst, int length, Cycle at, ActivityCalendar& calendar);
+  // A scripted multidestination worm of `length` payload flits (the caller checked `dests`).
+  void schedule_multicast(const std::vector<NodeId>& dests, int length, Cycle at,
+                          ActivityCalendar& calendar);
 
   StepResult step(Cycle now, ActivityCalendar& calendar, bool measuring) override;
 
@@ -61,6 +74,12 @@ class Terminal : public NetworkEndpoint {
     PacketId id;
     NodeId dst;
     int length;
+    std::uint32_t mcast;  // multidestination header handle; 0 = unicast
+  };
+  struct Scripted {
+    NodeId dst;
+    int length;
+    std::vector<NodeId> dests;  // multidestination worm; empty = unicast to dst
   };
   struct Channel {
     Link* link = nullptr;
@@ -80,7 +99,8 @@ class Terminal : public NetworkEndpoint {
   };
 
   Cycle draw_gap();
-  void create_packet(NodeId dst, int length, Cycle now);
+  void create_packet(NodeId dst, int length, Cycle now, std::vector<NodeId> dests = {});
+  std::vector<NodeId> random_destinations();
   int inject(Cycle now, ActivityCalendar& calendar, bool measuring);
   int eject(Cycle now);
   void consume(int channel, const Flit& flit, Cycle now);
@@ -90,7 +110,9 @@ class Terminal : public NetworkEndpoint {
 
   TerminalParams params_;
   const DestinationPicker& picker_;
+  const Topology& topology_;
   const RouteCompute& route_compute_;
+  MulticastTable& multicast_;
   Scoreboard& scoreboard_;
   Statistics& stats_;
   std::mt19937_64 rng_;
@@ -98,7 +120,7 @@ class Terminal : public NetworkEndpoint {
   bool synthetic_ = false;
   Cycle next_arrival_ = 0;
   std::uint64_t sequence_ = 0;
-  std::deque<std::pair<Cycle, Pending>> scripted_;  // sorted by creation cycle
+  std::deque<std::pair<Cycle, Scripted>> scripted_;  // sorted by creation cycle
   std::vector<std::deque<Pending>> queues_;
   std::vector<Channel> channels_;
   std::vector<Link*> ejection_;

@@ -85,7 +85,7 @@ TEST(ConfigLoaderDefaults, BuiltInDefaultIsTheMainJobOnStructDefaults) {
   EXPECT_EQ(c.node.alpha_cycles, 225u);  // 0.75 us at 300 MB/s (seed 000 section 3.3.5)
   const nlohmann::json j = to_json(c);
   EXPECT_EQ(j, to_json(main_job)) << j.dump(2);
-  EXPECT_EQ(leaf_count(j), 48) << j.dump(2);  // every field of Config
+  EXPECT_EQ(leaf_count(j), 54) << j.dump(2);  // every field of Config
   // The default text lists every key except routing.algorithm (which follows the topology)
   // and the clock period and flit width (which follow machine.preset).
   EXPECT_EQ(default_config_yaml().find("\n    algorithm:"), std::string::npos);
@@ -134,10 +134,31 @@ constexpr const char* kEveryField = R"(network:
     allocator: separable_output_first
     port_model: k_port
     ports: 5
+    multidest: tree
+    replication: synchronous
+    header_encoding: bit_string
+    consumption_channels: 3
+node:
+  alpha_cycles: 11
+  gamma_cycles: 13
+  max_packet_bytes: 600
+  header_bytes: 30
+  tx_queue_depth: 7
+collective:
+  algorithms: [ping_pong, separate_addressing]
+  message_bytes: [5, 7]
+  roots: all
+  root: 9
+  sample: 3
+  destinations: [4, 8]
+  peer: 2
+  seed: 77
 traffic:
   pattern: hotspot
   injection_rate: 0.25
   packet_length: 9
+  multicast_fraction: 0.5
+  multicast_destinations: 7
   hotspot:
     nodes: [3, 71]
     fraction: 0.375
@@ -152,6 +173,8 @@ trace:
   enabled: true
   routers: [1, 2, 70]
   file: run42
+  window_cycles: 555
+  timeline: false
 )";
 
 void expect_every_field(const Config& c) {
@@ -172,6 +195,29 @@ void expect_every_field(const Config& c) {
   EXPECT_EQ(c.network.router.allocator, AllocatorKind::kSeparableOutputFirst);
   EXPECT_EQ(c.network.router.port_model, PortModel::kKPort);
   EXPECT_EQ(c.network.router.ports, 5);
+  EXPECT_EQ(c.network.router.multidest, MultidestMode::kTree);
+  EXPECT_EQ(c.network.router.replication, Replication::kSynchronous);
+  EXPECT_EQ(c.network.router.header_encoding, HeaderEncoding::kBitString);
+  EXPECT_EQ(c.network.router.consumption_channels, 3);
+  EXPECT_EQ(c.node.alpha_cycles, 11u);
+  EXPECT_EQ(c.node.gamma_cycles, 13u);
+  EXPECT_EQ(c.node.max_packet_bytes, 600);
+  EXPECT_EQ(c.node.header_bytes, 30);
+  EXPECT_EQ(c.node.tx_queue_depth, 7);
+  EXPECT_EQ(c.collective.algorithms, (std::vector<CollectiveAlgorithm>{
+                                         CollectiveAlgorithm::kPingPong,
+                                         CollectiveAlgorithm::kSeparateAddressing}));
+  EXPECT_EQ(c.collective.message_bytes, (std::vector<std::uint32_t>{5, 7}));
+  EXPECT_EQ(c.collective.roots, RootSelection::kAll);
+  EXPECT_EQ(c.collective.root, 9u);
+  EXPECT_EQ(c.collective.sample, 3);
+  EXPECT_EQ(c.collective.destinations, (std::vector<NodeId>{4, 8}));
+  EXPECT_EQ(c.collective.peer, 2);
+  EXPECT_EQ(c.collective.seed, 77u);
+  EXPECT_DOUBLE_EQ(c.traffic.multicast_fraction, 0.5);
+  EXPECT_EQ(c.traffic.multicast_destinations, 7);
+  EXPECT_EQ(c.trace.window_cycles, 555u);
+  EXPECT_FALSE(c.trace.timeline);
   EXPECT_EQ(c.traffic.pattern, TrafficPattern::kHotspot);
   EXPECT_DOUBLE_EQ(c.traffic.injection_rate, 0.25);
   EXPECT_EQ(c.traffic.packet_length, 9);
@@ -196,7 +242,7 @@ TEST(ConfigLoaderRoundTrip, EveryFieldLoads) {
 TEST(ConfigLoaderRoundTrip, JsonHasYamlLayoutAndLoadsBack) {
   const Config c = load_config(kEveryField, kSource);
   const nlohmann::json j = to_json(c);
-  EXPECT_EQ(leaf_count(j), 48);
+  EXPECT_EQ(leaf_count(j), 54);
   EXPECT_EQ(j["machine"]["preset"], "none");
   EXPECT_EQ(j["network"]["topology"], "torus");
   EXPECT_EQ(j["network"]["dims"], nlohmann::json({4, 6, 3}));

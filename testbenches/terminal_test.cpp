@@ -69,8 +69,8 @@ class NiBench {
         stats_(topology_.nodes(), 0, 1000000000),
         calendar_(2),
         injection_(static_cast<std::size_t>(layout_.injection)),
-        terminal_(params(c, layout_, topology_.nodes()), picker_, route_compute_, scoreboard_,
-                  stats_) {
+        terminal_(params(c, layout_, topology_.nodes()), picker_, topology_, route_compute_,
+                  multicast_, scoreboard_, stats_) {
     stats_.enable_packet_log();
     for (int ch = 0; ch < layout_.injection; ++ch) {
       RouterSide& r = injection_[static_cast<std::size_t>(ch)];
@@ -183,6 +183,7 @@ class NiBench {
   Topology topology_;
   PortLayout layout_;
   RouteCompute route_compute_;
+  MulticastTable multicast_;
   DestinationPicker picker_;
   Scoreboard scoreboard_;
   Statistics stats_;

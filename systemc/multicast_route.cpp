@@ -1,0 +1,191 @@
+#include "multicast_route.h"
+
+#include <algorithm>
+#include <array>
+
+#include <fmt/format.h>
+
+namespace wormsim {
+
+void MulticastRoute::branches(NodeId here, const Flit& head, int in_port, int in_vc,
+                              std::vector<MulticastBranch>& out) const {
+  out.clear();
+  const MulticastHeader& h = table_.at(head.mcast);
+  if (h.mode == MultidestMode::kPath) {
+    const NodeId target = h.dests[head.mpos];
+    if (here != target) {
+      out.push_back({route_compute_.route(here, target, in_port, in_vc), target, head.mpos});
+      return;
+    }
+    out.push_back({route_compute_.ejection(in_port), here, head.mpos});
+    const std::size_t next = static_cast<std::size_t>(head.mpos) + 1;
+    if (next < h.dests.size())
+      out.push_back({route_compute_.route(here, h.dests[next], in_port, in_vc), h.dests[next],
+                     static_cast<std::uint16_t>(next)});
+    return;
+  }
+  // Tree: the destinations whose route from the source passes here, grouped by next port.
+  constexpr int kMaxPorts = 64;
+  std::array<NodeId, kMaxPorts> first{};
+  first.fill(kNoNode);
+  bool eject = false;
+  for (NodeId d : h.dests) {
+    if (d == here) {
+      eject = true;
+      continue;
+    }
+    if (!route_compute_.on_route(h.src, d, here)) continue;
+    const int port = route_compute_.first_hop_port(here, d);
+    if (first[static_cast<std::size_t>(port)] == kNoNode) first[static_cast<std::size_t>(port)] = d;
+  }
+  if (eject) out.push_back({route_compute_.ejection(in_port), here, 0});
+  for (int p = 0; p < topology_.network_ports(); ++p) {
+    const NodeId d = first[static_cast<std::size_t>(p)];
+    if (d != kNoNode) out.push_back({route_compute_.route(here, d, in_port, in_vc), d, 0});
+  }
+  if (out.empty())
+    throw std::logic_error(fmt::format("tree worm from {} reached node {}, which leads to none of "
+                                       "its destinations",
+                                       h.src, here));
+}
+
+std::string brcp_violation(const RouteCompute& rc, NodeId src, const std::vector<NodeId>& dests) {
+  if (dests.empty()) return "the destination list is empty";
+  for (std::size_t i = 0; i < dests.size(); ++i)
+    if (dests[i] == src) return fmt::format("destination {} is the source itself", i);
+  if (rc.hamiltonian()) {
+    const bool up = rc.label(dests[0]) > rc.label(src);
+    int last = rc.label(src);
+    for (std::size_t i = 0; i < dests.size(); ++i) {
+      const int l = rc.label(dests[i]);
+      if (up ? l <= last : l >= last)
+        return fmt::format("destination {} (node {}, label {}) breaks the {} label order of the "
+                           "Hamiltonian path",
+                           i, dests[i], l, up ? "rising" : "falling");
+      last = l;
+    }
+    return {};
+  }
+  // Walk the base route from the source to the last destination; the list must appear on it
+  // in order.
+  const NodeId last = dests.back();
+  std::size_t next = 0;
+  for (NodeId n = src;;) {
+    if (n == dests[next]) ++next;
+    if (next == dests.size() || n == last) break;
+    n = rc.next_node(n, last);
+  }
+  if (next < dests.size())
+    return fmt::format("destination {} (node {}) is not on the base route from node {} to the last "
+                       "destination {} after the ones before it",
+                       next, dests[next], src, last);
+  return {};
+}
+
+std::vector<std::vector<NodeId>> split_into_paths(const RouteCompute& rc, const Topology& topology,
+                                                  NodeId src, std::vector<NodeId> dests) {
+  std::vector<std::vector<NodeId>> paths;
+  dests.erase(std::remove(dests.begin(), dests.end(), src), dests.end());
+  std::sort(dests.begin(), dests.end());
+  dests.erase(std::unique(dests.begin(), dests.end()), dests.end());
+  if (rc.hamiltonian()) {
+    std::vector<NodeId> high;
+    std::vector<NodeId> low;
+    for (NodeId d : dests) (rc.label(d) > rc.label(src) ? high : low).push_back(d);
+    std::sort(high.begin(), high.end(), [&](NodeId a, NodeId b) { return rc.label(a) < rc.label(b); });
+    std::sort(low.begin(), low.end(), [&](NodeId a, NodeId b) { return rc.label(a) > rc.label(b); });
+    if (!high.empty()) paths.push_back(std::move(high));
+    if (!low.empty()) paths.push_back(std::move(low));
+    return paths;
+  }
+  // Greedy: the remaining destination whose base route from src covers the most remaining
+  // destinations becomes the end of the next path.
+  std::vector<char> left(static_cast<std::size_t>(topology.nodes()), 0);
+  for (NodeId d : dests) left[d] = 1;
+  std::size_t remaining = dests.size();
+  while (remaining > 0) {
+    NodeId best = kNoNode;
+    std::size_t best_count = 0;
+    for (NodeId end : dests) {
+      if (!left[end]) continue;
+      std::size_t count = 0;
+      for (NodeId n = src; n != end;) {
+        n = rc.next_node(n, end);
+        count += left[n] != 0;
+      }
+      if (count > best_count) {
+        best_count = count;
+        best = end;
+      }
+    }
+    std::vector<NodeId> path;
+    for (NodeId n = src; n != best;) {
+      n = rc.next_node(n, best);
+      if (left[n]) {
+        path.push_back(n);
+        left[n] = 0;
+      }
+    }
+    remaining -= path.size();
+    paths.push_back(std::move(path));
+  }
+  return paths;
+}
+
+std::vector<NodeId> random_brcp_path(const RouteCompute& rc, const Topology& topology, NodeId src,
+                                     int m, std::mt19937_64& rng) {
+  const int nodes = topology.nodes();
+  std::vector<NodeId> route;
+  if (rc.hamiltonian()) {
+    std::vector<NodeId> high;
+    std::vector<NodeId> low;
+    for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
+      if (n == src) continue;
+      (rc.label(n) > rc.label(src) ? high : low).push_back(n);
+    }
+    const bool take_high =
+        low.empty() || (!high.empty() && std::uniform_int_distribution<int>(0, 1)(rng) == 0);
+    route = take_high ? high : low;
+    std::sort(route.begin(), route.end(), [&](NodeId a, NodeId b) {
+      return take_high ? rc.label(a) < rc.label(b) : rc.label(a) > rc.label(b);
+    });
+  } else {
+    // The route to a random end node; a few tries for one with at least m nodes.
+    std::uniform_int_distribution<NodeId> pick(0, static_cast<NodeId>(nodes - 1));
+    for (int attempt = 0; attempt < 16; ++attempt) {
+      NodeId end = pick(rng);
+      if (end == src) continue;
+      std::vector<NodeId> r;
+      for (NodeId n = src; n != end;) {
+        n = rc.next_node(n, end);
+        r.push_back(n);
+      }
+      if (r.size() > route.size()) route = std::move(r);
+      if (static_cast<int>(route.size()) >= m) break;
+    }
+  }
+  // m of the route's nodes, in route order.
+  const std::size_t want = std::min(route.size(), static_cast<std::size_t>(m));
+  std::vector<NodeId> chosen;
+  std::size_t needed = want;
+  for (std::size_t i = 0; i < route.size() && needed > 0; ++i) {
+    const std::size_t left = route.size() - i;
+    if (std::uniform_int_distribution<std::size_t>(1, left)(rng) <= needed) {
+      chosen.push_back(route[i]);
+      --needed;
+    }
+  }
+  return chosen;
+}
+
+int header_flits(HeaderEncoding encoding, std::size_t destinations, int nodes, int flit_bytes) {
+  int address_bits = 1;
+  while ((1LL << address_bits) < nodes) ++address_bits;
+  const long long bits = encoding == HeaderEncoding::kAddressList
+                             ? static_cast<long long>(destinations) * address_bits
+                             : static_cast<long long>(nodes);
+  const long long flit_bits = 8LL * flit_bytes;
+  return static_cast<int>(std::max(1LL, (bits + flit_bits - 1) / flit_bits));
+}
+
+}  // namespace wormsim

@@ -1,0 +1,71 @@
+// Routing of multidestination worms (DESIGN.md section 4; docs/multidestination.md).
+//
+// path (intermediate reception): the header lists the destinations in path order. A worm
+// heads for its current target by the base routing; at the target the router gives every
+// flit to a consumption (ejection) channel and, unless the target was the last, forwards it
+// toward the next one (absorb and forward, seed 003 section 1, seed 004 section 2.2, seed 000
+// section 2.5). A list conforms to the base routing (BRCP, seed 003 after Panda et al.) when
+// the worm never leaves the route the base routing gives from the source to the last
+// destination: under dimension-ordered or e-cube routing every destination lies on that
+// route, in order; under Hamiltonian-path routing the labels rise (or fall) strictly.
+//
+// tree: the header is the destination set; at each router the worm branches to every output
+// port the dimension-ordered routes from the source to its destinations take from here, plus
+// the consumption channel when this node is a destination (replication at the branch points
+// of the DOR tree).
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "flit.h"
+#include "multicast_table.h"
+#include "route_compute.h"
+#include "topology.h"
+
+namespace wormsim {
+
+// One output branch of a worm at a router, and the header it carries on that branch.
+struct MulticastBranch {
+  RouteResult route;
+  NodeId dst = kNoNode;    // current target stamped on the flits of this branch
+  std::uint16_t mpos = 0;  // path: position of that target in the list
+};
+
+class MulticastRoute {
+ public:
+  MulticastRoute(const Topology& topology, const RouteCompute& route_compute,
+                 const MulticastTable& table)
+      : topology_(topology), route_compute_(route_compute), table_(table) {}
+
+  // Branches of the worm whose head `head` arrived at `here` on (in_port, in_vc): one branch
+  // for a worm passing through, two or more where it is absorbed or replicated.
+  void branches(NodeId here, const Flit& head, int in_port, int in_vc,
+                std::vector<MulticastBranch>& out) const;
+
+ private:
+  const Topology& topology_;
+  const RouteCompute& route_compute_;
+  const MulticastTable& table_;
+};
+
+// Empty when `dests` (in the order given) is a base-routing-conformed path from src; else the
+// reason it is not, naming the offending destination.
+std::string brcp_violation(const RouteCompute& rc, NodeId src, const std::vector<NodeId>& dests);
+// Splits an arbitrary destination set into conforming paths from src (each in path order):
+// greedy along the base routing, fewest paths first for DOR (destinations grouped on the
+// route to the farthest remaining one), the high and low label chains for Hamiltonian paths.
+std::vector<std::vector<NodeId>> split_into_paths(const RouteCompute& rc, const Topology& topology,
+                                                  NodeId src, std::vector<NodeId> dests);
+// A random conforming path of up to m destinations from src (fewer when no route from src is
+// that long), for synthetic traffic.
+std::vector<NodeId> random_brcp_path(const RouteCompute& rc, const Topology& topology, NodeId src,
+                                     int m, std::mt19937_64& rng);
+// Header flits of a worm to `destinations` nodes: an address list spends ceil(log2 N) bits per
+// destination, a bit-string N bits, packed into flits of 8 * flit_bytes bits; at least one.
+// A unicast header is one flit, so a multidestination worm costs header_flits - 1 extra flits.
+int header_flits(HeaderEncoding encoding, std::size_t destinations, int nodes, int flit_bytes);
+
+}  // namespace wormsim
