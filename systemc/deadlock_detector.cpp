@@ -16,6 +16,7 @@ std::string DeadlockReport::describe(const WaitingVc& w) const {
     s += fmt::format(", holds out {} vc {}{}", out, w.out_vc, w.no_credit ? " with no credit" : "");
   }
   if (!w.branches.empty()) s += ", replicating to " + w.branches;
+  if (!w.wants.empty()) s += ", wants " + w.wants;
   return s;
 }
 
@@ -86,6 +87,13 @@ DeadlockReport build_deadlock_report(const std::vector<std::unique_ptr<Router>>&
           }
         }
         if (!w.branches.empty()) w.branches += "]";
+        if (ivc.state == VcState::kRouted && ivc.branches.empty()) {
+          const RouteResult& rr = ivc.route;
+          w.wants = report.output_names.at(static_cast<std::size_t>(rr.port_lo));
+          if (rr.port_hi - rr.port_lo > 1)
+            w.wants += ".." + report.output_names.at(static_cast<std::size_t>(rr.port_hi - 1));
+          w.wants += fmt::format(" vc {}..{}", rr.vc_lo, rr.vc_hi - 1);
+        }
         index[{w.router, p, v}] = static_cast<int>(report.waiting.size());
         report.waiting.push_back(w);
       }

@@ -35,6 +35,7 @@ struct WaitingVc {
   int out_vc = -1;
   bool no_credit = false;      // holds an output VC whose downstream buffer is full
   std::string branches;        // replicating worm: its branches and what each waits for
+  std::string wants;           // waiting for an output VC: the candidate ports and VCs
   std::vector<int> waits_for;  // indices into DeadlockReport::waiting
 };
 

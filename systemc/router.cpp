@@ -216,7 +216,10 @@ void Router::allocate_replica_vcs(Cycle now) {
             }
       }
     }
-    if (!all) continue;
+    if (!all) {
+      for (ReplicaBranch& b : ivc.branches) b.out_port = b.out_vc = -1;
+      continue;
+    }
     for (ReplicaBranch& b : ivc.branches)
       owner_[static_cast<std::size_t>(b.out_port * vcs + b.out_vc)] = requester;
     ivc.state = VcState::kActive;

@@ -136,7 +136,10 @@ Terminal::StepResult Terminal::step(Cycle now, ActivityCalendar& calendar, bool 
     if (params_.multicast_fraction > 0 &&
         std::generate_canonical<double, 53>(rng_) < params_.multicast_fraction) {
       std::vector<NodeId> dests = random_destinations();
-      if (!dests.empty()) create_packet(dests.front(), params_.packet_length, now, std::move(dests));
+      if (!dests.empty()) {
+        const NodeId first = dests.front();
+        create_packet(first, params_.packet_length, now, std::move(dests));
+      }
     } else if (const NodeId dst = picker_.pick(params_.id, rng_); dst != kNoNode) {
       create_packet(dst, params_.packet_length, now);
     }
@@ -145,7 +148,8 @@ Terminal::StepResult Terminal::step(Cycle now, ActivityCalendar& calendar, bool 
   }
   while (!scripted_.empty() && scripted_.front().first <= now) {
     Scripted& p = scripted_.front().second;
-    create_packet(p.dst, p.length, now, std::move(p.dests));
+    const NodeId dst = p.dst;
+    create_packet(dst, p.length, now, std::move(p.dests));
     scripted_.pop_front();
   }
   const int injected = inject(now, calendar, measuring);

@@ -1,0 +1,168 @@
+// Multidestination routing helpers (systemc/multicast_route.h): header cost per encoding,
+// base-routing conformance (BRCP), splitting destination sets into conforming paths, random
+// conforming paths, Hamiltonian-path labels and routes.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <set>
+
+#include "multicast_route.h"
+#include "network_test_util.h"
+
+namespace wormsim {
+namespace {
+
+struct Fixture {
+  explicit Fixture(Config c)
+      : config(std::move(c)),
+        topology(config.network.topology),
+        layout(PortLayout::make(config.network.router.port_model, topology.network_ports(), 1)),
+        rc(topology, config.network.routing, layout, config.network.router.vcs) {}
+  Config config;
+  Topology topology;
+  PortLayout layout;
+  RouteCompute rc;
+};
+
+Config hamiltonian_mesh(int x, int y) {
+  Config c = testing::mesh_config({x, y});
+  c.network.routing.algorithm = RoutingAlgorithm::kHamiltonian;
+  return c;
+}
+
+TEST(HeaderFlits, AddressListAndBitStringCosts) {
+  // 64 nodes: 6-bit addresses; 8-byte flits hold 64 bits.
+  EXPECT_EQ(header_flits(HeaderEncoding::kAddressList, 1, 64, 8), 1);
+  EXPECT_EQ(header_flits(HeaderEncoding::kAddressList, 10, 64, 8), 1);   // 60 bits
+  EXPECT_EQ(header_flits(HeaderEncoding::kAddressList, 11, 64, 8), 2);   // 66 bits
+  EXPECT_EQ(header_flits(HeaderEncoding::kAddressList, 63, 64, 8), 6);   // 378 bits
+  EXPECT_EQ(header_flits(HeaderEncoding::kBitString, 1, 64, 8), 1);
+  EXPECT_EQ(header_flits(HeaderEncoding::kBitString, 63, 64, 8), 1);
+  // 1024 nodes, 2-byte flits: 10-bit addresses, 16-bit flits.
+  EXPECT_EQ(header_flits(HeaderEncoding::kAddressList, 3, 1024, 2), 2);  // 30 bits
+  EXPECT_EQ(header_flits(HeaderEncoding::kBitString, 3, 1024, 2), 64);   // 1024 bits
+  EXPECT_EQ(header_flits(HeaderEncoding::kAddressList, 1, 2, 1), 1);
+}
+
+TEST(Brcp, XyRoutesAcceptOnRouteListsInOrderOnly) {
+  Fixture f(testing::mesh_config({8, 8}));
+  auto n = [&](int x, int y) { return f.topology.node_at({x, y}); };
+  const NodeId src = n(1, 1);
+  EXPECT_EQ(brcp_violation(f.rc, src, {n(3, 1), n(5, 1), n(5, 4), n(5, 6)}), "");
+  EXPECT_EQ(brcp_violation(f.rc, src, {n(1, 5)}), "");
+  EXPECT_NE(brcp_violation(f.rc, src, {n(5, 4), n(3, 1)}), "");          // out of order
+  EXPECT_NE(brcp_violation(f.rc, src, {n(3, 2), n(5, 6)}), "");          // (3,2) off the XY route
+  EXPECT_NE(brcp_violation(f.rc, src, {n(3, 1), n(3, 1)}), "");          // twice
+  EXPECT_NE(brcp_violation(f.rc, src, {src, n(3, 1)}), "");              // the source
+  EXPECT_NE(brcp_violation(f.rc, src, {}), "");
+  const std::string why = brcp_violation(f.rc, src, {n(3, 2), n(5, 6)});
+  EXPECT_NE(why.find("destination 0"), std::string::npos) << why;
+}
+
+TEST(Brcp, TorusRoutesTakeTheMinimalDirection) {
+  Fixture f(testing::torus_config({8, 8}));
+  auto n = [&](int x, int y) { return f.topology.node_at({x, y}); };
+  // From (1,0) to (6,0) the minimal way is through the wrap: 0, 7, 6.
+  EXPECT_EQ(brcp_violation(f.rc, n(1, 0), {n(0, 0), n(7, 0), n(6, 0)}), "");
+  EXPECT_NE(brcp_violation(f.rc, n(1, 0), {n(3, 0), n(6, 0)}), "");
+}
+
+TEST(Brcp, HamiltonianListsMustBeMonotoneInLabel) {
+  Fixture f(hamiltonian_mesh(4, 4));
+  auto n = [&](int x, int y) { return f.topology.node_at({x, y}); };
+  // Boustrophedon labels: row 0 left to right, row 1 right to left.
+  EXPECT_EQ(f.rc.label(n(0, 0)), 0);
+  EXPECT_EQ(f.rc.label(n(3, 0)), 3);
+  EXPECT_EQ(f.rc.label(n(3, 1)), 4);
+  EXPECT_EQ(f.rc.label(n(0, 1)), 7);
+  EXPECT_EQ(f.rc.label(n(0, 2)), 8);
+  EXPECT_EQ(brcp_violation(f.rc, n(1, 0), {n(3, 0), n(0, 1), n(2, 3)}), "");
+  EXPECT_EQ(brcp_violation(f.rc, n(2, 3), {n(0, 2), n(0, 0)}), "");
+  EXPECT_NE(brcp_violation(f.rc, n(1, 0), {n(0, 1), n(3, 0)}), "");
+  EXPECT_NE(brcp_violation(f.rc, n(1, 1), {n(0, 0), n(3, 3)}), "");  // low then high
+}
+
+TEST(HamiltonianRouting, EveryRouteFollowsTheLabelsMonotonically) {
+  Fixture f(hamiltonian_mesh(5, 4));
+  const int nodes = f.topology.nodes();
+  for (NodeId s = 0; s < static_cast<NodeId>(nodes); ++s)
+    for (NodeId d = 0; d < static_cast<NodeId>(nodes); ++d) {
+      if (s == d) continue;
+      const bool up = f.rc.label(d) > f.rc.label(s);
+      int hops = 0;
+      for (NodeId n = s; n != d; ++hops) {
+        const NodeId next = f.rc.next_node(n, d);
+        ASSERT_NE(next, kNoNode);
+        EXPECT_TRUE(up ? f.rc.label(next) > f.rc.label(n) : f.rc.label(next) < f.rc.label(n));
+        EXPECT_TRUE(up ? f.rc.label(next) <= f.rc.label(d) : f.rc.label(next) >= f.rc.label(d));
+        n = next;
+      }
+      EXPECT_EQ(hops, f.rc.route_hops(s, d));
+      EXPECT_GE(hops, f.topology.distance(s, d));
+    }
+}
+
+void expect_partition(const Fixture& f, NodeId src, const std::vector<NodeId>& dests,
+                      const std::vector<std::vector<NodeId>>& paths) {
+  std::multiset<NodeId> covered;
+  for (const auto& p : paths) {
+    EXPECT_EQ(brcp_violation(f.rc, src, p), "");
+    covered.insert(p.begin(), p.end());
+  }
+  std::set<NodeId> wanted(dests.begin(), dests.end());
+  wanted.erase(src);
+  EXPECT_EQ(std::multiset<NodeId>(wanted.begin(), wanted.end()), covered);
+}
+
+TEST(SplitIntoPaths, RandomSetsBecomeConformingPathsCoveringEachDestinationOnce) {
+  std::mt19937_64 rng(7);
+  for (const Config& c : {testing::mesh_config({8, 8}), testing::torus_config({6, 5}),
+                          testing::hypercube_config(5), hamiltonian_mesh(8, 8)}) {
+    Fixture f(c);
+    const int nodes = f.topology.nodes();
+    for (int trial = 0; trial < 50; ++trial) {
+      const NodeId src = static_cast<NodeId>(rng() % static_cast<unsigned>(nodes));
+      std::vector<NodeId> dests;
+      const int m = 1 + static_cast<int>(rng() % static_cast<unsigned>(nodes - 1));
+      for (int i = 0; i < m; ++i) dests.push_back(static_cast<NodeId>(rng() % static_cast<unsigned>(nodes)));
+      const auto paths = split_into_paths(f.rc, f.topology, src, dests);
+      expect_partition(f, src, dests, paths);
+      if (f.rc.hamiltonian()) {
+        EXPECT_LE(paths.size(), 2u);  // dual-path: high and low chains
+      }
+    }
+  }
+}
+
+TEST(SplitIntoPaths, XyBroadcastNeedsOnePathPerColumnSegment) {
+  Fixture f(testing::mesh_config({4, 4}));
+  std::vector<NodeId> all;
+  for (NodeId n = 0; n < 16; ++n) all.push_back(n);
+  const NodeId src = f.topology.node_at({1, 1});
+  const auto paths = split_into_paths(f.rc, f.topology, src, all);
+  expect_partition(f, src, all, paths);
+  // Under XY a path turns at most once, so it ends in at most one column half (the nodes
+  // above or below row 1 in one column); the row's nodes ride along. From (1,1) on 4x4 there
+  // are 8 column halves (columns 0..3, above and below), so 8 paths is the minimum.
+  EXPECT_EQ(paths.size(), 8u);
+}
+
+TEST(RandomBrcpPath, ConformsAndHasTheRequestedLengthWhenTheRouteAllows) {
+  std::mt19937_64 rng(3);
+  for (const Config& c : {testing::mesh_config({8, 8}), testing::torus_config({8, 8}),
+                          hamiltonian_mesh(8, 8)}) {
+    Fixture f(c);
+    for (int trial = 0; trial < 200; ++trial) {
+      const NodeId src = static_cast<NodeId>(rng() % 64);
+      const int m = 1 + static_cast<int>(rng() % 6);
+      const std::vector<NodeId> p = random_brcp_path(f.rc, f.topology, src, m, rng);
+      EXPECT_EQ(brcp_violation(f.rc, src, p), "");
+      EXPECT_LE(static_cast<int>(p.size()), m);
+      EXPECT_GE(p.size(), 1u);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace wormsim
