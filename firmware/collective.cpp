@@ -26,6 +26,9 @@ std::vector<int> resolution_order(const Config& config) {
 FirmwareTables make_firmware_tables(const Config& config) {
   FirmwareTables t;
   t.resolution_order = resolution_order(config);
+  const RouterConfig& r = config.network.router;
+  t.layout = PortLayout::make(r.port_model, Topology(config.network.topology).network_ports(),
+                              r.ports, r.consumption_channels);
   const auto& algs = config.collective.algorithms;
   if (config.workload == Workload::kCollective &&
       std::find(algs.begin(), algs.end(), CollectiveAlgorithm::kEdnBroadcast) != algs.end()) {
@@ -48,6 +51,11 @@ void run_dimensional_broadcast(Runtime& rt, const Operation& op,
 void run_edn_broadcast(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                        const Deliver& deliver, const FirmwareTables& tables);
 
+void run_path_multicast(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                        const Deliver& deliver, const PortLayout& layout);
+void run_tree_multicast(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                        const Deliver& deliver);
+
 void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                     const Deliver& deliver, const FirmwareTables& tables) {
   switch (op.algorithm) {
@@ -60,6 +68,9 @@ void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uin
       return run_dimensional_broadcast(rt, op, data, deliver, tables);
     case CollectiveAlgorithm::kEdnBroadcast:
       return run_edn_broadcast(rt, op, data, deliver, tables);
+    case CollectiveAlgorithm::kPathMulticast:
+      return run_path_multicast(rt, op, data, deliver, tables.layout);
+    case CollectiveAlgorithm::kTreeMulticast: return run_tree_multicast(rt, op, data, deliver);
   }
   throw std::logic_error("run_collective: unknown algorithm");
 }

@@ -28,6 +28,7 @@ struct Operation {
 struct FirmwareTables {
   std::vector<int> resolution_order;  // dimensions, first resolved first
   std::shared_ptr<const EdnPattern> edn;  // set when the run uses edn_broadcast
+  PortLayout layout;                      // the router's port model
 };
 FirmwareTables make_firmware_tables(const Config& config);
 

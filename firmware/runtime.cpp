@@ -1,5 +1,6 @@
 #include "runtime.h"
 
+#include "multicast_route.h"
 #include "ni_registers.h"
 
 namespace wormsim::fw {
@@ -59,7 +60,25 @@ int Runtime::channel_for(NodeId dst) {
 void Runtime::send(NodeId dst, const std::vector<std::uint8_t>& data, std::uint32_t tag) {
   const Cycle begin = now();
   bus_.busy(bus_.alpha_cycles());
-  const int c = channel_for(dst);
+  post(channel_for(dst), dst, data, tag, begin);
+}
+
+void Runtime::send_multicast(const std::vector<NodeId>& dests, const std::vector<std::uint8_t>& data,
+                             std::uint32_t tag) {
+  const Cycle begin = now();
+  bus_.busy(bus_.alpha_cycles());
+  const int c = channel_for(dests.empty() ? id_ : dests.front());
+  bus_.write32(tx_reg(c, ni::kTxDcount), 0);
+  for (NodeId d : dests) bus_.write32(tx_reg(c, ni::kTxDlist), d);
+  post(c, dests.empty() ? id_ : dests.front(), data, tag, begin);
+}
+
+std::vector<std::vector<NodeId>> Runtime::conforming_paths(const std::vector<NodeId>& dests) const {
+  return split_into_paths(routing_, topology_, id_, dests);
+}
+
+void Runtime::post(int c, NodeId dst, const std::vector<std::uint8_t>& data, std::uint32_t tag,
+                   Cycle begin) {
   bus_.write_block(ni::kTxWindow + ni::kWindowStride * static_cast<std::uint64_t>(c), data.data(),
                    data.size());
   bus_.write32(tx_reg(c, ni::kTxDst), dst);

@@ -43,6 +43,15 @@ class Runtime {
   // all-port: the channel of the first hop; k-port: an idle channel, else one with room).
   // Returns once the descriptor is queued; the DMA sends it while the processor goes on.
   void send(NodeId dst, const std::vector<std::uint8_t>& data, std::uint32_t tag = 0);
+  // Sends `data` to every node of `dests` as one multidestination worm (needs
+  // network.router.multidest path or tree): one alpha, the list written to TXn_DLIST, one
+  // doorbell. A path worm's list must conform to the base routing (see conforming_paths);
+  // the channel is the one of the first destination's first hop under all-port.
+  void send_multicast(const std::vector<NodeId>& dests, const std::vector<std::uint8_t>& data,
+                      std::uint32_t tag = 0);
+  // Splits a destination set into lists that each conform to the base routing, for one
+  // path worm each (multicast_route.h split_into_paths).
+  std::vector<std::vector<NodeId>> conforming_paths(const std::vector<NodeId>& dests) const;
   // Blocks until a message is available, takes it (lowest ejection channel first) and
   // charges gamma.
   Message receive();
@@ -53,6 +62,8 @@ class Runtime {
 
  private:
   int channel_for(NodeId dst);
+  void post(int channel, NodeId dst, const std::vector<std::uint8_t>& data, std::uint32_t tag,
+            Cycle begin);
   std::uint32_t free_slots(int channel);
 
   ProcessorBus& bus_;

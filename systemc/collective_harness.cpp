@@ -81,6 +81,17 @@ void CollectiveHarness::build_operations() {
             throw ConfigError("collective.peer",
                               fmt::format("ping_pong peer {} is the root itself", peer));
           op.destinations.push_back(peer);
+        } else if (c.random_destinations > 0) {
+          // The same random set for a root in every algorithm and size (and every variant
+          // of a comparison), so the runs compare like with like.
+          std::vector<NodeId> others;
+          for (int n = 0; n < nodes; ++n)
+            if (static_cast<NodeId>(n) != root) others.push_back(static_cast<NodeId>(n));
+          std::mt19937_64 pick(c.seed * 0x9e3779b97f4a7c15ull + root);
+          std::shuffle(others.begin(), others.end(), pick);
+          others.resize(static_cast<std::size_t>(c.random_destinations));
+          std::sort(others.begin(), others.end());
+          op.destinations = std::move(others);
         } else if (c.destinations.empty()) {
           for (int n = 0; n < nodes; ++n)
             if (static_cast<NodeId>(n) != root) op.destinations.push_back(static_cast<NodeId>(n));

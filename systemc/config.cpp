@@ -72,12 +72,14 @@ std::optional<E> parse_of(const NameTable<E, N>& table, const std::string& name)
 
 constexpr NameTable<Workload, 2> kWorkloadNames{
     {{Workload::kSynthetic, "synthetic"}, {Workload::kCollective, "collective"}}};
-constexpr NameTable<CollectiveAlgorithm, 5> kCollectiveNames{
+constexpr NameTable<CollectiveAlgorithm, 7> kCollectiveNames{
     {{CollectiveAlgorithm::kPingPong, "ping_pong"},
      {CollectiveAlgorithm::kSeparateAddressing, "separate_addressing"},
      {CollectiveAlgorithm::kRecursiveDoubling, "recursive_doubling"},
      {CollectiveAlgorithm::kDimensionalBroadcast, "dimensional_broadcast"},
-     {CollectiveAlgorithm::kEdnBroadcast, "edn_broadcast"}}};
+     {CollectiveAlgorithm::kEdnBroadcast, "edn_broadcast"},
+     {CollectiveAlgorithm::kPathMulticast, "path_multicast"},
+     {CollectiveAlgorithm::kTreeMulticast, "tree_multicast"}}};
 constexpr NameTable<RootSelection, 3> kRootNames{
     {{RootSelection::kOne, "one"}, {RootSelection::kAll, "all"}, {RootSelection::kSample, "sample"}}};
 
@@ -290,6 +292,12 @@ void Config::validate_node_layer(int nodes) const {
     require(col.destinations[i] < static_cast<NodeId>(nodes),
             fmt::format("collective.destinations[{}]", i),
             fmt::format("node {} is outside the {}-node network", col.destinations[i], nodes));
+  require(col.random_destinations >= 0 && col.random_destinations < nodes,
+          "collective.random_destinations",
+          fmt::format("must be in 0..{} (got {})", nodes - 1, col.random_destinations));
+  if (col.random_destinations > 0)
+    require(col.destinations.empty(), "collective.random_destinations",
+            "give either collective.destinations or collective.random_destinations, not both");
   require(col.peer >= -1 && col.peer < nodes, "collective.peer",
           fmt::format("must be -1 or a node id below {} (got {})", nodes, col.peer));
   if (workload != Workload::kCollective) return;
@@ -308,15 +316,23 @@ void Config::validate_node_layer(int nodes) const {
                 "edn_broadcast needs network.router.port_model: all_port (seed 000 section 3.3)");
         require(network.routing.order.empty() || network.routing.order == std::vector<int>{0, 1},
                 key, "edn_broadcast's patterns assume XY routing (network.routing.order [0, 1])");
-        require(col.destinations.empty(), "collective.destinations",
+        require(col.destinations.empty() && col.random_destinations == 0, "collective.destinations",
                 "edn_broadcast is a broadcast; leave destinations empty");
         break;
       }
       case CollectiveAlgorithm::kDimensionalBroadcast:
         require(topo.kind != TopologyKind::kHypercube, key,
                 "dimensional_broadcast needs a mesh or torus");
-        require(col.destinations.empty(), "collective.destinations",
+        require(col.destinations.empty() && col.random_destinations == 0, "collective.destinations",
                 "dimensional_broadcast is a broadcast; leave destinations empty");
+        break;
+      case CollectiveAlgorithm::kPathMulticast:
+        require(network.router.multidest == MultidestMode::kPath, key,
+                "path_multicast needs network.router.multidest: path");
+        break;
+      case CollectiveAlgorithm::kTreeMulticast:
+        require(network.router.multidest == MultidestMode::kTree, key,
+                "tree_multicast needs network.router.multidest: tree");
         break;
       default: break;
     }

@@ -43,6 +43,8 @@ enum class CollectiveAlgorithm {
   kRecursiveDoubling,     // U-mesh / RD, seed 000 sections 3.2.2, 3.3.3
   kDimensionalBroadcast,  // seed 000 section 5.3, Fig. 5.5
   kEdnBroadcast,          // seed 000 section 3.3, Appendix A
+  kPathMulticast,         // path worms with intermediate reception (multidest: path)
+  kTreeMulticast,         // one worm replicated along the DOR tree (multidest: tree)
 };
 enum class RootSelection { kOne, kAll, kSample };
 
@@ -140,6 +142,7 @@ struct CollectiveConfig {
   NodeId root = 0;      // roots: one
   int sample = 8;       // roots: sample (distinct random roots, collective.seed)
   std::vector<NodeId> destinations;  // multicast set; [] = broadcast to every other node
+  int random_destinations = 0;       // > 0: a random set of this many per root instead
   std::int64_t peer = -1;            // ping_pong partner; -1 = the root's first neighbour
   std::uint64_t seed = 1;
 };

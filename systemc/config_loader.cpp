@@ -445,6 +445,9 @@ const std::vector<Field>& schema() {
          c.collective.destinations = to_list<NodeId>(v, "node ids", to_node);
        },
        [](const Config& c) -> Json { return c.collective.destinations; }},
+      {"collective.random_destinations",
+       [](const Val& v, Config& c) { c.collective.random_destinations = to_int(v); },
+       [](const Config& c) -> Json { return c.collective.random_destinations; }},
       {"collective.peer", [](const Val& v, Config& c) { c.collective.peer = to_int(v); },
        [](const Config& c) -> Json { return c.collective.peer; }},
       {"collective.seed", [](const Val& v, Config& c) { c.collective.seed = to_cycles(v); },
@@ -779,12 +782,14 @@ node:                         # workload: collective (docs/ni-registers.md, docs
   tx_queue_depth: 16          # descriptors per injection channel, 1..65535
 collective:
   algorithms: [edn_broadcast, recursive_doubling]  # ping_pong | separate_addressing |
-                              # recursive_doubling | dimensional_broadcast | edn_broadcast
+                              # recursive_doubling | dimensional_broadcast | edn_broadcast |
+                              # path_multicast (multidest: path) | tree_multicast (tree)
   message_bytes: [32, 64, 128, 256, 512, 1024, 2048]
   roots: sample               # one (collective.root) | all | sample (collective.sample nodes)
   root: 0
   sample: 8
   destinations: []            # multicast destination set; [] = broadcast to all other nodes
+  random_destinations: 0      # > 0: instead, a random set of this many per root (collective.seed)
   peer: -1                    # ping_pong partner; -1 = the root's first neighbour
   seed: 1                     # random seed (root sample)
 traffic:                      # workload: synthetic

@@ -36,7 +36,10 @@ struct MessageRecord {
   Cycle receive_begin = kNone;  // destination firmware took the message: gamma starts
   Cycle received = kNone;       // gamma done: the data is the application's
   int hops = 0;                 // router-to-router links of the (first) packet's path
-  std::uint64_t flit_hops = 0;  // sum over packets of flits x hops
+  // Link usage: sum over packets of flits x links used. A multidestination message has one
+  // record per destination (consecutive, in list order); its links are counted once, on the
+  // first record, when the source packetises it.
+  std::uint64_t flit_hops = 0;
 };
 
 struct ContentionEvent {
@@ -57,9 +60,41 @@ class MessageLog {
     index_[key(r.src, r.seq)] = i;
     return i;
   }
+  // A multidestination message (src, seq): one record per destination.
+  void on_doorbell_multicast(MessageRecord r, const std::vector<NodeId>& dests) {
+    const std::size_t first = records_.size();
+    for (NodeId d : dests) {
+      r.dst = d;
+      records_.push_back(r);
+      records_.back().operation = operation_;
+    }
+    index_[key(r.src, r.seq)] = first;
+    copies_[key(r.src, r.seq)] = dests.size();
+  }
   MessageRecord* find(NodeId src, std::uint32_t seq) {
     const auto it = index_.find(key(src, seq));
     return it == index_.end() ? nullptr : &records_[it->second];
+  }
+  // The record of message (src, seq) at destination dst.
+  MessageRecord* find(NodeId src, std::uint32_t seq, NodeId dst) {
+    for (MessageRecord& r : copies(src, seq))
+      if (r.dst == dst) return &r;
+    return nullptr;
+  }
+  // All records of message (src, seq): one, or one per destination of a multidestination one.
+  struct Span {
+    MessageRecord* first;
+    MessageRecord* last;
+    MessageRecord* begin() const { return first; }
+    MessageRecord* end() const { return last; }
+  };
+  Span copies(NodeId src, std::uint32_t seq) {
+    const auto it = index_.find(key(src, seq));
+    if (it == index_.end()) return {nullptr, nullptr};
+    const auto c = copies_.find(key(src, seq));
+    const std::size_t n = c == copies_.end() ? 1 : c->second;
+    MessageRecord* f = &records_[it->second];
+    return {f, f + n};
   }
   void map_packet(PacketId packet, NodeId src, std::uint32_t seq) {
     const auto it = index_.find(key(src, seq));
@@ -94,6 +129,7 @@ class MessageLog {
   int operation_ = -1;
   std::vector<MessageRecord> records_;
   std::unordered_map<std::uint64_t, std::size_t> index_;
+  std::unordered_map<std::uint64_t, std::size_t> copies_;  // multidestination: records per message
   std::unordered_map<PacketId, std::size_t> packets_;
   std::set<std::pair<std::size_t, std::size_t>> contention_pairs_;
   std::vector<ContentionEvent> contention_;

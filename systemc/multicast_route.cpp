@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -176,6 +177,27 @@ std::vector<NodeId> random_brcp_path(const RouteCompute& rc, const Topology& top
     }
   }
   return chosen;
+}
+
+std::uint64_t multicast_links(const RouteCompute& rc, MultidestMode mode, NodeId src,
+                              const std::vector<NodeId>& dests) {
+  std::uint64_t links = 0;
+  if (mode == MultidestMode::kPath) {
+    NodeId at = src;
+    for (NodeId d : dests) {
+      links += static_cast<std::uint64_t>(rc.route_hops(at, d));
+      at = d;
+    }
+    return links;
+  }
+  std::set<std::pair<NodeId, NodeId>> edges;
+  for (NodeId d : dests)
+    for (NodeId n = src; n != d;) {
+      const NodeId next = rc.next_node(n, d);
+      edges.insert({n, next});
+      n = next;
+    }
+  return edges.size();
 }
 
 int header_flits(HeaderEncoding encoding, std::size_t destinations, int nodes, int flit_bytes) {

@@ -63,6 +63,10 @@ std::vector<std::vector<NodeId>> split_into_paths(const RouteCompute& rc, const 
 // that long), for synthetic traffic.
 std::vector<NodeId> random_brcp_path(const RouteCompute& rc, const Topology& topology, NodeId src,
                                      int m, std::mt19937_64& rng);
+// Router-to-router links a multidestination worm uses: the links of its path (src through the
+// list), or the edges of the union of the DOR routes from src (tree).
+std::uint64_t multicast_links(const RouteCompute& rc, MultidestMode mode, NodeId src,
+                              const std::vector<NodeId>& dests);
 // Header flits of a worm to `destinations` nodes: an address list spends ceil(log2 N) bits per
 // destination, a bit-string N bits, packed into flits of 8 * flit_bytes bits; at least one.
 // A unicast header is one flit, so a multidestination worm costs header_flits - 1 extra flits.

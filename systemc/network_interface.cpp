@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "multicast_route.h"
 #include "network.h"
 #include "ni_registers.h"
 
@@ -18,12 +19,14 @@ constexpr int kHeaderFields = 16;  // seq, tag, message bytes, offset: 4 bytes e
 }  // namespace
 
 NetworkInterface::NetworkInterface(const sc_core::sc_module_name& name, const NiParams& params,
-                                   const RouteCompute& route_compute, Scoreboard& scoreboard,
+                                   const RouteCompute& route_compute, MulticastTable& multicast,
+                                   Scoreboard& scoreboard,
                                    Statistics& stats, Network& network, MessageLog& log)
     : sc_core::sc_module(name),
       socket("socket"),
       params_(params),
       route_compute_(route_compute),
+      multicast_(multicast),
       scoreboard_(scoreboard),
       stats_(stats),
       network_(network),
@@ -110,7 +113,8 @@ std::string NetworkInterface::register_name(std::uint64_t addr) const {
   if (addr >= ni::kTxBase && addr < ni::kTxBase + ni::kChannelStride * ni::kMaxChannels)
     return channel_name(ni::kTxBase, "TX",
                         {{ni::kTxDst, "DST"}, {ni::kTxLen, "LEN"}, {ni::kTxTag, "TAG"},
-                         {ni::kTxDoorbell, "DOORBELL"}, {ni::kTxStatus, "STATUS"}, {ni::kTxSeq, "SEQ"}});
+                         {ni::kTxDoorbell, "DOORBELL"}, {ni::kTxStatus, "STATUS"}, {ni::kTxSeq, "SEQ"},
+                         {ni::kTxDlist, "DLIST"}, {ni::kTxDcount, "DCOUNT"}});
   if (addr >= ni::kRxBase && addr < ni::kRxBase + ni::kChannelStride * ni::kMaxChannels)
     return channel_name(ni::kRxBase, "RX",
                         {{ni::kRxCount, "COUNT"}, {ni::kRxSrc, "SRC"}, {ni::kRxTag, "TAG"},
@@ -226,6 +230,7 @@ void NetworkInterface::read_register(std::uint64_t addr, std::uint32_t& value, C
                 ((ch.busy || !ch.packets.empty() || !ch.queue.empty()) ? (1u << 16) : 0u);
         return;
       case ni::kTxSeq: value = ch.last_seq; return;
+      case ni::kTxDcount: value = static_cast<std::uint32_t>(ch.dlist.size()); return;
       default: fault(addr, "not readable", now);
     }
   }
@@ -266,6 +271,18 @@ void NetworkInterface::write_register(std::uint64_t addr, std::uint32_t value, C
       case ni::kTxDst: ch.dst = value; return;
       case ni::kTxLen: ch.len = value; return;
       case ni::kTxTag: ch.tag = value; return;
+      case ni::kTxDlist:
+        if (params_.multidest == MultidestMode::kNone)
+          fault(addr, "this network has no multidestination worms (network.router.multidest: none)",
+                now);
+        if (ch.dlist.size() >= static_cast<std::size_t>(params_.nodes))
+          fault(addr, fmt::format("more destinations than the {} nodes", params_.nodes), now);
+        ch.dlist.push_back(value);
+        return;
+      case ni::kTxDcount:
+        if (value != 0) fault(addr, fmt::format("write 0 to clear the list (got {})", value), now);
+        ch.dlist.clear();
+        return;
       case ni::kTxDoorbell:
         if (value != 1) fault(addr, fmt::format("write 1 to ring the doorbell (got {})", value), now);
         doorbell(c, now);
@@ -286,9 +303,44 @@ void NetworkInterface::write_register(std::uint64_t addr, std::uint32_t value, C
   fault(addr, "not a writable register", now);
 }
 
+// A multidestination list must name existing nodes other than this one, each once, and for
+// path worms conform to the base routing (BRCP); the error names the DLIST register.
+void NetworkInterface::check_destinations(int c, const std::vector<NodeId>& dests, Cycle now) const {
+  const std::uint64_t reg =
+      ni::kTxBase + ni::kChannelStride * static_cast<std::uint64_t>(c) + ni::kTxDlist;
+  std::vector<NodeId> sorted = dests;
+  std::sort(sorted.begin(), sorted.end());
+  for (std::size_t i = 0; i < sorted.size(); ++i) {
+    if (sorted[i] >= static_cast<NodeId>(params_.nodes))
+      fault(reg, fmt::format("destination node {} does not exist ({} nodes)", sorted[i], params_.nodes),
+            now);
+    if (sorted[i] == params_.id) fault(reg, fmt::format("destination {} is this node", sorted[i]), now);
+    if (i > 0 && sorted[i] == sorted[i - 1])
+      fault(reg, fmt::format("destination {} is listed twice", sorted[i]), now);
+  }
+  if (params_.multidest == MultidestMode::kPath) {
+    const std::string why = brcp_violation(route_compute_, params_.id, dests);
+    if (!why.empty())
+      fault(reg, "the path does not conform to the base routing: " + why, now);
+  }
+}
+
+int NetworkInterface::list_header_bytes(std::size_t destinations) const {
+  if (destinations == 0) return 0;
+  const int extra = header_flits(params_.header_encoding, destinations, params_.nodes,
+                                 params_.flit_bytes) -
+                    1;
+  return extra * params_.flit_bytes;
+}
+
 void NetworkInterface::doorbell(int c, Cycle now) {
   TxChannel& ch = tx_[static_cast<std::size_t>(c)];
   const std::uint64_t reg = ni::kTxBase + ni::kChannelStride * static_cast<std::uint64_t>(c);
+  const bool multicast = !ch.dlist.empty();
+  if (multicast) {
+    check_destinations(c, ch.dlist, now);
+    ch.dst = ch.dlist.front();
+  }
   if (ch.dst >= static_cast<std::uint32_t>(params_.nodes))
     fault(reg + ni::kTxDst,
           fmt::format("destination node {} does not exist ({} nodes)", ch.dst, params_.nodes), now);
@@ -318,6 +370,8 @@ void NetworkInterface::doorbell(int c, Cycle now) {
             now);
   }
   Descriptor d;
+  d.message.dests = std::move(ch.dlist);
+  ch.dlist.clear();
   d.message.src = params_.id;
   d.message.dst = ch.dst;
   d.message.seq = ++message_sequence_;
@@ -335,7 +389,10 @@ void NetworkInterface::doorbell(int c, Cycle now) {
   rec.bytes = ch.len;
   rec.tx_channel = c;
   rec.doorbell = now;
-  log_.on_doorbell(rec);
+  if (multicast)
+    log_.on_doorbell_multicast(rec, d.message.dests);
+  else
+    log_.on_doorbell(rec);
   ch.queue.push_back(std::move(d));
   network_.external_wake(params_.component, now + 1);
 }
@@ -360,7 +417,8 @@ void NetworkInterface::packetise(TxChannel& ch, const Descriptor& d, Cycle now) 
     p.message = message;
     p.offset = offset;
     p.bytes = std::min(per_packet, total - offset);
-    const int wire = params_.header_bytes + static_cast<int>(p.bytes);
+    p.header = params_.header_bytes + list_header_bytes(message->dests.size());
+    const int wire = p.header + static_cast<int>(p.bytes);
     p.flits = std::max(1, (wire + params_.flit_bytes - 1) / params_.flit_bytes);
     if (p.flits > 65535)
       throw std::runtime_error(fmt::format("node {}: a {}-byte packet needs {} flits (> 65535); "
@@ -369,6 +427,10 @@ void NetworkInterface::packetise(TxChannel& ch, const Descriptor& d, Cycle now) 
     PacketRecord record;
     record.src = params_.id;
     record.dst = message->dst;
+    if (!message->dests.empty()) {
+      record.remaining = message->dests;
+      p.mcast = multicast_.add(params_.multidest, params_.id, message->dests);
+    }
     record.length = static_cast<std::uint32_t>(p.flits);
     record.created = now;
     record.measured = true;
@@ -382,6 +444,11 @@ void NetworkInterface::packetise(TxChannel& ch, const Descriptor& d, Cycle now) 
     scoreboard_.on_created(p.id, record);
     stats_.on_created(p.flits, now);
     log_.map_packet(p.id, params_.id, message->seq);
+    if (p.mcast != 0)
+      if (MessageRecord* first = log_.find(params_.id, message->seq))
+        first->flit_hops += static_cast<std::uint64_t>(p.flits) *
+                            multicast_links(route_compute_, params_.multidest, params_.id,
+                                            message->dests);
     ch.packets.push_back(std::move(p));
     offset += ch.packets.back().bytes;
   } while (offset < total);
@@ -397,6 +464,7 @@ void NetworkInterface::fill_flit(const Packet& p, int index, Flit& flit) const {
   const bool tail = index == p.flits - 1;
   flit.type = head ? (tail ? FlitType::kHeadTail : FlitType::kHead)
                    : (tail ? FlitType::kTail : FlitType::kBody);
+  flit.mcast = p.mcast;
   flit.message = m.seq;
   flit.tag = m.tag;
   flit.message_bytes = static_cast<std::uint32_t>(m.data->size());
@@ -404,7 +472,7 @@ void NetworkInterface::fill_flit(const Packet& p, int index, Flit& flit) const {
   // The packet on the wire: header_bytes of header (the four fields above, little-endian,
   // as far as they fit, then zeros), then the data bytes.
   const int fb = params_.flit_bytes;
-  const int wire = params_.header_bytes + static_cast<int>(p.bytes);
+  const int wire = p.header + static_cast<int>(p.bytes);
   const int first = index * fb;
   const int n = std::max(0, std::min(fb, wire - first));
   std::uint8_t header[kHeaderFields];
@@ -414,11 +482,11 @@ void NetworkInterface::fill_flit(const Packet& p, int index, Flit& flit) const {
   flit.payload.fill(0);
   for (int i = 0; i < n; ++i) {
     const int w = first + i;
-    if (w < params_.header_bytes)
+    if (w < p.header)
       flit.payload[static_cast<std::size_t>(i)] = w < kHeaderFields ? header[w] : 0;
     else
       flit.payload[static_cast<std::size_t>(i)] =
-          (*m.data)[p.offset + static_cast<std::uint32_t>(w - params_.header_bytes)];
+          (*m.data)[p.offset + static_cast<std::uint32_t>(w - p.header)];
   }
   flit.payload_bytes = static_cast<std::uint8_t>(n);
 }
@@ -477,8 +545,8 @@ int NetworkInterface::inject(Cycle now, ActivityCalendar& calendar, bool measuri
     flit.vc = static_cast<std::uint8_t>(ch.vc);
     if (flit.head()) {
       scoreboard_.on_injected(flit.packet_id, now);
-      if (MessageRecord* rec = log_.find(params_.id, flit.message))
-        if (rec->injected == MessageRecord::kNone) rec->injected = now;
+      for (MessageRecord& rec : log_.copies(params_.id, flit.message))
+        if (rec.injected == MessageRecord::kNone) rec.injected = now;
     }
     credit.consume();
     if (measuring) ++ch.link->flits_carried;
@@ -544,8 +612,13 @@ void NetworkInterface::complete_packet(int channel, const Flit& tail, Reassembly
       scoreboard_.on_delivered(tail.packet_id, params_.id, r.flits, r.checksum, now);
   if (rec == nullptr) return;  // a violation was recorded
   stats_.on_delivered(tail.packet_id, *rec, now, static_cast<int>(tail.hops));
-  log_.forget_packet(tail.packet_id);
-  const std::size_t header = static_cast<std::size_t>(params_.header_bytes);
+  std::size_t header = static_cast<std::size_t>(params_.header_bytes);
+  if (tail.mcast != 0) {
+    header += static_cast<std::size_t>(list_header_bytes(multicast_.at(tail.mcast).dests.size()));
+    multicast_.consumed(tail.mcast);
+  } else {
+    log_.forget_packet(tail.packet_id);
+  }
   if (r.bytes.size() < header) {
     scoreboard_.violation(fmt::format("cycle {}: node {}: packet {} is shorter than its header",
                                       now, params_.id, tail.packet_id));
@@ -563,12 +636,16 @@ void NetworkInterface::complete_packet(int channel, const Flit& tail, Reassembly
   std::copy(r.bytes.begin() + static_cast<std::ptrdiff_t>(header), r.bytes.end(),
             a.data->begin() + tail.offset);
   a.received += static_cast<std::uint32_t>(data_bytes);
-  MessageRecord* m = log_.find(tail.src, tail.message);
+  MessageRecord* m = log_.find(tail.src, tail.message, params_.id);
   if (m != nullptr) {
     ++m->packets;
     m->flits += r.flits;
-    m->flit_hops += static_cast<std::uint64_t>(r.flits) * tail.hops;
     m->hops = static_cast<int>(tail.hops);
+    // Link usage: a unicast packet used its hops once per flit. A multidestination copy
+    // counts only the links no earlier-delivered copy of this packet used: path copies add
+    // the hops beyond the previous destination; tree copies are counted by the source (see
+    // MessageRecord::flit_hops).
+    if (tail.mcast == 0) m->flit_hops += static_cast<std::uint64_t>(r.flits) * tail.hops;
   }
   if (a.received < tail.message_bytes) return;
   RxEntry e;

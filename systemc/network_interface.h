@@ -33,6 +33,7 @@
 
 #include "credit_counter.h"
 #include "message_log.h"
+#include "multicast_table.h"
 #include "network_endpoint.h"
 #include "port_layout.h"
 #include "round_robin_arbiter.h"
@@ -64,6 +65,8 @@ struct NiParams {
   int max_packet_bytes = 0;  // 0: a message is one packet
   int header_bytes = 0;
   int tx_queue_depth = 16;
+  MultidestMode multidest = MultidestMode::kNone;
+  HeaderEncoding header_encoding = HeaderEncoding::kAddressList;
 };
 
 class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
@@ -71,8 +74,8 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   tlm_utils::simple_target_socket<NetworkInterface> socket;
 
   NetworkInterface(const sc_core::sc_module_name& name, const NiParams& params,
-                   const RouteCompute& route_compute, Scoreboard& scoreboard, Statistics& stats,
-                   Network& network, MessageLog& log);
+                   const RouteCompute& route_compute, MulticastTable& multicast,
+                   Scoreboard& scoreboard, Statistics& stats, Network& network, MessageLog& log);
 
   void attach_injection(int channel, Link* link) override;
   void attach_ejection(int channel, Link* link) override;
@@ -96,6 +99,7 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
     std::uint32_t seq = 0;
     std::uint32_t tag = 0;
     std::shared_ptr<std::vector<std::uint8_t>> data;
+    std::vector<NodeId> dests;  // multidestination worm (in the order written); empty: unicast
   };
   struct Descriptor {
     Message message;
@@ -106,7 +110,9 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
     std::shared_ptr<const Message> message;
     std::uint32_t offset = 0;  // data offset of this packet in the message
     std::uint32_t bytes = 0;   // data bytes in this packet
+    int header = 0;            // header bytes on the wire (destination list included)
     int flits = 0;
+    std::uint32_t mcast = 0;   // multidestination header handle
   };
   struct TxChannel {
     Link* link = nullptr;
@@ -121,6 +127,7 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
     // Registers.
     std::uint32_t dst = 0, len = 0, tag = 0, last_seq = 0;
     std::vector<std::uint8_t> window;
+    std::vector<NodeId> dlist;
   };
   struct Reassembly {
     bool open = false;
@@ -144,6 +151,9 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   [[noreturn]] void fault(std::uint64_t addr, const std::string& what, Cycle now) const;
   std::string register_name(std::uint64_t addr) const;
   void doorbell(int channel, Cycle now);
+  void check_destinations(int channel, const std::vector<NodeId>& dests, Cycle now) const;
+  // Extra header bytes a multidestination worm to `destinations` nodes carries.
+  int list_header_bytes(std::size_t destinations) const;
   void packetise(TxChannel& ch, const Descriptor& d, Cycle now);
   void fill_flit(const Packet& p, int index, Flit& flit) const;
   int inject(Cycle now, ActivityCalendar& calendar, bool measuring);
@@ -155,6 +165,7 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
 
   NiParams params_;
   const RouteCompute& route_compute_;
+  MulticastTable& multicast_;
   Scoreboard& scoreboard_;
   Statistics& stats_;
   Network& network_;

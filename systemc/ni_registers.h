@@ -36,6 +36,10 @@ inline constexpr std::uint64_t kTxTag = 0x08;       // RW firmware tag
 inline constexpr std::uint64_t kTxDoorbell = 0x0C;  // WO write 1: queue the descriptor
 inline constexpr std::uint64_t kTxStatus = 0x10;    // RO [15:0] free descriptor slots, bit16 busy (DMA or queue)
 inline constexpr std::uint64_t kTxSeq = 0x14;       // RO sequence number given to the last doorbell
+// Multidestination worms (network.router.multidest path or tree): destinations appended to
+// DLIST make the next doorbell send one worm to all of them (DST is then ignored).
+inline constexpr std::uint64_t kTxDlist = 0x18;     // WO append a destination node id
+inline constexpr std::uint64_t kTxDcount = 0x1C;    // RW destinations in the list; write 0 to clear
 
 // RX channel block (the message at the head of the channel's receive queue).
 inline constexpr std::uint64_t kRxCount = 0x00;  // RO complete messages queued

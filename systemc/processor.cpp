@@ -89,11 +89,11 @@ void Processor::wait_interrupt() {
 }
 
 void Processor::note_send(std::uint32_t seq, Cycle begin) {
-  if (MessageRecord* r = log_.find(params_.id, seq)) r->send_begin = begin;
+  for (MessageRecord& r : log_.copies(params_.id, seq)) r.send_begin = begin;
 }
 
 void Processor::note_receive(NodeId src, std::uint32_t seq, Cycle begin, Cycle end) {
-  if (MessageRecord* r = log_.find(src, seq)) {
+  if (MessageRecord* r = log_.find(src, seq, params_.id)) {
     r->receive_begin = begin;
     r->received = end;
   }

@@ -246,3 +246,64 @@ TEST(Collectives, EdnBeatsRecursiveDoublingForLongMessages) {
 
 }  // namespace
 }  // namespace wormsim
+
+namespace wormsim {
+namespace {
+
+// Hardware multicast through the node stack (docs/multidestination.md): one multidestination
+// message per worm, every destination gets the bytes exactly once (the harness verifies).
+TEST(MultidestCollectives, PathWormsReachRandomSetsAndBroadcastsExactlyOnce) {
+  Config c = collective_config({8, 8});
+  c.network.router.multidest = MultidestMode::kPath;
+  c.network.router.port_model = PortModel::kOnePort;
+  c.node.alpha_cycles = 20;
+  c.node.gamma_cycles = 10;
+  c.node.max_packet_bytes = 64;  // several packets (worms) per message
+  c.node.header_bytes = 8;
+  c.collective.algorithms = {CollectiveAlgorithm::kPathMulticast};
+  c.collective.random_destinations = 13;
+  c.collective.message_bytes = {1, 200};
+  c.collective.roots = RootSelection::kSample;
+  c.collective.sample = 4;
+  CollectiveHarness h("h", c);
+  run(h);
+  for (const OperationResult& r : h.results()) {
+    EXPECT_EQ(r.messages, 13u);
+    EXPECT_GE(r.steps, 1);
+    EXPECT_LE(r.steps, 13);  // one worm per conforming path, one per step on one port
+  }
+}
+
+TEST(MultidestCollectives, TreeWormBroadcastsInOneStepWithOneAlpha) {
+  Config c = collective_config({6, 6});
+  c.network.router.multidest = MultidestMode::kTree;
+  c.node.alpha_cycles = 100;
+  c.node.gamma_cycles = 50;
+  c.collective.algorithms = {CollectiveAlgorithm::kTreeMulticast};
+  c.collective.message_bytes = {64};
+  c.collective.roots = RootSelection::kAll;
+  CollectiveHarness h("h", c);
+  run(h);
+  for (const OperationResult& r : h.results()) {
+    EXPECT_EQ(r.steps, 1);
+    EXPECT_EQ(r.messages, 35u);
+    // One alpha at the root and one gamma per destination bound the latency from below;
+    // replication costs no software time, so it stays far below two alphas.
+    EXPECT_GE(r.max_latency, 150.0);
+    EXPECT_LT(r.max_latency, 200.0 + 100.0);
+  }
+}
+
+TEST(MultidestCollectives, AlgorithmsNeedTheirRouterSupport) {
+  Config c = collective_config({4, 4});
+  c.collective.algorithms = {CollectiveAlgorithm::kTreeMulticast};
+  try {
+    c.validate();
+    FAIL() << "expected a config error";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.key(), "collective.algorithms[0]");
+  }
+}
+
+}  // namespace
+}  // namespace wormsim

@@ -257,6 +257,7 @@ struct SoakCase {
   MultidestMode mode;
   Replication replication;
   Cycle cycles;
+  double rate;  // flits/node/cycle: below saturation (tree worms use many more links)
 };
 
 class MultidestSoak : public ::testing::TestWithParam<SoakCase> {};
@@ -271,7 +272,7 @@ TEST_P(MultidestSoak, EveryWormReachesEachDestinationOnceWithoutDeadlock) {
   c.network.router.vcs = 2;
   c.network.router.buffer_depth = 8;  // tree: a whole worm fits (asynchronous replication)
   c.traffic.packet_length = 4;
-  c.traffic.injection_rate = 0.1;
+  c.traffic.injection_rate = k.rate;
   c.traffic.multicast_fraction = 1.0;
   c.traffic.multicast_destinations = 6;
   c.traffic.seed = 12345;
@@ -287,8 +288,9 @@ TEST_P(MultidestSoak, EveryWormReachesEachDestinationOnceWithoutDeadlock) {
   EXPECT_EQ(net->multicast_table().live(), 0u);
   EXPECT_EQ(net->stats().flits_in_flight(), 0u);
   EXPECT_EQ(net->flits_in_network(), 0u);
-  // 64 nodes x 0.1 flits/node/cycle / 4 flits: 1.6 worms per cycle.
-  EXPECT_GE(net->stats().packets_created(), k.cycles * 3 / 2);
+  // 64 nodes x rate flits/node/cycle / 4 flits per worm, less 2% for Bernoulli variation.
+  EXPECT_GE(static_cast<double>(net->stats().packets_created()),
+            0.98 * static_cast<double>(k.cycles) * 64 * k.rate / 4);
   // Each worm had up to 6 destinations: deliveries well above worms.
   EXPECT_GT(net->scoreboard().delivered_packets(), 3 * net->stats().packets_created());
 }
@@ -296,26 +298,26 @@ TEST_P(MultidestSoak, EveryWormReachesEachDestinationOnceWithoutDeadlock) {
 INSTANTIATE_TEST_SUITE_P(
     Short, MultidestSoak,
     ::testing::Values(SoakCase{"mesh_path_sync", TopologyKind::kMesh, MultidestMode::kPath,
-                               Replication::kSynchronous, 6000},
+                               Replication::kSynchronous, 6000, 0.1},
                       SoakCase{"torus_path_async", TopologyKind::kTorus, MultidestMode::kPath,
-                               Replication::kAsynchronous, 6000},
+                               Replication::kAsynchronous, 6000, 0.1},
                       SoakCase{"mesh_tree_async", TopologyKind::kMesh, MultidestMode::kTree,
-                               Replication::kAsynchronous, 6000}),
+                               Replication::kAsynchronous, 12000, 0.05}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
 
 // The acceptance soak: at least 10^6 worms per configuration (Release pass only; LARGE_).
 INSTANTIATE_TEST_SUITE_P(
     Million, MultidestSoak,
     ::testing::Values(SoakCase{"LARGE_mesh_path_sync", TopologyKind::kMesh, MultidestMode::kPath,
-                               Replication::kSynchronous, 640000},
+                               Replication::kSynchronous, 640000, 0.1},
                       SoakCase{"LARGE_mesh_path_async", TopologyKind::kMesh, MultidestMode::kPath,
-                               Replication::kAsynchronous, 640000},
+                               Replication::kAsynchronous, 640000, 0.1},
                       SoakCase{"LARGE_torus_path_sync", TopologyKind::kTorus, MultidestMode::kPath,
-                               Replication::kSynchronous, 640000},
+                               Replication::kSynchronous, 640000, 0.1},
                       SoakCase{"LARGE_torus_path_async", TopologyKind::kTorus, MultidestMode::kPath,
-                               Replication::kAsynchronous, 640000},
+                               Replication::kAsynchronous, 640000, 0.1},
                       SoakCase{"LARGE_mesh_tree_async", TopologyKind::kMesh, MultidestMode::kTree,
-                               Replication::kAsynchronous, 640000}),
+                               Replication::kAsynchronous, 1280000, 0.05}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
 
 TEST(HamiltonianRouting, UnicastTrafficAtHighLoadDrainsWithOneVc) {
