@@ -83,6 +83,25 @@ std::string brcp_violation(const RouteCompute& rc, NodeId src, const std::vector
   return {};
 }
 
+std::string multicast_list_violation(const RouteCompute& rc, MultidestMode mode, NodeId src,
+                                     const std::vector<NodeId>& dests, int nodes) {
+  if (dests.empty()) return "the destination list is empty";
+  std::vector<NodeId> sorted = dests;
+  std::sort(sorted.begin(), sorted.end());
+  for (std::size_t i = 0; i < sorted.size(); ++i) {
+    if (sorted[i] >= static_cast<NodeId>(nodes))
+      return fmt::format("destination node {} does not exist ({} nodes)", sorted[i], nodes);
+    if (sorted[i] == src) return fmt::format("destination {} is the source itself", sorted[i]);
+    if (i > 0 && sorted[i] == sorted[i - 1])
+      return fmt::format("destination {} is listed twice", sorted[i]);
+  }
+  if (mode == MultidestMode::kPath) {
+    const std::string why = brcp_violation(rc, src, dests);
+    if (!why.empty()) return "the path does not conform to the base routing: " + why;
+  }
+  return {};
+}
+
 std::vector<std::vector<NodeId>> split_into_paths(const RouteCompute& rc, const Topology& topology,
                                                   NodeId src, std::vector<NodeId> dests) {
   std::vector<std::vector<NodeId>> paths;

@@ -54,6 +54,11 @@ class MulticastRoute {
 // Empty when `dests` (in the order given) is a base-routing-conformed path from src; else the
 // reason it is not, naming the offending destination.
 std::string brcp_violation(const RouteCompute& rc, NodeId src, const std::vector<NodeId>& dests);
+// Empty when `dests` is a valid destination list for a `mode` worm from src in a network of
+// `nodes` nodes: non-empty, existing nodes other than src, each once, and for path worms
+// conforming to the base routing. Else the reason, naming the offending destination.
+std::string multicast_list_violation(const RouteCompute& rc, MultidestMode mode, NodeId src,
+                                     const std::vector<NodeId>& dests, int nodes);
 // Splits an arbitrary destination set into conforming paths from src (each in path order):
 // greedy along the base routing, fewest paths first for DOR (destinations grouped on the
 // route to the farthest remaining one), the high and low label chains for Hamiltonian paths.

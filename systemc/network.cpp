@@ -159,26 +159,12 @@ void Network::schedule_multicast(NodeId src, const std::vector<NodeId>& dests, i
   if (mode == MultidestMode::kNone)
     throw std::invalid_argument(
         "schedule_multicast: network.router.multidest is none (unicast only)");
-  const auto nodes = static_cast<NodeId>(topology_.nodes());
-  for (NodeId d : dests)
-    if (src >= nodes || d >= nodes)
-      throw std::invalid_argument(fmt::format("schedule_multicast: node {} does not exist ({} nodes)",
-                                              src >= nodes ? src : d, nodes));
-  if (mode == MultidestMode::kPath) {
-    const std::string why = brcp_violation(route_compute_, src, dests);
-    if (!why.empty())
-      throw std::invalid_argument(
-          fmt::format("schedule_multicast: worm from {} does not conform to the base routing: {}",
-                      src, why));
-  } else {
-    std::vector<NodeId> sorted = dests;
-    std::sort(sorted.begin(), sorted.end());
-    if (sorted.empty() || std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end() ||
-        std::binary_search(sorted.begin(), sorted.end(), src))
-      throw std::invalid_argument(fmt::format(
-          "schedule_multicast: tree worm from {} needs distinct destinations other than the source",
-          src));
-  }
+  if (src >= static_cast<NodeId>(topology_.nodes()))
+    throw std::invalid_argument(fmt::format("schedule_multicast: source node {} does not exist",
+                                            src));
+  const std::string why = multicast_list_violation(route_compute_, mode, src, dests, topology_.nodes());
+  if (!why.empty())
+    throw std::invalid_argument(fmt::format("schedule_multicast: worm from {}: {}", src, why));
   if (length < 1 || length > 65535)
     throw std::invalid_argument(
         fmt::format("schedule_multicast: length {} flits is outside 1..65535", length));

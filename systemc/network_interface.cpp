@@ -303,28 +303,6 @@ void NetworkInterface::write_register(std::uint64_t addr, std::uint32_t value, C
   fault(addr, "not a writable register", now);
 }
 
-// A multidestination list must name existing nodes other than this one, each once, and for
-// path worms conform to the base routing (BRCP); the error names the DLIST register.
-void NetworkInterface::check_destinations(int c, const std::vector<NodeId>& dests, Cycle now) const {
-  const std::uint64_t reg =
-      ni::kTxBase + ni::kChannelStride * static_cast<std::uint64_t>(c) + ni::kTxDlist;
-  std::vector<NodeId> sorted = dests;
-  std::sort(sorted.begin(), sorted.end());
-  for (std::size_t i = 0; i < sorted.size(); ++i) {
-    if (sorted[i] >= static_cast<NodeId>(params_.nodes))
-      fault(reg, fmt::format("destination node {} does not exist ({} nodes)", sorted[i], params_.nodes),
-            now);
-    if (sorted[i] == params_.id) fault(reg, fmt::format("destination {} is this node", sorted[i]), now);
-    if (i > 0 && sorted[i] == sorted[i - 1])
-      fault(reg, fmt::format("destination {} is listed twice", sorted[i]), now);
-  }
-  if (params_.multidest == MultidestMode::kPath) {
-    const std::string why = brcp_violation(route_compute_, params_.id, dests);
-    if (!why.empty())
-      fault(reg, "the path does not conform to the base routing: " + why, now);
-  }
-}
-
 int NetworkInterface::list_header_bytes(std::size_t destinations) const {
   if (destinations == 0) return 0;
   const int extra = header_flits(params_.header_encoding, destinations, params_.nodes,
@@ -338,7 +316,10 @@ void NetworkInterface::doorbell(int c, Cycle now) {
   const std::uint64_t reg = ni::kTxBase + ni::kChannelStride * static_cast<std::uint64_t>(c);
   const bool multicast = !ch.dlist.empty();
   if (multicast) {
-    check_destinations(c, ch.dlist, now);
+    // The error names TXc_DLIST and the offending destination.
+    const std::string why = multicast_list_violation(route_compute_, params_.multidest, params_.id,
+                                                     ch.dlist, params_.nodes);
+    if (!why.empty()) fault(reg + ni::kTxDlist, why, now);
     ch.dst = ch.dlist.front();
   }
   if (ch.dst >= static_cast<std::uint32_t>(params_.nodes))

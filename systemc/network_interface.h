@@ -151,7 +151,6 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   [[noreturn]] void fault(std::uint64_t addr, const std::string& what, Cycle now) const;
   std::string register_name(std::uint64_t addr) const;
   void doorbell(int channel, Cycle now);
-  void check_destinations(int channel, const std::vector<NodeId>& dests, Cycle now) const;
   // Extra header bytes a multidestination worm to `destinations` nodes carries.
   int list_header_bytes(std::size_t destinations) const;
   void packetise(TxChannel& ch, const Descriptor& d, Cycle now);
