@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 namespace wormsim::fw {
 
@@ -39,6 +40,26 @@ FirmwareTables make_firmware_tables(const Config& config) {
   return t;
 }
 
+std::vector<std::uint8_t> scatter_chunk(const Operation& op, const std::vector<std::uint8_t>& data,
+                                        NodeId dst) {
+  const auto it = std::lower_bound(op.destinations.begin(), op.destinations.end(), dst);
+  if (it == op.destinations.end() || *it != dst)
+    throw std::logic_error("scatter_chunk: node " + std::to_string(dst) + " is not a destination");
+  const std::size_t offset = static_cast<std::size_t>(it - op.destinations.begin()) * op.bytes;
+  if (data.size() < offset + op.bytes)
+    throw std::logic_error("scatter_chunk: the scatter buffer is too short");
+  return {data.begin() + static_cast<std::ptrdiff_t>(offset),
+          data.begin() + static_cast<std::ptrdiff_t>(offset + op.bytes)};
+}
+
+std::uint32_t WormSteps::next(int first_hop_port) {
+  if (!all_port_) return base_ + ++count_;
+  for (auto& [port, n] : per_port_)
+    if (port == first_hop_port) return base_ + ++n;
+  per_port_.emplace_back(first_hop_port, 1);
+  return base_ + 1;
+}
+
 void run_ping_pong(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                    const Deliver& deliver);
 void run_separate_addressing(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
@@ -55,6 +76,16 @@ void run_path_multicast(Runtime& rt, const Operation& op, const std::vector<std:
                         const Deliver& deliver, const PortLayout& layout);
 void run_tree_multicast(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                         const Deliver& deliver);
+void run_array_multicast(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                         const Deliver& deliver, const FirmwareTables& tables);
+void run_scatter_sequential(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                            const Deliver& deliver, const FirmwareTables& tables);
+void run_scatter_binomial(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                          const Deliver& deliver, const FirmwareTables& tables);
+void run_scatter_smt(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                     const Deliver& deliver, const FirmwareTables& tables);
+void run_scatter_hmt(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                     const Deliver& deliver, const FirmwareTables& tables);
 
 void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                     const Deliver& deliver, const FirmwareTables& tables) {
@@ -71,6 +102,14 @@ void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uin
     case CollectiveAlgorithm::kPathMulticast:
       return run_path_multicast(rt, op, data, deliver, tables.layout);
     case CollectiveAlgorithm::kTreeMulticast: return run_tree_multicast(rt, op, data, deliver);
+    case CollectiveAlgorithm::kMArray:
+    case CollectiveAlgorithm::kRemArray: return run_array_multicast(rt, op, data, deliver, tables);
+    case CollectiveAlgorithm::kScatterSequential:
+      return run_scatter_sequential(rt, op, data, deliver, tables);
+    case CollectiveAlgorithm::kScatterBinomial:
+      return run_scatter_binomial(rt, op, data, deliver, tables);
+    case CollectiveAlgorithm::kScatterSmt: return run_scatter_smt(rt, op, data, deliver, tables);
+    case CollectiveAlgorithm::kScatterHmt: return run_scatter_hmt(rt, op, data, deliver, tables);
   }
   throw std::logic_error("run_collective: unknown algorithm");
 }

@@ -18,8 +18,13 @@ struct Operation {
   CollectiveAlgorithm algorithm = CollectiveAlgorithm::kRecursiveDoubling;
   NodeId root = 0;
   std::vector<NodeId> destinations;  // sorted, without the root (ping_pong: the peer)
-  std::uint32_t bytes = 0;
+  std::uint32_t bytes = 0;           // scatter: bytes per destination
 };
+
+// Scatter (is_scatter): the root's data is one chunk of op.bytes per destination, in
+// op.destinations order; destination d must deliver exactly its chunk.
+std::vector<std::uint8_t> scatter_chunk(const Operation& op, const std::vector<std::uint8_t>& data,
+                                        NodeId dst);
 
 // Read-only machine description shared by all nodes' firmware: the order in which routing
 // resolves dimensions (the dimension-ordered chain of U-mesh sorts by it) and, for EDN, the
@@ -47,6 +52,59 @@ void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uin
 // per group. The step travels in the message tag, which is how the harness counts steps.
 using SendGroups = std::vector<std::vector<NodeId>>;
 SendGroups one_per_step(const std::vector<NodeId>& sends);
+
+// Step tags for worms a node sends after receiving in step `base` (0 at the root), the
+// convention of path_multicast: a one-port node's worms take one step each; an all-port
+// node's worms share a step unless they leave on the same port.
+class WormSteps {
+ public:
+  WormSteps(const PortLayout& layout, std::uint32_t base)
+      : all_port_(layout.model == PortModel::kAllPort), base_(base) {}
+  std::uint32_t next(int first_hop_port);
+
+ private:
+  bool all_port_;
+  std::uint32_t base_;
+  std::uint32_t count_ = 0;
+  std::vector<std::pair<int, std::uint32_t>> per_port_;
+};
+
+// --- scatter (seed 003) ---
+// Binomial-tree scatter (BT) over `chain` (the root and the destinations, dimension-ordered):
+// recursive halving; the holder of a range sends the half without itself, as one message
+// with that half's chunks in chain order, to the half's node nearest to it, larger halves
+// first. `receives`: the nodes whose chunks `self` gets (empty at the root and outside the
+// chain); `sends`: in order, each receiver and the nodes whose chunks it carries.
+struct ScatterSend {
+  NodeId to = kNoNode;
+  std::vector<NodeId> carries;
+};
+struct BinomialRole {
+  std::vector<NodeId> receives;
+  std::vector<ScatterSend> sends;
+};
+BinomialRole binomial_scatter_role(const std::vector<NodeId>& chain, std::size_t root_index,
+                                   NodeId self);
+// HMT's leader of node n: the node on the root's line in the first resolved dimension
+// (`dim`) that shares n's coordinate in that dimension; a path worm along the root's line
+// reaches every leader, and each leader's group differs from it only in later dimensions.
+NodeId line_leader(const Topology& topology, int dim, NodeId root, NodeId n);
+
+// --- multicast virtual topologies (seed 004 sections 3-5; docs/multidestination.md) ---
+// The participants (the root and the destinations) in base-routing path order (Hamiltonian
+// labels, else the dimension-ordered chain), rotated to start at the root, are laid out as
+// a `levels`-dimensional array of side s (the least s with s^levels >= participants),
+// position p having base-s digits. A group is a line of the array. A node receives in the
+// level of its least significant nonzero digit and then multicasts to its line in every
+// lower level, highest first; the root multicasts in every level. M-array: 2 levels (rows of
+// consecutive path positions, columns strided). REM-array: levels = ceil(log2(P) / 2), so
+// lines of about 4 members: shorter paths and fewer groups per node, at more steps.
+int array_side(std::size_t participants, int levels);
+int rem_array_levels(std::size_t participants);
+// The groups `self` multicasts to, in send order (each one worm set), for participants
+// `order` (path order, root included).
+std::vector<std::vector<NodeId>> array_groups(const std::vector<NodeId>& order, NodeId root,
+                                              NodeId self, int levels);
 
 // Nodes sorted along the dimension-ordered chain: coordinates compared in routing resolution
 // order, the first resolved dimension most significant (McKinley et al.'s U-mesh ordering,

@@ -9,8 +9,6 @@
 // Destinations only receive; nothing is forwarded in software. The tag is the message-passing
 // step: one-port roots send one worm per step; an all-port root sends the worms that leave on
 // different ports in the same step.
-#include <map>
-
 #include "collective.h"
 #include "tree_forward.h"
 
@@ -27,14 +25,9 @@ void receive_and_deliver(Runtime& rt, const Operation& op, const Deliver& delive
 void run_path_multicast(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                         const Deliver& deliver, const PortLayout& layout) {
   if (rt.id() != op.root) return receive_and_deliver(rt, op, deliver);
-  std::map<int, std::uint32_t> per_port;  // all-port: worms already sent per first-hop port
-  std::uint32_t step = 0;
-  for (const std::vector<NodeId>& path : rt.conforming_paths(op.destinations)) {
-    const std::uint32_t tag = layout.model == PortModel::kAllPort
-                                  ? ++per_port[rt.first_hop(path.front())]
-                                  : ++step;
-    rt.send_multicast(path, data, tag);
-  }
+  WormSteps steps(layout, 0);
+  for (const std::vector<NodeId>& path : rt.conforming_paths(op.destinations))
+    rt.send_multicast(path, data, steps.next(rt.first_hop(path.front())));
 }
 
 void run_tree_multicast(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,

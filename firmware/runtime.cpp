@@ -73,8 +73,9 @@ void Runtime::send_multicast(const std::vector<NodeId>& dests, const std::vector
   post(c, dests.empty() ? id_ : dests.front(), data, tag, begin);
 }
 
-std::vector<std::vector<NodeId>> Runtime::conforming_paths(const std::vector<NodeId>& dests) const {
-  return split_into_paths(routing_, topology_, id_, dests);
+std::vector<std::vector<NodeId>> Runtime::conforming_paths(const std::vector<NodeId>& dests,
+                                                           NodeId from) const {
+  return split_into_paths(routing_, topology_, from == kNoNode ? id_ : from, dests);
 }
 
 void Runtime::post(int c, NodeId dst, const std::vector<std::uint8_t>& data, std::uint32_t tag,

@@ -50,8 +50,12 @@ class Runtime {
   void send_multicast(const std::vector<NodeId>& dests, const std::vector<std::uint8_t>& data,
                       std::uint32_t tag = 0);
   // Splits a destination set into lists that each conform to the base routing, for one
-  // path worm each (multicast_route.h split_into_paths).
-  std::vector<std::vector<NodeId>> conforming_paths(const std::vector<NodeId>& dests) const;
+  // path worm each sent from `from` (default: this node), multicast_route.h split_into_paths.
+  // Deterministic, so a receiver can recompute the paths its sender used.
+  std::vector<std::vector<NodeId>> conforming_paths(const std::vector<NodeId>& dests,
+                                                    NodeId from = kNoNode) const;
+  // Under Hamiltonian-path routing, node n's position on the path; -1 under other routing.
+  int hamiltonian_label(NodeId n) const { return routing_.hamiltonian() ? routing_.label(n) : -1; }
   // Blocks until a message is available, takes it (lowest ejection channel first) and
   // charges gamma.
   Message receive();

@@ -10,7 +10,8 @@
 namespace wormsim {
 
 std::vector<std::uint8_t> CollectiveHarness::root_data(const fw::Operation& op) {
-  std::vector<std::uint8_t> d(op.bytes);
+  std::vector<std::uint8_t> d(is_scatter(op.algorithm) ? op.bytes * op.destinations.size()
+                                                       : op.bytes);
   std::uint64_t x = 0x9e3779b97f4a7c15ull * (static_cast<std::uint64_t>(op.index) + 1) + op.root;
   for (auto& b : d) {
     x ^= x << 13;
@@ -118,7 +119,12 @@ void CollectiveHarness::program(ProcessorBus& bus) {
     fw::run_collective(
         rt, op, self == op.root ? expected_ : std::vector<std::uint8_t>{},
         [&](const std::vector<std::uint8_t>& data) {
-          deliveries_[self].push_back({network_->current_cycle(), data == expected_});
+          const bool correct =
+              is_scatter(op.algorithm) && self != op.root &&
+                      std::binary_search(op.destinations.begin(), op.destinations.end(), self)
+                  ? data == fw::scatter_chunk(op, expected_, self)
+                  : data == expected_;
+          deliveries_[self].push_back({network_->current_cycle(), correct});
         },
         tables_);
     returned_[self] = true;
@@ -202,6 +208,8 @@ void CollectiveHarness::collect(const fw::Operation& op) {
     step_of[i] = step;
     r.steps = std::max(r.steps, step);
     r.flit_hops += m.flit_hops;
+    r.header_flits += m.list_header_flits;
+    r.blocked_cycles += m.blocked_cycles;
     hops += m.hops;
     if (m.delivered == MessageRecord::kNone)
       r.errors.push_back(fmt::format("message {} -> {} (seq {}) never arrived", m.src, m.dst, m.seq));

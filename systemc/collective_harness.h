@@ -1,7 +1,8 @@
 // Collective harness (DESIGN.md section 6): builds the network in node mode (processor + NI
 // per node running the collective firmware), runs every configured operation (algorithm x
 // message size x root) one at a time on an idle network, checks that every destination
-// delivered the root's bytes exactly once and nothing else arrived, and measures each
+// delivered the root's bytes (scatter: its own chunk of them) exactly once and nothing else
+// arrived, and measures each
 // operation from the message log:
 //   - latency per destination: operation start (the root begins its first send) to the
 //     destination's delivery (after its receive overhead gamma); max and average over the
@@ -10,6 +11,9 @@
 //     each message with its step: a node that received in step s sends its g-th group of
 //     sends in step s + 1 + g; fw::SendGroups);
 //   - link usage (flit-hops) and average path length (hops per message);
+//   - header flits the destination lists of multidestination worms added, and blocked
+//     cycles: flit-cycles lost to other messages for an output VC or the switch, at every
+//     router (MessageRecord);
 //   - contention events among the operation's messages (a flit waiting for a channel held by,
 //     or granted to, another message of the same operation), split into stepwise (both
 //     messages in the same step) and depth contention (different steps), seed 000 sec. 4.2.
@@ -41,6 +45,8 @@ struct OperationResult {
   double avg_path_length = 0;
   std::size_t contention_stepwise = 0;
   std::size_t contention_depth = 0;
+  std::uint64_t header_flits = 0;    // flits the destination lists added (multidestination)
+  std::uint64_t blocked_cycles = 0;  // flit-cycles lost to other messages (MessageRecord)
   std::vector<std::string> errors;  // verification failures
 };
 
@@ -64,7 +70,8 @@ class CollectiveHarness : public sc_core::sc_module {
   const std::optional<std::string>& stall() const { return stall_; }
   std::size_t verification_errors() const;
 
-  // The root's data for an operation (deterministic bytes).
+  // The root's data for an operation (deterministic bytes; scatter: one chunk of op.bytes
+  // per destination, fw::scatter_chunk).
   static std::vector<std::uint8_t> root_data(const fw::Operation& op);
 
  private:

@@ -65,6 +65,8 @@ std::vector<CollectiveSummaryRow> summarise(const CollectiveHarness& h) {
     it->avg_path_length += r.avg_path_length;
     it->contention_stepwise += static_cast<double>(r.contention_stepwise);
     it->contention_depth += static_cast<double>(r.contention_depth);
+    it->header_flits += static_cast<double>(r.header_flits);
+    it->blocked_cycles += static_cast<double>(r.blocked_cycles);
   }
   for (CollectiveSummaryRow& row : rows) {
     const double n = row.roots;
@@ -74,6 +76,8 @@ std::vector<CollectiveSummaryRow> summarise(const CollectiveHarness& h) {
     row.avg_path_length /= n;
     row.contention_stepwise /= n;
     row.contention_depth /= n;
+    row.header_flits /= n;
+    row.blocked_cycles /= n;
   }
   return rows;
 }
@@ -105,6 +109,8 @@ Json collective_json(const CollectiveHarness& h) {
     o["avg_path_length"] = r.avg_path_length;
     o["contention_stepwise"] = r.contention_stepwise;
     o["contention_depth"] = r.contention_depth;
+    o["header_flits"] = r.header_flits;
+    o["blocked_cycles"] = r.blocked_cycles;
     o["errors"] = r.errors;
     ops.push_back(std::move(o));
   }
@@ -126,6 +132,8 @@ Json collective_json(const CollectiveHarness& h) {
     o["avg_path_length"] = s.avg_path_length;
     o["contention_stepwise"] = s.contention_stepwise;
     o["contention_depth"] = s.contention_depth;
+    o["header_flits"] = s.header_flits;
+    o["blocked_cycles"] = s.blocked_cycles;
     rows.push_back(std::move(o));
   }
   j["summary"] = std::move(rows);
@@ -147,20 +155,22 @@ std::string collective_summary_text(const CollectiveHarness& h) {
   std::string s = fmt::format(
       "collective: {} of {} operations, {} verification errors (cycle = {:.6g} us)\n",
       h.results().size(), h.operations().size(), h.verification_errors(), us);
-  s += fmt::format("  {:<22} {:>6} {:>5} {:>12} {:>12} {:>7} {:>10} {:>6} {:>11}\n", "algorithm",
-                   "bytes", "roots", "max_lat_us", "avg_lat_us", "steps", "flit_hops", "hops",
-                   "contention");
+  s += fmt::format("  {:<22} {:>6} {:>5} {:>12} {:>12} {:>7} {:>10} {:>6} {:>11} {:>8} {:>8}\n",
+                   "algorithm", "bytes", "roots", "max_lat_us", "avg_lat_us", "steps", "flit_hops",
+                   "hops", "contention", "hdr_flit", "blocked");
   for (const CollectiveSummaryRow& r : summarise(h)) {
     const std::string steps = r.min_steps == r.max_steps
                                   ? std::to_string(r.min_steps)
                                   : fmt::format("{}-{}", r.min_steps, r.max_steps);
-    s += fmt::format("  {:<22} {:>6} {:>5} {:>12.3f} {:>12.3f} {:>7} {:>10.0f} {:>6.2f} {:>5.1f}/{:<5.1f}\n",
+    s += fmt::format("  {:<22} {:>6} {:>5} {:>12.3f} {:>12.3f} {:>7} {:>10.0f} {:>6.2f} "
+                     "{:>5.1f}/{:<5.1f} {:>8.1f} {:>8.0f}\n",
                      to_string(r.algorithm), r.bytes, r.roots, r.max_latency_cycles * us,
                      r.avg_latency_cycles * us, steps, r.flit_hops, r.avg_path_length,
-                     r.contention_stepwise, r.contention_depth);
+                     r.contention_stepwise, r.contention_depth, r.header_flits, r.blocked_cycles);
   }
   s += "  (latency: mean over roots of max / average over destinations; contention: "
-       "stepwise/depth events per operation)\n";
+       "stepwise/depth events per operation;\n   hdr_flit: destination-list header flits, "
+       "blocked: flit-cycles lost to other messages (VC or switch), per operation)\n";
   if (const std::optional<TauFit> f = tau_fit(h))
     s += fmt::format("  tau fit over {} sizes: T_s = {:.4f} us (alpha+gamma {:.4f}, {:+.2f}%), "
                      "T_n = {:.6f} us/byte (beta {:.6f}, {:+.2f}%), tau = {:.6f}\n",

@@ -41,6 +41,8 @@ struct CollectiveSummaryRow {
   double avg_path_length = 0;
   double contention_stepwise = 0;
   double contention_depth = 0;
+  double header_flits = 0;    // mean over roots
+  double blocked_cycles = 0;  // mean over roots
 };
 std::vector<CollectiveSummaryRow> summarise(const CollectiveHarness& harness);
 

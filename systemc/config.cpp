@@ -72,14 +72,20 @@ std::optional<E> parse_of(const NameTable<E, N>& table, const std::string& name)
 
 constexpr NameTable<Workload, 2> kWorkloadNames{
     {{Workload::kSynthetic, "synthetic"}, {Workload::kCollective, "collective"}}};
-constexpr NameTable<CollectiveAlgorithm, 7> kCollectiveNames{
+constexpr NameTable<CollectiveAlgorithm, 13> kCollectiveNames{
     {{CollectiveAlgorithm::kPingPong, "ping_pong"},
      {CollectiveAlgorithm::kSeparateAddressing, "separate_addressing"},
      {CollectiveAlgorithm::kRecursiveDoubling, "recursive_doubling"},
      {CollectiveAlgorithm::kDimensionalBroadcast, "dimensional_broadcast"},
      {CollectiveAlgorithm::kEdnBroadcast, "edn_broadcast"},
      {CollectiveAlgorithm::kPathMulticast, "path_multicast"},
-     {CollectiveAlgorithm::kTreeMulticast, "tree_multicast"}}};
+     {CollectiveAlgorithm::kTreeMulticast, "tree_multicast"},
+     {CollectiveAlgorithm::kMArray, "m_array"},
+     {CollectiveAlgorithm::kRemArray, "rem_array"},
+     {CollectiveAlgorithm::kScatterSequential, "scatter_st"},
+     {CollectiveAlgorithm::kScatterBinomial, "scatter_bt"},
+     {CollectiveAlgorithm::kScatterSmt, "scatter_smt"},
+     {CollectiveAlgorithm::kScatterHmt, "scatter_hmt"}}};
 constexpr NameTable<RootSelection, 3> kRootNames{
     {{RootSelection::kOne, "one"}, {RootSelection::kAll, "all"}, {RootSelection::kSample, "sample"}}};
 
@@ -106,6 +112,11 @@ WORMSIM_ENUM_TABLE(Workload, kWorkloadNames)
 WORMSIM_ENUM_TABLE(CollectiveAlgorithm, kCollectiveNames)
 WORMSIM_ENUM_TABLE(RootSelection, kRootNames)
 #undef WORMSIM_ENUM_TABLE
+
+bool is_scatter(CollectiveAlgorithm a) {
+  return a == CollectiveAlgorithm::kScatterSequential || a == CollectiveAlgorithm::kScatterBinomial ||
+         a == CollectiveAlgorithm::kScatterSmt || a == CollectiveAlgorithm::kScatterHmt;
+}
 
 int node_count(const TopologyConfig& t) {
   if (t.kind == TopologyKind::kHypercube) return 1 << t.hypercube_dimension;
@@ -334,7 +345,34 @@ void Config::validate_node_layer(int nodes) const {
         require(network.router.multidest == MultidestMode::kTree, key,
                 "tree_multicast needs network.router.multidest: tree");
         break;
+      case CollectiveAlgorithm::kMArray:
+      case CollectiveAlgorithm::kRemArray:
+      case CollectiveAlgorithm::kScatterSmt:
+        require(network.router.multidest == MultidestMode::kPath, key,
+                fmt::format("{} sends path worms; it needs network.router.multidest: path",
+                            to_string(col.algorithms[i])));
+        break;
+      case CollectiveAlgorithm::kScatterHmt:
+        require(network.router.multidest == MultidestMode::kPath, key,
+                "scatter_hmt sends path worms; it needs network.router.multidest: path");
+        require(network.routing.algorithm != RoutingAlgorithm::kHamiltonian, key,
+                "scatter_hmt groups nodes by lines of the dimension-ordered base routing; "
+                "use network.routing.algorithm dor or ecube");
+        break;
       default: break;
+    }
+    if (is_scatter(col.algorithms[i])) {
+      // The root's buffer (and BT/SMT/HMT's largest message) holds every destination's chunk.
+      const std::size_t dests = !col.destinations.empty() ? col.destinations.size()
+                                : col.random_destinations > 0
+                                    ? static_cast<std::size_t>(col.random_destinations)
+                                    : static_cast<std::size_t>(nodes - 1);
+      for (std::size_t b = 0; b < col.message_bytes.size(); ++b)
+        require(col.message_bytes[b] * dests <= 65536, fmt::format("collective.message_bytes[{}]", b),
+                fmt::format("{} scatters {} bytes to each of {} destinations: {} bytes in all, "
+                            "more than the NI's 65536-byte message window",
+                            to_string(col.algorithms[i]), col.message_bytes[b], dests,
+                            col.message_bytes[b] * dests));
     }
   }
 }

@@ -45,7 +45,15 @@ enum class CollectiveAlgorithm {
   kEdnBroadcast,          // seed 000 section 3.3, Appendix A
   kPathMulticast,         // path worms with intermediate reception (multidest: path)
   kTreeMulticast,         // one worm replicated along the DOR tree (multidest: tree)
+  kMArray,                // M-array virtual topology of path worms, seed 004 sections 3-5
+  kRemArray,              // REM-array (fewer, shorter groups), seed 004 sections 3-5
+  kScatterSequential,     // scatter ST: one unicast per destination, seed 003 section 2.2
+  kScatterBinomial,       // scatter BT: binomial tree of unicasts, seed 003
+  kScatterSmt,            // scatter SMT: one worm per BRCP path with its members' data, seed 003
+  kScatterHmt,            // scatter HMT: worm to line leaders, then one per group, seed 003
 };
+// Scatter (personalized one-to-all): each destination gets its own collective.message_bytes.
+bool is_scatter(CollectiveAlgorithm a);
 enum class RootSelection { kOne, kAll, kSample };
 
 // A configuration error: `key` is the dotted path (e.g. "router.vcs"), `line` the 1-based

@@ -75,6 +75,18 @@ std::vector<MachinePreset> build() {
   p.gamma_us = 0.075;
   v.push_back(p);
 
+  p = {};
+  p.name = "scatter_ts10";
+  p.machine = "Banikazemi and Panda's simulated 8x8 k-ary n-cube";
+  p.source = "seed 003 abstract and Eq. (1): t_s = 10.0 us start-up per message, T_LB = t_s + "
+             "(P-1) l t_p; t_p is not in the seed text, so the T3D's 300 MB/s (seed 000 "
+             "section 3.3.5) is used";
+  p.beta_us_per_byte = 1.0 / 300.0;
+  p.alpha_us = 10.0;
+  p.gamma_us = 0.0;
+  p.note = "t_s is charged at the sender (alpha); seed 003's model has no receive overhead";
+  v.push_back(p);
+
   v.push_back(table_5_1("t3d_pingpong", "Cray T3D", "MAX 1.2.0.2 (SM)", 3.0, 0.00781));
   v.push_back(table_5_1("paragon", "Intel Paragon", "SUNMOS 1.6.2", 25.0, 0.00585));
   p = table_5_1("delta", "Intel Touchstone Delta", "NX 3.3.10", 77.0, 0.125);

@@ -40,6 +40,14 @@ struct MessageRecord {
   // record per destination (consecutive, in list order); its links are counted once, on the
   // first record, when the source packetises it.
   std::uint64_t flit_hops = 0;
+  // Multidestination: the flits its destination list adds to every packet's header, summed
+  // over packets (on the first record).
+  std::uint64_t list_header_flits = 0;
+  // Blocking by other messages, in flit-cycles summed over the routers of the path: a head
+  // flit's wait between being ready for output-VC allocation and getting an output VC, plus
+  // every cycle a ready flit lost its output port to another packet in switch allocation.
+  // Zero on an idle network. Multidestination: on the first record.
+  std::uint64_t blocked_cycles = 0;
 };
 
 struct ContentionEvent {
@@ -116,6 +124,13 @@ class MessageLog {
     if (!contention_pairs_.insert({static_cast<std::size_t>(w), static_cast<std::size_t>(h)}).second)
       return;
     contention_.push_back({static_cast<std::size_t>(w), static_cast<std::size_t>(h), router, port, now});
+  }
+
+  // Flits of `packet` were blocked by another message for `cycles` (MessageRecord::blocked_cycles).
+  void on_blocked(PacketId packet, Cycle cycles) {
+    if (cycles == 0) return;
+    const long m = message_of(packet);
+    if (m >= 0) records_[static_cast<std::size_t>(m)].blocked_cycles += cycles;
   }
 
   void set_operation(int op) { operation_ = op; }

@@ -426,10 +426,13 @@ void NetworkInterface::packetise(TxChannel& ch, const Descriptor& d, Cycle now) 
     stats_.on_created(p.flits, now);
     log_.map_packet(p.id, params_.id, message->seq);
     if (p.mcast != 0)
-      if (MessageRecord* first = log_.find(params_.id, message->seq))
+      if (MessageRecord* first = log_.find(params_.id, message->seq)) {
         first->flit_hops += static_cast<std::uint64_t>(p.flits) *
                             multicast_links(route_compute_, params_.multidest, params_.id,
                                             message->dests);
+        first->list_header_flits += static_cast<std::uint64_t>(
+            list_header_bytes(message->dests.size()) / params_.flit_bytes);
+      }
     ch.packets.push_back(std::move(p));
     offset += ch.packets.back().bytes;
   } while (offset < total);

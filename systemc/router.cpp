@@ -160,6 +160,8 @@ void Router::allocate_vcs(Cycle now) {
     ivc.state = VcState::kActive;
     ivc.out_port = g.out_port;
     ivc.out_vc = g.out_vc;
+    if (contention_log_ != nullptr)
+      contention_log_->on_blocked(ivc.packet, now - ivc.buffer.front().ready);
     owner_[static_cast<std::size_t>(g.out_port * vcs + g.out_vc)] = g.input_vc;
   }
   if (contention_log_ != nullptr) report_vc_contention(now);
@@ -223,6 +225,8 @@ void Router::allocate_replica_vcs(Cycle now) {
     for (ReplicaBranch& b : ivc.branches)
       owner_[static_cast<std::size_t>(b.out_port * vcs + b.out_vc)] = requester;
     ivc.state = VcState::kActive;
+    if (contention_log_ != nullptr)
+      contention_log_->on_blocked(ivc.packet, now - ivc.buffer.front().ready);
     changed_ = true;
   }
 }
@@ -257,6 +261,11 @@ void Router::allocate_switch(Cycle now) {
   if (!replica_switch_requests_.empty()) {
     allocate_replica_switch(now);
     // Single-output flits compete for the input and output ports the replicas left free.
+    if (contention_log_ != nullptr)
+      for (const SwitchRequest& r : switch_requests_)
+        if (((ports_taken_out_ >> r.out_port) & 1u) != 0)
+          contention_log_->on_blocked(
+              inputs_[static_cast<std::size_t>(r.in_port)].vcs[static_cast<std::size_t>(r.vc)].packet, 1);
     switch_requests_.erase(
         std::remove_if(switch_requests_.begin(), switch_requests_.end(),
                        [&](const SwitchRequest& r) {
@@ -270,11 +279,14 @@ void Router::allocate_switch(Cycle now) {
   // A flit ready to go that lost its output port to another packet this cycle.
   for (const SwitchRequest& r : switch_requests_) {
     const PacketId mine = inputs_[static_cast<std::size_t>(r.in_port)].vcs[static_cast<std::size_t>(r.vc)].packet;
+    bool lost = false;
     for (const SwitchRequest& g : switch_grants_) {
       if (g.out_port != r.out_port || (g.in_port == r.in_port && g.vc == r.vc)) continue;
       const PacketId other = inputs_[static_cast<std::size_t>(g.in_port)].vcs[static_cast<std::size_t>(g.vc)].packet;
       contention_log_->on_contention(mine, other, params_.id, r.out_port, now);
+      lost = true;
     }
+    if (lost) contention_log_->on_blocked(mine, 1);
   }
 }
 

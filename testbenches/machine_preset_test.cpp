@@ -30,7 +30,7 @@ TEST(MachinePreset, EveryPresetCitesASeedAndConvertsToWholeCycles) {
 }
 
 // The parameters the seeds state, checked against the text (seed 000 sections 3.3.5, 3.4.5,
-// 4.4.3, Table 5.1; seed 002 section 3).
+// 4.4.3, Table 5.1; seed 002 section 3; seed 003's abstract).
 TEST(MachinePreset, SeedValues) {
   const auto t3d = find_machine_preset("t3d");
   ASSERT_TRUE(t3d);
@@ -49,6 +49,10 @@ TEST(MachinePreset, SeedValues) {
   const auto ch4 = find_machine_preset("ncube2_ch4");
   ASSERT_TRUE(ch4);
   EXPECT_DOUBLE_EQ(ch4->beta_us_per_byte, 0.5);
+  const auto scatter = find_machine_preset("scatter_ts10");  // seed 003: t_s = 10 us
+  ASSERT_TRUE(scatter);
+  EXPECT_EQ(scatter->alpha_cycles(), 3000);
+  EXPECT_EQ(scatter->gamma_cycles(), 0);
   const auto delta = find_machine_preset("delta");
   ASSERT_TRUE(delta);
   EXPECT_EQ(delta->max_packet_bytes, 512);
