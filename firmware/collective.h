@@ -97,8 +97,9 @@ NodeId line_leader(const Topology& topology, int dim, NodeId root, NodeId n);
 // position p having base-s digits. A group is a line of the array. A node receives in the
 // level of its least significant nonzero digit and then multicasts to its line in every
 // lower level, highest first; the root multicasts in every level. M-array: 2 levels (rows of
-// consecutive path positions, columns strided). REM-array: levels = ceil(log2(P) / 2), so
-// lines of about 4 members: shorter paths and fewer groups per node, at more steps.
+// consecutive path positions, columns strided). REM-array: levels = max(2, ceil(log2(P) / 2)),
+// so lines of about 4 members: shorter paths and fewer partners per node, at more steps (the
+// same as the M-array up to 16 participants).
 int array_side(std::size_t participants, int levels);
 int rem_array_levels(std::size_t participants);
 // The groups `self` multicasts to, in send order (each one worm set), for participants

@@ -57,7 +57,8 @@ std::vector<std::vector<NodeId>> array_groups(const std::vector<NodeId>& order, 
     std::size_t step = 1;
     for (int k = 0; k < l; ++k) step *= s;
     std::vector<NodeId> g;
-    for (std::size_t t = 1; t < s && pos + t * step < n; ++t) g.push_back(order[(pos + t * step + r) % n]);
+    for (std::size_t t = 1; t < s && pos + t * step < n; ++t)
+      g.push_back(order[(pos + t * step + r) % n]);
     if (!g.empty()) groups.push_back(std::move(g));
   }
   return groups;

@@ -129,9 +129,8 @@ BinomialRole binomial_scatter_role(const std::vector<NodeId>& chain, std::size_t
 }
 
 NodeId line_leader(const Topology& topology, int dim, NodeId root, NodeId n) {
-  std::vector<int> c(static_cast<std::size_t>(topology.dimensions()));
-  for (int d = 0; d < topology.dimensions(); ++d) c[static_cast<std::size_t>(d)] = topology.coord(root, d);
-  c[static_cast<std::size_t>(dim)] = topology.coord(n, dim);
+  std::vector<int> c;
+  for (int d = 0; d < topology.dimensions(); ++d) c.push_back(topology.coord(d == dim ? n : root, d));
   return topology.node_at(c);
 }
 
@@ -225,9 +224,12 @@ void run_scatter_hmt(Runtime& rt, const Operation& op, const std::vector<std::ui
       offset += block_of(l).size();
     }
     const std::vector<NodeId> mine = block_of(self);
+    if (m.data.size() < (offset + mine.size()) * op.bytes)
+      throw std::logic_error("scatter_hmt: the row worm is too short for leader " +
+                             std::to_string(self) + "'s block");
     const auto begin = m.data.begin() + static_cast<std::ptrdiff_t>(offset * op.bytes);
-    const Chunks chunks = split(op, {begin, begin + static_cast<std::ptrdiff_t>(mine.size() * op.bytes)},
-                                mine);
+    const auto end = begin + static_cast<std::ptrdiff_t>(mine.size() * op.bytes);
+    const Chunks chunks = split(op, {begin, end}, mine);
     if (is_destination(op, self)) deliver(chunks.at(self));
     WormSteps steps(tables.layout, m.tag);
     const std::vector<NodeId>& group = groups.at(self);

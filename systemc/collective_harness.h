@@ -2,8 +2,7 @@
 // per node running the collective firmware), runs every configured operation (algorithm x
 // message size x root) one at a time on an idle network, checks that every destination
 // delivered the root's bytes (scatter: its own chunk of them) exactly once and nothing else
-// arrived, and measures each
-// operation from the message log:
+// arrived, and measures each operation from the message log:
 //   - latency per destination: operation start (the root begins its first send) to the
 //     destination's delivery (after its receive overhead gamma); max and average over the
 //     destinations (seed 000 section 3.3.5);

@@ -361,18 +361,22 @@ void Config::validate_node_layer(int nodes) const {
         break;
       default: break;
     }
-    if (is_scatter(col.algorithms[i])) {
-      // The root's buffer (and BT/SMT/HMT's largest message) holds every destination's chunk.
+    if (is_scatter(col.algorithms[i]) &&
+        col.algorithms[i] != CollectiveAlgorithm::kScatterSequential) {
+      // The largest message holds several destinations' chunks: BT's first one the half of
+      // the participants without the root, an SMT or HMT worm up to every destination's.
       const std::size_t dests = !col.destinations.empty() ? col.destinations.size()
                                 : col.random_destinations > 0
                                     ? static_cast<std::size_t>(col.random_destinations)
                                     : static_cast<std::size_t>(nodes - 1);
+      const std::size_t chunks =
+          col.algorithms[i] == CollectiveAlgorithm::kScatterBinomial ? (dests + 2) / 2 : dests;
       for (std::size_t b = 0; b < col.message_bytes.size(); ++b)
-        require(col.message_bytes[b] * dests <= 65536, fmt::format("collective.message_bytes[{}]", b),
-                fmt::format("{} scatters {} bytes to each of {} destinations: {} bytes in all, "
-                            "more than the NI's 65536-byte message window",
-                            to_string(col.algorithms[i]), col.message_bytes[b], dests,
-                            col.message_bytes[b] * dests));
+        require(col.message_bytes[b] * chunks <= 65536, fmt::format("collective.message_bytes[{}]", b),
+                fmt::format("{} puts up to {} chunks of {} bytes in one message: {} bytes, more "
+                            "than the NI's 65536-byte message window",
+                            to_string(col.algorithms[i]), chunks, col.message_bytes[b],
+                            col.message_bytes[b] * chunks));
     }
   }
 }

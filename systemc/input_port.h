@@ -32,6 +32,7 @@ struct InputVc {
   int out_port = -1;
   int out_vc = -1;
   PacketId packet = 0;  // the packet holding this VC (valid unless idle)
+  Cycle head_at = 0;    // when that packet's head reached the front (blocking statistics)
   // A worm replicated here (two or more branches); empty for a worm with one output, which
   // uses route/out_port/out_vc above. A replicating worm gets all its output VCs at once.
   std::vector<ReplicaBranch> branches;

@@ -43,10 +43,13 @@ struct MessageRecord {
   // Multidestination: the flits its destination list adds to every packet's header, summed
   // over packets (on the first record).
   std::uint64_t list_header_flits = 0;
-  // Blocking by other messages, in flit-cycles summed over the routers of the path: a head
-  // flit's wait between being ready for output-VC allocation and getting an output VC, plus
-  // every cycle a ready flit lost its output port to another packet in switch allocation.
-  // Zero on an idle network. Multidestination: on the first record.
+  // Blocking, in flit-cycles summed over the routers of the path: a head flit's wait for an
+  // output VC, from when it was both ready and at the front of its input VC (so not the time
+  // queued behind the packet ahead of it) until the grant; plus every cycle a ready flit with
+  // a credit lost its output port in switch allocation to another message's flit (a
+  // replicating worm: to another replicating worm). Zero on an idle network. A VC held by
+  // another packet of the same message counts too (only multi-packet messages on several
+  // VCs can see that). Multidestination: on the first record.
   std::uint64_t blocked_cycles = 0;
 };
 
@@ -126,11 +129,17 @@ class MessageLog {
     contention_.push_back({static_cast<std::size_t>(w), static_cast<std::size_t>(h), router, port, now});
   }
 
-  // Flits of `packet` were blocked by another message for `cycles` (MessageRecord::blocked_cycles).
+  // Flits of `packet` were blocked for `cycles` (MessageRecord::blocked_cycles).
   void on_blocked(PacketId packet, Cycle cycles) {
     if (cycles == 0) return;
     const long m = message_of(packet);
     if (m >= 0) records_[static_cast<std::size_t>(m)].blocked_cycles += cycles;
+  }
+  // A ready flit of `packet` lost the switch to `winner` for one cycle; not counted when both
+  // are packets of one message.
+  void on_blocked_by(PacketId packet, PacketId winner) {
+    const long m = message_of(packet);
+    if (m >= 0 && m != message_of(winner)) records_[static_cast<std::size_t>(m)].blocked_cycles += 1;
   }
 
   void set_operation(int op) { operation_ = op; }

@@ -125,6 +125,7 @@ void Router::allocate_vcs(Cycle now) {
                                              name(), p, v, to_string(front.flit.type),
                                              front.flit.packet_id));
         ivc.packet = front.flit.packet_id;
+        ivc.head_at = now;
         ivc.state = VcState::kRouted;  // routing alone needs no re-evaluation: VA follows below
         if (front.flit.mcast == 0) {
           ivc.route = route_compute_.route(params_.id, front.flit.dst, p, v);
@@ -161,7 +162,7 @@ void Router::allocate_vcs(Cycle now) {
     ivc.out_port = g.out_port;
     ivc.out_vc = g.out_vc;
     if (contention_log_ != nullptr)
-      contention_log_->on_blocked(ivc.packet, now - ivc.buffer.front().ready);
+      contention_log_->on_blocked(ivc.packet, now - std::max(ivc.buffer.front().ready, ivc.head_at));
     owner_[static_cast<std::size_t>(g.out_port * vcs + g.out_vc)] = g.input_vc;
   }
   if (contention_log_ != nullptr) report_vc_contention(now);
@@ -226,7 +227,7 @@ void Router::allocate_replica_vcs(Cycle now) {
       owner_[static_cast<std::size_t>(b.out_port * vcs + b.out_vc)] = requester;
     ivc.state = VcState::kActive;
     if (contention_log_ != nullptr)
-      contention_log_->on_blocked(ivc.packet, now - ivc.buffer.front().ready);
+      contention_log_->on_blocked(ivc.packet, now - std::max(ivc.buffer.front().ready, ivc.head_at));
     changed_ = true;
   }
 }
@@ -265,7 +266,8 @@ void Router::allocate_switch(Cycle now) {
       for (const SwitchRequest& r : switch_requests_)
         if (((ports_taken_out_ >> r.out_port) & 1u) != 0)
           contention_log_->on_blocked(
-              inputs_[static_cast<std::size_t>(r.in_port)].vcs[static_cast<std::size_t>(r.vc)].packet, 1);
+              inputs_[static_cast<std::size_t>(r.in_port)].vcs[static_cast<std::size_t>(r.vc)].packet,
+              Cycle{1});
     switch_requests_.erase(
         std::remove_if(switch_requests_.begin(), switch_requests_.end(),
                        [&](const SwitchRequest& r) {
@@ -284,9 +286,9 @@ void Router::allocate_switch(Cycle now) {
       if (g.out_port != r.out_port || (g.in_port == r.in_port && g.vc == r.vc)) continue;
       const PacketId other = inputs_[static_cast<std::size_t>(g.in_port)].vcs[static_cast<std::size_t>(g.vc)].packet;
       contention_log_->on_contention(mine, other, params_.id, r.out_port, now);
+      if (!lost) contention_log_->on_blocked_by(mine, other);
       lost = true;
     }
-    if (lost) contention_log_->on_blocked(mine, 1);
   }
 }
 
@@ -306,6 +308,7 @@ void Router::allocate_replica_switch(Cycle now) {
     std::uint64_t granted = 0;
     std::uint64_t outs = 0;
     bool all = true;
+    bool lost = false;  // a branch with a flit and a credit found its output port taken
     for (std::size_t b = 0; b < ivc.branches.size(); ++b) {
       const ReplicaBranch& br = ivc.branches[b];
       if (br.done) continue;
@@ -316,8 +319,11 @@ void Router::allocate_replica_switch(Cycle now) {
         ok = false;
       }
       ok = ok &&
-           outputs_[static_cast<std::size_t>(br.out_port)].credits[static_cast<std::size_t>(br.out_vc)].available() &&
-           ((ports_taken_out_ >> br.out_port) & 1u) == 0;
+           outputs_[static_cast<std::size_t>(br.out_port)].credits[static_cast<std::size_t>(br.out_vc)].available();
+      if (ok && ((ports_taken_out_ >> br.out_port) & 1u) != 0) {
+        ok = false;
+        lost = true;
+      }
       if (ok) {
         granted |= std::uint64_t{1} << b;
         outs |= std::uint64_t{1} << br.out_port;
@@ -325,6 +331,7 @@ void Router::allocate_replica_switch(Cycle now) {
         all = false;
       }
     }
+    if (lost && contention_log_ != nullptr) contention_log_->on_blocked(ivc.packet, Cycle{1});
     if (granted == 0 || (sync && !all)) continue;
     ports_taken_in_ |= std::uint64_t{1} << in_port;
     ports_taken_out_ |= outs;

@@ -227,6 +227,23 @@ TEST(Collectives, DepthContentionIsDetected) {
             h.log().contention().size());
 }
 
+TEST(Collectives, AMultiPacketMessageAloneIsNeverBlocked) {
+  // Its packets queue behind each other and may take different VCs, but blocking counts
+  // only waits on other messages (MessageRecord::blocked_cycles).
+  Config c = collective_config({8, 8});
+  c.network.router.vcs = 2;
+  c.network.router.buffer_depth = 2;
+  c.node.max_packet_bytes = 32;
+  c.node.header_bytes = 4;
+  c.collective.algorithms = {CollectiveAlgorithm::kPingPong};
+  c.collective.message_bytes = {400, 1000};
+  c.collective.root = 9;
+  c.collective.peer = 62;
+  CollectiveHarness h("h", c);
+  run(h);
+  for (const OperationResult& r : h.results()) EXPECT_EQ(r.blocked_cycles, 0u) << r.op.bytes;
+}
+
 TEST(Collectives, EdnBeatsRecursiveDoublingForLongMessages) {
   // Seed 000 Figs. 3.14 and 3.16 at 2048 bytes (docs/collectives.md has the full curves).
   for (const char* preset : {"t3d"}) {

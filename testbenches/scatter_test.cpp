@@ -112,7 +112,7 @@ TEST(ScatterLatency, SequentialTreeIsIAlphasPlusUnicastT0) {
                              40;
       EXPECT_EQ(r.latency[k], expected) << "destination " << chain[i] << ", " << r.op.bytes << " B";
     }
-    EXPECT_EQ(r.steps, 35);
+    EXPECT_EQ(r.steps, static_cast<int>(chain.size()));  // one unicast per step
     EXPECT_EQ(r.blocked_cycles, 0u);
   }
 }
@@ -206,6 +206,24 @@ INSTANTIATE_TEST_SUITE_P(
                       SchemeCase{"torus_one_port_random", TopologyKind::kTorus, PortModel::kOnePort, 6}),
     [](const auto& param_info) { return param_info.param.name; });
 
+// Under Hamiltonian-path routing SMT's paths are the dual-path high and low chains (the low
+// one in falling label order); each member still finds its own chunk.
+TEST(ScatterSchemes, SmtUnderHamiltonianRoutingUsesTheTwoChains) {
+  Config c = scatter_config({4, 4}, CollectiveAlgorithm::kScatterSmt);
+  c.network.routing.algorithm = RoutingAlgorithm::kHamiltonian;
+  c.node.alpha_cycles = 40;
+  c.collective.message_bytes = {3, 20};
+  c.collective.roots = RootSelection::kAll;
+  CollectiveHarness h("h", c);
+  run(h);
+  for (const OperationResult& r : h.results()) {
+    const auto paths = split_into_paths(h.network().route_compute(), h.network().topology(),
+                                        r.op.root, r.op.destinations);
+    EXPECT_LE(paths.size(), 2u);
+    EXPECT_EQ(r.steps, static_cast<int>(paths.size()));  // one-port: one worm per step
+  }
+}
+
 TEST(ScatterConfig, ErrorsNameTheKey) {
   const auto key_of = [](const Config& c) {
     try {
@@ -227,9 +245,13 @@ TEST(ScatterConfig, ErrorsNameTheKey) {
   c.network.routing.algorithm = RoutingAlgorithm::kHamiltonian;
   EXPECT_EQ(key_of(c), "collective.algorithms[0]");
   c = scatter_config({8, 8}, CollectiveAlgorithm::kScatterBinomial);
-  EXPECT_EQ(key_of(c), "collective.message_bytes[6]");  // the default sizes reach 2048 x 63
-  c.collective.message_bytes = {64};
+  c.collective.message_bytes = {2048};  // BT's first message: 32 of 64 chunks = 64 KiB, fits
   c.network.router.multidest = MultidestMode::kNone;  // unicast schemes need no multidest
+  EXPECT_EQ(key_of(c), "(accepted)");
+  c.collective.message_bytes = {64, 2049};
+  EXPECT_EQ(key_of(c), "collective.message_bytes[1]");
+  c.collective.algorithms = {CollectiveAlgorithm::kScatterSequential};  // one chunk per message
+  c.collective.message_bytes = {65536};
   EXPECT_EQ(key_of(c), "(accepted)");
 }
 
