@@ -1,0 +1,73 @@
+// Per-VC input flit buffer (systemc/flit_buffer.h): a FIFO of Depth entries of W bits. Every
+// entry counts down the cycles until it may compete for allocation: a flit written in cycle t
+// is eligible from cycle t + delay_i (delay_i = pipeline_depth - 1; docs/timing-model.md).
+// The front (front_o, valid_o, ready_o) includes a flit pushed this cycle into an empty
+// buffer, so with delay_i = 0 a flit can leave in the cycle it arrives, as in the C++ router.
+// pop_i removes the front. Contracts (asserted): never pushed when holding cap_i entries
+// (credit protocol), never popped when empty or before the front is eligible.
+module wormsim_flit_fifo #(
+  parameter int unsigned W = 8,
+  parameter int unsigned Depth = 4,
+  localparam int unsigned PtrW = Depth > 1 ? $clog2(Depth) : 1,
+  localparam int unsigned CntW = $clog2(Depth + 1)
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  input  logic [8:0]      cap_i,    // depth in use (<= Depth)
+  input  logic [1:0]      delay_i,  // pipeline_depth - 1
+  input  logic            push_i,
+  input  logic [W-1:0]    data_i,
+  input  logic            pop_i,
+  output logic            valid_o,
+  output logic            ready_o,
+  output logic [W-1:0]    front_o,
+  output logic [CntW-1:0] count_o
+);
+  logic [Depth*W-1:0] mem_q;   // entry i at [i*W +: W]
+  logic [Depth*2-1:0] wait_q;  // cycles until entry i is eligible, at [i*2 +: 2]
+  logic [PtrW-1:0]    rd_q, wr_q;
+  logic [CntW-1:0]    cnt_q;
+  logic               empty, bypass;
+
+  assign empty = cnt_q == '0;
+  assign valid_o = !empty || push_i;
+  assign front_o = empty ? data_i : mem_q[rd_q*W +: W];
+  assign ready_o = empty ? (push_i && delay_i == 2'd0) : (wait_q[rd_q*2 +: 2] == 2'd0);
+  assign count_o = cnt_q;
+  assign bypass = empty && push_i && pop_i;  // arrives and leaves in the same cycle
+
+  function automatic logic [PtrW-1:0] next_ptr(logic [PtrW-1:0] p);
+    next_ptr = (32'(p) + 1 >= Depth) ? '0 : p + 1'b1;
+  endfunction
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      mem_q <= '0;
+      wait_q <= '0;
+      rd_q <= '0;
+      wr_q <= '0;
+      cnt_q <= '0;
+    end else begin
+      for (int i = 0; i < Depth; i++)
+        if (wait_q[i*2 +: 2] != 2'd0) wait_q[i*2 +: 2] <= wait_q[i*2 +: 2] - 2'd1;
+      if (push_i && !bypass) begin
+        mem_q[wr_q*W +: W] <= data_i;
+        wait_q[wr_q*2 +: 2] <= delay_i == 2'd0 ? 2'd0 : delay_i - 2'd1;
+        wr_q <= next_ptr(wr_q);
+      end
+      if (pop_i && !bypass) rd_q <= next_ptr(rd_q);
+      cnt_q <= cnt_q + CntW'(push_i && !bypass) - CntW'(pop_i && !bypass);
+    end
+  end
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      assert (!(push_i && 32'(cnt_q) >= 32'(cap_i)))
+      else $error("flit_fifo: overflow, pushed into a full buffer (credit protocol violated)");
+      assert (!(pop_i && !valid_o)) else $error("flit_fifo: underflow, popped an empty buffer");
+      assert (!(pop_i && !ready_o)) else $error("flit_fifo: popped a flit still in the pipeline");
+    end
+  end
+`endif
+endmodule

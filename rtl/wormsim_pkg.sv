@@ -1,0 +1,106 @@
+// wormsim RTL package: the one definition of the flit format in SystemVerilog (the C++ one is
+// systemc/flit.h; systemc/rtl/rtl_flit.h packs C++ flits into this layout and the cosim test
+// testbenches/rtl_flit_test.cpp round-trips it), the router's run-time configuration straps
+// and the structural maxima of the cosimulation build (rtl/README.md).
+//
+// RTL style note (all of rtl/): Debian's yosys 0.23 reads SystemVerilog packages, packed
+// structs and enums, but not `import`, multi-dimensional packed arrays, arrays of structs on
+// ports, `return` or `int'()` casts. So modules name package items as wormsim_pkg::x and
+// multi-dimensional arrays are flat vectors, element [a][b] of an A x B array at index
+// a * B + b ([port][vc] order, port major), each element W bits wide at [index*W +: W].
+package wormsim_pkg;
+
+  // ---- widths -------------------------------------------------------------------------
+  parameter int unsigned NodeW = 16;   // node id: up to 65536 nodes
+  parameter int unsigned CoordW = 16;  // one coordinate / side length
+  parameter int unsigned MaxDims = 3;  // mesh/torus dimensions (a hypercube uses node bits)
+  parameter int unsigned PktW = 32;    // packet id (low bits of the C++ 64-bit id)
+  parameter int unsigned IdxW = 16;    // flit index within its packet
+  parameter int unsigned VcW = 4;      // VC field on a link (config allows up to 16 VCs)
+  parameter int unsigned DataW = 64;   // payload bits carried per flit in RTL
+
+  // ---- flit ---------------------------------------------------------------------------
+  // A packet of L flits is a head, L-2 bodies and a tail; a 1-flit packet is one head_tail
+  // flit (systemc/flit.h). Every flit carries packet id, index, source and destination.
+  typedef enum logic [1:0] {
+    FlitHead     = 2'd0,
+    FlitBody     = 2'd1,
+    FlitTail     = 2'd2,
+    FlitHeadTail = 2'd3
+  } flit_type_e;
+
+  typedef struct packed {
+    flit_type_e       typ;   // [149:148]
+    logic [VcW-1:0]   vc;    // [147:144] VC on the link the flit is crossing
+    logic [PktW-1:0]  pkt;   // [143:112]
+    logic [IdxW-1:0]  idx;   // [111:96]
+    logic [NodeW-1:0] src;   // [95:80]
+    logic [NodeW-1:0] dst;   // [79:64]
+    logic [DataW-1:0] data;  // [63:0]  first DataW/8 payload bytes, byte 0 in bits [7:0]
+  } flit_t;
+
+  // Bit widths of the packed types ($bits of a type is beyond Debian's yosys 0.23).
+  parameter int unsigned FlitW = 2 + VcW + PktW + IdxW + 2 * NodeW + DataW;  // 150
+
+  function automatic logic is_head(logic [1:0] t);
+    is_head = t == 2'd0 || t == 2'd3;  // FlitHead, FlitHeadTail
+  endfunction
+
+  function automatic logic is_tail(logic [1:0] t);
+    is_tail = t == 2'd2 || t == 2'd3;  // FlitTail, FlitHeadTail
+  endfunction
+
+  // Bit offsets of flit_t fields, for slicing flits held in flat vectors.
+  parameter int unsigned FlitDstLsb = DataW;
+  parameter int unsigned FlitVcLsb = DataW + 2 * NodeW + IdxW + PktW;
+  parameter int unsigned FlitTypLsb = FlitVcLsb + VcW;
+
+  // ---- run-time configuration ---------------------------------------------------------
+  // Straps, constant during a run, mirroring network.* of the C++ config (docs/config.md).
+  // The synthesis wrapper (wormsim_router_synth) ties them to constants so yosys folds the
+  // logic a fixed configuration does not use.
+  typedef enum logic [1:0] {
+    TopoMesh      = 2'd0,
+    TopoTorus     = 2'd1,
+    TopoHypercube = 2'd2
+  } topo_e;
+
+  typedef enum logic {
+    AllocInputFirst  = 1'b0,  // separable, input arbiters first
+    AllocOutputFirst = 1'b1   // separable, output arbiters first
+  } alloc_e;
+
+  typedef struct packed {
+    topo_e                          topo;
+    logic [2:0]                     dims;         // mesh/torus: 1..3; hypercube: n (1..6)
+    logic [MaxDims*CoordW-1:0]      side;         // side length of dimension d at [d*CoordW +: CoordW]
+    logic [MaxDims*NodeW-1:0]       stride;       // node-id stride of dimension d
+    logic [MaxDims*2-1:0]           order;        // DOR: dimension resolved i-th at [i*2 +: 2]
+    logic                           ecube_high_to_low;
+    logic                           hamiltonian;  // Hamiltonian-path routing (2D mesh)
+    logic                           dateline;     // torus dateline VC classes
+    logic [4:0]                     vcs;          // VCs in use (1..NumVcs)
+    logic [8:0]                     depth;        // flit buffer depth in use (credits)
+    logic [2:0]                     pipeline;     // pipeline depth 1..4
+    alloc_e                         alloc;
+    logic [3:0]                     net_ports;    // network ports in use
+    logic [3:0]                     ejection;     // ejection channels in use
+    logic                           eject_by_direction;  // all-port: eject on arrival dir.
+    logic [NodeW-1:0]               node;         // this router's node id
+  } cfg_t;
+
+  // Candidate outputs of a head: ports [port_lo, port_hi), VCs [vc_lo, vc_hi).
+  typedef struct packed {
+    logic [3:0] port_lo;
+    logic [3:0] port_hi;
+    logic [4:0] vc_lo;
+    logic [4:0] vc_hi;
+  } route_t;
+  parameter int unsigned RouteW = 18;
+  // Bit offsets of route_t fields (for flat vectors: yosys 0.23 mis-reads struct-typed locals).
+  parameter int unsigned RoutePortLoLsb = 14;
+  parameter int unsigned RoutePortHiLsb = 10;
+  parameter int unsigned RouteVcLoLsb = 5;
+  parameter int unsigned RouteVcHiLsb = 0;
+
+endpackage

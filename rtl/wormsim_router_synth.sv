@@ -1,0 +1,68 @@
+// Synthesis wrapper for the hardware-cost table (scripts/rtl_cost, docs/rtl-cost.md): the
+// router sized for one configuration, with the run-time straps tied to constants so yosys
+// removes what that configuration does not use. Only the node id stays an input: every
+// router of a network is the same netlist.
+module wormsim_router_synth #(
+  parameter int unsigned NumNet = 4,
+  parameter int unsigned NumInj = 1,
+  parameter int unsigned NumEj = 1,
+  parameter int unsigned NumVcs = 2,
+  parameter int unsigned Depth = 4,
+  parameter int unsigned Side = 8,         // k of the k x k mesh
+  parameter int unsigned AllPort = 0,      // 1: eject on the arrival direction
+  parameter int unsigned OutputFirst = 0,  // 1: output-first separable allocators
+  parameter int unsigned Pipeline = 1,
+  localparam int unsigned NumIn = NumNet + NumInj,
+  localparam int unsigned NumOut = NumNet + NumEj,
+  localparam int unsigned FlitW = wormsim_pkg::FlitW,
+  localparam int unsigned VcW = wormsim_pkg::VcW,
+  localparam int unsigned NodeW = wormsim_pkg::NodeW,
+  localparam int unsigned CoordW = wormsim_pkg::CoordW
+) (
+  input  logic                    clk_i,
+  input  logic                    rst_ni,
+  input  logic [NodeW-1:0]        node_i,
+  input  logic [NumIn-1:0]        in_valid_i,
+  input  logic [NumIn*FlitW-1:0]  in_flit_i,
+  output logic [NumIn-1:0]        in_credit_o,
+  output logic [NumIn*VcW-1:0]    in_credit_vc_o,
+  output logic [NumOut-1:0]       out_valid_o,
+  output logic [NumOut*FlitW-1:0] out_flit_o,
+  input  logic [NumOut-1:0]       out_credit_i,
+  input  logic [NumOut*VcW-1:0]   out_credit_vc_i
+);
+  wormsim_pkg::cfg_t cfg;
+  always_comb begin
+    cfg = '0;
+    cfg.topo = wormsim_pkg::TopoMesh;
+    cfg.dims = 3'd2;
+    cfg.side[0 +: CoordW] = CoordW'(Side);
+    cfg.side[CoordW +: CoordW] = CoordW'(Side);
+    cfg.stride[0 +: NodeW] = NodeW'(1);
+    cfg.stride[NodeW +: NodeW] = NodeW'(Side);
+    cfg.order[1:0] = 2'd0;
+    cfg.order[3:2] = 2'd1;
+    cfg.vcs = 5'(NumVcs);
+    cfg.depth = 9'(Depth);
+    cfg.pipeline = 3'(Pipeline);
+    cfg.alloc = OutputFirst != 0 ? wormsim_pkg::AllocOutputFirst : wormsim_pkg::AllocInputFirst;
+    cfg.net_ports = 4'(NumNet);
+    cfg.ejection = 4'(NumEj);
+    cfg.eject_by_direction = AllPort != 0;
+    cfg.node = node_i;
+  end
+
+  wormsim_router #(
+    .NumNet(NumNet), .NumInj(NumInj), .NumEj(NumEj), .NumVcs(NumVcs), .Depth(Depth)
+  ) u_router (
+    .clk_i, .rst_ni,
+    .cfg_i(cfg),
+    .in_valid_i, .in_flit_i, .in_credit_o, .in_credit_vc_o,
+    .out_valid_o, .out_flit_o, .out_credit_i, .out_credit_vc_i,
+    // State outputs exist for cosimulation only; synthesis drops them.
+    /* verilator lint_off PINCONNECTEMPTY */
+    .vc_active_o(), .vc_out_port_o(), .vc_out_vc_o(), .vc_count_o(), .owner_valid_o(),
+    .owner_o(), .credits_o()
+    /* verilator lint_on PINCONNECTEMPTY */
+  );
+endmodule
