@@ -7,7 +7,7 @@
 // all of them, or (all-port) the one of its arrival direction.
 // Ports are RTL port numbers: network ports [0, NumNet), ejection ports from NumNet.
 module wormsim_route_compute #(
-  parameter int unsigned NumNet = 6
+  parameter int unsigned NumNet = 4
 ) (
   /* verilator lint_off UNUSEDSIGNAL */
   input  wormsim_pkg::cfg_t             cfg_i,  // reads the topology and routing straps only

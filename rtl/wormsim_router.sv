@@ -16,9 +16,9 @@
 // head at its front; a flit leaves on an output VC held by its own input VC, which keeps it
 // until its tail; buffers and credit counters stay within bounds (in the blocks).
 module wormsim_router #(
-  parameter int unsigned NumNet = 6,
-  parameter int unsigned NumInj = 6,
-  parameter int unsigned NumEj = 6,
+  parameter int unsigned NumNet = 4,
+  parameter int unsigned NumInj = 4,
+  parameter int unsigned NumEj = 4,
   parameter int unsigned NumVcs = 4,
   parameter int unsigned Depth = 8,
   localparam int unsigned NumIn = NumNet + NumInj,

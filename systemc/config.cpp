@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include "machine_preset.h"
+#include "rtl_flit.h"
 
 #include <algorithm>
 #include <array>
@@ -44,6 +45,8 @@ constexpr NameTable<PortModel, 3> kPortModelNames{{{PortModel::kOnePort, "one_po
 constexpr NameTable<AllocatorKind, 2> kAllocatorNames{
     {{AllocatorKind::kSeparableInputFirst, "separable_input_first"},
      {AllocatorKind::kSeparableOutputFirst, "separable_output_first"}}};
+constexpr NameTable<RouterImplementation, 2> kImplementationNames{
+    {{RouterImplementation::kSystemC, "systemc"}, {RouterImplementation::kRtl, "rtl"}}};
 constexpr NameTable<TrafficPattern, 5> kTrafficNames{
     {{TrafficPattern::kUniformRandom, "uniform_random"},
      {TrafficPattern::kTranspose, "transpose"},
@@ -104,6 +107,7 @@ WORMSIM_ENUM_TABLE(RoutingAlgorithm, kRoutingNames)
 WORMSIM_ENUM_TABLE(EcubeOrder, kEcubeNames)
 WORMSIM_ENUM_TABLE(PortModel, kPortModelNames)
 WORMSIM_ENUM_TABLE(AllocatorKind, kAllocatorNames)
+WORMSIM_ENUM_TABLE(RouterImplementation, kImplementationNames)
 WORMSIM_ENUM_TABLE(MultidestMode, kMultidestNames)
 WORMSIM_ENUM_TABLE(Replication, kReplicationNames)
 WORMSIM_ENUM_TABLE(HeaderEncoding, kEncodingNames)
@@ -112,6 +116,37 @@ WORMSIM_ENUM_TABLE(Workload, kWorkloadNames)
 WORMSIM_ENUM_TABLE(CollectiveAlgorithm, kCollectiveNames)
 WORMSIM_ENUM_TABLE(RootSelection, kRootNames)
 #undef WORMSIM_ENUM_TABLE
+
+// The Verilated router's structural maxima (systemc/rtl_flit.h, docs/rtl.md).
+void Config::validate_rtl(int nodes, int network_ports, int ejection_channels) const {
+  const RouterConfig& r = network.router;
+  for (std::size_t i = 0; i < r.rtl_nodes.size(); ++i)
+    require(static_cast<int>(r.rtl_nodes[i]) < nodes, fmt::format("network.router.rtl_nodes[{}]", i),
+            fmt::format("node {} does not exist ({} nodes)", r.rtl_nodes[i], nodes));
+  if (r.implementation != RouterImplementation::kRtl) return;
+  const std::string key = "network.router.implementation";
+  require(r.multidest == MultidestMode::kNone, key,
+          "the RTL router has no multidestination support yet; set network.router.multidest: none");
+  require(r.vcs <= rtl::kMaxVcs, key,
+          fmt::format("the RTL router is built for at most {} VCs (network.router.vcs is {})",
+                      rtl::kMaxVcs, r.vcs));
+  require(r.buffer_depth <= rtl::kMaxDepth, key,
+          fmt::format("the RTL router is built for buffers of at most {} flits "
+                      "(network.router.buffer_depth is {})", rtl::kMaxDepth, r.buffer_depth));
+  require(network_ports <= rtl::kMaxNetworkPorts, key,
+          fmt::format("the RTL router has at most {} network ports (the topology needs {})",
+                      rtl::kMaxNetworkPorts, network_ports));
+  require(ejection_channels <= rtl::kMaxEjection, key,
+          fmt::format("the RTL router has at most {} injection/ejection channels", rtl::kMaxEjection));
+  require(nodes <= rtl::kMaxNodes, key,
+          fmt::format("the RTL flit carries {}-bit node ids: at most {} nodes (got {})",
+                      rtl::kNodeW, rtl::kMaxNodes, nodes));
+}
+
+bool RouterConfig::rtl_at(NodeId n) const {
+  if (implementation != RouterImplementation::kRtl) return false;
+  return rtl_nodes.empty() || std::find(rtl_nodes.begin(), rtl_nodes.end(), n) != rtl_nodes.end();
+}
 
 bool is_scatter(CollectiveAlgorithm a) {
   return a == CollectiveAlgorithm::kScatterSequential || a == CollectiveAlgorithm::kScatterBinomial ||
@@ -197,6 +232,8 @@ void Config::validate() const {
           "network.router.consumption_channels",
           fmt::format("must be 0 (the port model's {}) or 1..{} (got {})", ejection_channels,
                       network_ports, r.consumption_channels));
+  validate_rtl(node_count(topo), network_ports,
+               r.consumption_channels > 0 ? r.consumption_channels : ejection_channels);
   if (r.multidest == MultidestMode::kTree)
     require(rt.algorithm != RoutingAlgorithm::kHamiltonian, "network.router.multidest",
             "tree replication follows the dimension-ordered tree; use routing dor or ecube");

@@ -21,6 +21,9 @@ enum class RoutingAlgorithm { kDimensionOrder, kEcube, kHamiltonian };
 enum class EcubeOrder { kHighToLow, kLowToHigh };
 enum class PortModel { kOnePort, kKPort, kAllPort };
 enum class AllocatorKind { kSeparableInputFirst, kSeparableOutputFirst };
+// Which model of the router runs (docs/rtl.md): the C++ router or the Verilated RTL router
+// (rtl/wormsim_router.sv), cycle-equivalent by contract.
+enum class RouterImplementation { kSystemC, kRtl };
 // Multidestination support in the router (DESIGN.md section 4; docs/multidestination.md):
 // none = unicast only; path = path-based worms with intermediate reception (absorb and
 // forward at every destination on a base-routing-conformed path); tree = replication at the
@@ -96,6 +99,11 @@ struct RouterConfig {
   HeaderEncoding header_encoding = HeaderEncoding::kAddressList;
   // Consumption (ejection) channels per node; 0 = as many as the port model has.
   int consumption_channels = 0;
+  RouterImplementation implementation = RouterImplementation::kSystemC;
+  // implementation rtl: the nodes whose router is the RTL model; empty = every node.
+  std::vector<NodeId> rtl_nodes;
+  // Whether node n's router is the RTL model.
+  bool rtl_at(NodeId n) const;
 };
 
 struct NetworkConfig {
@@ -184,6 +192,7 @@ struct Config {
 
  private:
   void validate_node_layer(int nodes) const;
+  void validate_rtl(int nodes, int network_ports, int ejection_channels) const;
 };
 
 int node_count(const TopologyConfig& t);
@@ -194,6 +203,7 @@ std::string to_string(RoutingAlgorithm v);
 std::string to_string(EcubeOrder v);
 std::string to_string(PortModel v);
 std::string to_string(AllocatorKind v);
+std::string to_string(RouterImplementation v);
 std::string to_string(MultidestMode v);
 std::string to_string(Replication v);
 std::string to_string(HeaderEncoding v);

@@ -363,6 +363,16 @@ const std::vector<Field>& schema() {
       {"network.router.consumption_channels",
        [](const Val& v, Config& c) { c.network.router.consumption_channels = to_int(v); },
        [](const Config& c) -> Json { return c.network.router.consumption_channels; }},
+      {"network.router.implementation",
+       [](const Val& v, Config& c) {
+         c.network.router.implementation = to_enum<RouterImplementation>(v, "router implementation");
+       },
+       [](const Config& c) -> Json { return to_string(c.network.router.implementation); }},
+      {"network.router.rtl_nodes",
+       [](const Val& v, Config& c) {
+         c.network.router.rtl_nodes = to_list<NodeId>(v, "node ids", to_node);
+       },
+       [](const Config& c) -> Json { return c.network.router.rtl_nodes; }},
       {"traffic.pattern",
        [](const Val& v, Config& c) {
          c.traffic.pattern = to_enum<TrafficPattern>(v, "traffic pattern");
@@ -774,6 +784,8 @@ network:
     replication: asynchronous # synchronous | asynchronous (multidest path/tree)
     header_encoding: address_list  # address_list | bit_string (multidestination header)
     consumption_channels: 0   # ejection channels per node; 0 = the port model's count
+    implementation: systemc   # systemc | rtl (the Verilated RTL router, docs/rtl.md)
+    rtl_nodes: []             # implementation rtl: nodes with the RTL router; [] = all
 node:                         # workload: collective (docs/ni-registers.md, docs/collectives.md)
   # alpha_cycles: 0           # send start-up per message; left out, 0 or the preset's
   # gamma_cycles: 0           # receive overhead per message; left out, 0 or the preset's

@@ -1,5 +1,7 @@
 #include "network.h"
 
+#include "rtl_router.h"
+
 #include <algorithm>
 #include <chrono>
 #include <iostream>
@@ -58,10 +60,21 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config, Netw
   rp.replication = rc.replication;
   const MulticastRoute* multicast =
       rc.multidest == MultidestMode::kNone ? nullptr : &multicast_route_;
+  const auto period_ps = static_cast<std::uint64_t>(config.network.clock_period_ns * 1000.0 + 0.5);
   for (int n = 0; n < nodes; ++n) {
     rp.id = static_cast<NodeId>(n);
-    routers_.push_back(
-        std::make_unique<Router>(fmt::format("r{}", n).c_str(), rp, route_compute_, multicast));
+    const std::string router_name = fmt::format("r{}", n);
+    if (rc.rtl_at(rp.id)) {
+      std::string fst;
+      const auto& traced = options_.rtl_trace_routers;
+      if (!options_.rtl_trace_prefix.empty() &&
+          std::find(traced.begin(), traced.end(), rp.id) != traced.end())
+        fst = fmt::format("{}_r{}.fst", options_.rtl_trace_prefix, n);
+      routers_.push_back(std::make_unique<RtlRouter>(router_name.c_str(), rp, route_compute_, config,
+                                                     topology_, fst, period_ps));
+    } else {
+      routers_.push_back(std::make_unique<Router>(router_name.c_str(), rp, route_compute_, multicast));
+    }
   }
   TerminalParams tp;
   tp.nodes = nodes;

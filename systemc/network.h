@@ -63,6 +63,10 @@ struct NetworkOptions {
   // of events (firmware finished or stalled) or on a deadlock, and the measurement window
   // spans the whole run.
   EndpointFactory make_endpoint;
+  // RTL routers (network.router.implementation rtl) among `rtl_trace_routers` write an FST
+  // waveform to <rtl_trace_prefix>_r<id>.fst; empty prefix = none (docs/rtl.md).
+  std::string rtl_trace_prefix;
+  std::vector<NodeId> rtl_trace_routers;
 };
 
 class Network : public sc_core::sc_module {
@@ -112,6 +116,10 @@ class Network : public sc_core::sc_module {
   // Probes stop (and read zero) from cycle `until` on; 0 = never.
   void set_probe_window(Cycle until) { probe_until_ = until; }
   // Collective runs: every router reports channel contention to `log`.
+  // Lock-step equivalence: every router appends the flits it sends to `log` (docs/rtl.md).
+  void set_flit_event_log(std::vector<FlitEvent>* log) {
+    for (auto& r : routers_) r->set_flit_event_log(log);
+  }
   void set_contention_log(MessageLog* log) {
     for (auto& r : routers_) r->set_contention_log(log);
   }

@@ -348,6 +348,7 @@ void Router::send(Cycle now, ActivityCalendar& calendar, bool measuring, int out
   out.credits[static_cast<std::size_t>(out_vc)].consume();
   if (probes_enabled_) out_probes_[static_cast<std::size_t>(out_port)].show(flit);
   if (measuring) ++out.link->flits_carried;
+  log_departure(now, out_port, flit);
   calendar.wake(out.link->downstream.component, out.link->send_flit(now, flit));
 }
 

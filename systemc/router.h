@@ -8,6 +8,9 @@
 //
 // The router is an sc_module for naming and tracing; its evaluation is driven by the
 // network's cycle loop through step(), which only calls it in cycles where it has work.
+// RtlRouter (systemc/rtl_router.h) derives from it: the Verilated RTL router behind the same
+// interface, with this class's buffers, VC states and owner table kept as a mirror of the RTL
+// state for deadlock reports and probes.
 #pragma once
 
 #include <algorithm>
@@ -17,6 +20,7 @@
 #include "activity_calendar.h"
 #include "config.h"
 #include "crossbar.h"
+#include "flit_event_log.h"
 #include "flit_probe.h"
 #include "input_port.h"
 #include "message_log.h"
@@ -52,7 +56,9 @@ class Router : public sc_core::sc_module {
     // flit or credit arrives (which wakes it) or a buffered flit clears its pipeline delay.
     Cycle wake_at = ActivityCalendar::kNever;
   };
-  StepResult step(Cycle now, ActivityCalendar& calendar, bool measuring);
+  virtual StepResult step(Cycle now, ActivityCalendar& calendar, bool measuring);
+  // Which implementation this is ("systemc" or "rtl"), for reports.
+  virtual const char* implementation() const { return "systemc"; }
 
   void attach_input(int port, Link* link) {
     inputs_[static_cast<std::size_t>(port)].link = link;
@@ -91,6 +97,16 @@ class Router : public sc_core::sc_module {
   const std::vector<FlitProbe>& input_probes() const { return in_probes_; }
   const std::vector<FlitProbe>& output_probes() const { return out_probes_; }
   const std::vector<unsigned>& occupancy_probes() const { return occupancy_; }
+  // Lock-step equivalence (docs/rtl.md): every flit leaving this router is appended to `log`.
+  void set_flit_event_log(std::vector<FlitEvent>* log) { event_log_ = log; }
+
+ protected:
+  // Removes the front flit of an input VC; the freed slot goes back upstream as a credit.
+  void pop_input(Cycle now, ActivityCalendar& calendar, int in_port, int vc);
+  void log_departure(Cycle now, int out_port, const Flit& flit) {
+    if (event_log_ != nullptr)
+      event_log_->push_back({now, params_.id, out_port, flit.vc, flit.packet_id, flit.index});
+  }
 
  private:
   StepResult step_unchecked(Cycle now, ActivityCalendar& calendar, bool measuring);
@@ -104,12 +120,13 @@ class Router : public sc_core::sc_module {
   int traverse_replicas(Cycle now, ActivityCalendar& calendar, bool measuring, int& replicated);
   void send(Cycle now, ActivityCalendar& calendar, bool measuring, int out_port, int out_vc,
             Flit& flit);
-  void pop_input(Cycle now, ActivityCalendar& calendar, int in_port, int vc);
   InputVc& input_vc(int index) {
     return inputs_[static_cast<std::size_t>(index / params_.vcs)]
         .vcs[static_cast<std::size_t>(index % params_.vcs)];
   }
 
+
+ protected:
   RouterParams params_;
   const RouteCompute& route_compute_;
   const MulticastRoute* multicast_;
@@ -151,6 +168,7 @@ class Router : public sc_core::sc_module {
   std::vector<FlitProbe> in_probes_;
   std::vector<FlitProbe> out_probes_;
   std::vector<unsigned> occupancy_;  // [in_port * vcs + vc]
+  std::vector<FlitEvent>* event_log_ = nullptr;
 };
 
 }  // namespace wormsim

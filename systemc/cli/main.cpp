@@ -95,6 +95,18 @@ std::unique_ptr<WaveTracer> make_tracer(Network& network, const Config& config,
                                       (std::filesystem::path(out_dir) / config.trace.file).string());
 }
 
+// With tracing on, RTL routers among the traced ones also write FST waves (docs/rtl.md).
+NetworkOptions network_options(const Config& config, const std::string& out_dir, bool quiet) {
+  NetworkOptions options;
+  options.quiet = quiet;
+  if (config.trace.enabled) {
+    options.rtl_trace_prefix = (std::filesystem::path(out_dir) / config.trace.file).string();
+    options.rtl_trace_routers = config.trace.routers;
+    if (options.rtl_trace_routers.empty()) options.rtl_trace_routers.push_back(0);
+  }
+  return options;
+}
+
 // Each processor thread's stack costs the kernel about two memory mappings (stack and guard
 // page); past vm.max_map_count, allocations fail late with std::bad_alloc. Warn up front.
 void warn_if_map_count_low(long nodes) {
@@ -113,9 +125,7 @@ void warn_if_map_count_low(long nodes) {
 // workload: collective -- node firmware runs the configured collective operations.
 int run_collective(const Config& config, const std::string& source, const std::string& out_dir,
                    bool quiet) {
-  NetworkOptions options;
-  options.quiet = quiet;
-  CollectiveHarness harness("harness", config, options);
+  CollectiveHarness harness("harness", config, network_options(config, out_dir, quiet));
   warn_if_map_count_low(static_cast<long>(harness.network().topology().nodes()));
   std::unique_ptr<WaveTracer> tracer = make_tracer(harness.network(), config, out_dir);
   if (!quiet)
@@ -173,9 +183,7 @@ int run_command(const std::string& file, const std::vector<std::string>& sets,
   std::filesystem::create_directories(out_dir);
   if (config.workload == Workload::kCollective) return run_collective(config, source, out_dir, quiet);
 
-  NetworkOptions options;
-  options.quiet = quiet;
-  Network network("net", config, options);
+  Network network("net", config, network_options(config, out_dir, quiet));
   std::unique_ptr<WaveTracer> tracer = make_tracer(network, config, out_dir);
   const auto start = std::chrono::steady_clock::now();
   sc_core::sc_start();

@@ -1,0 +1,89 @@
+// The RTL flit and strap layouts (rtl/wormsim_pkg.sv) on the C++ side of the cosimulation:
+// packing a C++ Flit (systemc/flit.h) into the RTL's flit_t bits and back, and the router's
+// cfg_t straps. The offsets here must equal the package's; testbenches/rtl_flit_test.cpp
+// round-trips flits through a Verilated module that takes the fields apart and back.
+#pragma once
+
+#include <cstdint>
+
+#include "flit.h"
+
+namespace wormsim::rtl {
+
+// flit_t, LSB first: data[63:0], dst[79:64], src[95:80], idx[111:96], pkt[143:112],
+// vc[147:144], typ[149:148].
+inline constexpr unsigned kDataW = 64;
+inline constexpr unsigned kNodeW = 16;
+inline constexpr unsigned kIdxW = 16;
+inline constexpr unsigned kPktW = 32;
+inline constexpr unsigned kVcW = 4;
+inline constexpr unsigned kDataLsb = 0;
+inline constexpr unsigned kDstLsb = kDataLsb + kDataW;
+inline constexpr unsigned kSrcLsb = kDstLsb + kNodeW;
+inline constexpr unsigned kIdxLsb = kSrcLsb + kNodeW;
+inline constexpr unsigned kPktLsb = kIdxLsb + kIdxW;
+inline constexpr unsigned kVcLsb = kPktLsb + kPktW;
+inline constexpr unsigned kTypLsb = kVcLsb + kVcW;
+inline constexpr unsigned kFlitW = kTypLsb + 2;  // 150
+inline constexpr unsigned kDataBytes = kDataW / 8;
+
+// Structural maxima of the Verilated router (rtl/CMakeLists.txt builds wormsim_router with its
+// default parameters); a configuration may use less. Config::validate checks them.
+inline constexpr int kMaxNetworkPorts = 4;  // NumNet
+inline constexpr int kMaxInjection = 4;     // NumInj
+inline constexpr int kMaxEjection = 4;      // NumEj
+inline constexpr int kMaxVcs = 4;           // NumVcs
+inline constexpr int kMaxDepth = 8;         // Depth
+inline constexpr int kMaxNodes = 1 << kNodeW;
+
+// cfg_t straps, LSB first (rtl/wormsim_pkg.sv).
+inline constexpr unsigned kCfgW = 153;
+inline constexpr unsigned kCfgNodeLsb = 0, kCfgEjectByDirLsb = 16, kCfgEjectionLsb = 17,
+                          kCfgNetPortsLsb = 21, kCfgAllocLsb = 25, kCfgPipelineLsb = 26,
+                          kCfgDepthLsb = 29, kCfgVcsLsb = 38, kCfgDatelineLsb = 43,
+                          kCfgHamiltonianLsb = 44, kCfgEcubeLsb = 45, kCfgOrderLsb = 46,
+                          kCfgStrideLsb = 52, kCfgSideLsb = 100, kCfgDimsLsb = 148,
+                          kCfgTopoLsb = 151;
+
+// Bit fields of little-endian 32-bit word arrays (Verilator's VlWide layout).
+inline void set_bits(std::uint32_t* words, unsigned lsb, unsigned width, std::uint64_t value) {
+  for (unsigned i = 0; i < width; ++i) {
+    const unsigned bit = lsb + i;
+    const std::uint32_t mask = std::uint32_t{1} << (bit % 32);
+    if ((value >> i) & 1u)
+      words[bit / 32] |= mask;
+    else
+      words[bit / 32] &= ~mask;
+  }
+}
+inline std::uint64_t get_bits(const std::uint32_t* words, unsigned lsb, unsigned width) {
+  std::uint64_t v = 0;
+  for (unsigned i = 0; i < width; ++i) {
+    const unsigned bit = lsb + i;
+    v |= std::uint64_t{(words[bit / 32] >> (bit % 32)) & 1u} << i;
+  }
+  return v;
+}
+
+// The fields of a flit that the RTL carries.
+struct FlitBits {
+  FlitType type = FlitType::kHeadTail;
+  unsigned vc = 0;
+  std::uint32_t packet = 0;  // low 32 bits of the packet id
+  std::uint16_t index = 0;
+  std::uint16_t src = 0;
+  std::uint16_t dst = 0;
+  std::uint64_t data = 0;    // payload bytes 0..7, byte 0 in bits [7:0]
+
+  bool operator==(const FlitBits& o) const {
+    return type == o.type && vc == o.vc && packet == o.packet && index == o.index &&
+           src == o.src && dst == o.dst && data == o.data;
+  }
+};
+
+FlitBits to_bits(const Flit& f);
+// Writes flit `f` at bit `base` of `words`.
+void pack(const FlitBits& f, std::uint32_t* words, unsigned base);
+FlitBits unpack(const std::uint32_t* words, unsigned base);
+
+}  // namespace wormsim::rtl

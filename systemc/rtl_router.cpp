@@ -1,0 +1,279 @@
+#include "rtl_router.h"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+// verilated.h reads the simulation time through sc_time_stamp() when SystemC is present.
+using sc_core::sc_time_stamp;
+#include "Vwormsim_router.h"
+#include "verilated.h"
+#include "verilated_fst_c.h"
+
+namespace wormsim {
+
+namespace {
+constexpr int kInPorts = rtl::kMaxNetworkPorts + rtl::kMaxInjection;
+constexpr int kOutPorts = rtl::kMaxNetworkPorts + rtl::kMaxEjection;
+constexpr unsigned kInVcW = 5;   // $clog2(kInPorts * kMaxVcs)
+constexpr unsigned kVcIdxW = 2;  // $clog2(kMaxVcs)
+
+bool bit(std::uint64_t v, int i) { return ((v >> i) & 1u) != 0; }
+
+// Bits [lsb, lsb + width) of a model port, whichever C++ type Verilator gave it.
+template <std::size_t N>
+std::uint64_t field(const VlWide<N>& sig, unsigned lsb, unsigned width) {
+  return rtl::get_bits(sig.data(), lsb, width);
+}
+template <typename T>
+std::uint64_t field(T sig, unsigned lsb, unsigned width) {
+  const auto v = static_cast<std::uint64_t>(sig);
+  return width >= 64 ? v >> lsb : (v >> lsb) & ((std::uint64_t{1} << width) - 1);
+}
+}  // namespace
+
+std::array<std::uint32_t, (rtl::kCfgW + 31) / 32> rtl_straps(const Config& config,
+                                                            const Topology& topology,
+                                                            const PortLayout& layout, NodeId id) {
+  using namespace rtl;
+  std::array<std::uint32_t, (kCfgW + 31) / 32> w{};
+  const NetworkConfig& net = config.network;
+  const RouterConfig& rc = net.router;
+  const bool cube = topology.kind() == TopologyKind::kHypercube;
+  set_bits(w.data(), kCfgTopoLsb, 2,
+           topology.kind() == TopologyKind::kMesh ? 0u : topology.kind() == TopologyKind::kTorus ? 1u : 2u);
+  set_bits(w.data(), kCfgDimsLsb, 3, static_cast<unsigned>(topology.dimensions()));
+  std::uint64_t stride = 1;
+  for (int d = 0; d < 3 && !cube && d < topology.dimensions(); ++d) {
+    set_bits(w.data(), kCfgSideLsb + 16u * static_cast<unsigned>(d), 16,
+             static_cast<std::uint64_t>(topology.side(d)));
+    set_bits(w.data(), kCfgStrideLsb + 16u * static_cast<unsigned>(d), 16, stride);
+    stride *= static_cast<std::uint64_t>(topology.side(d));
+  }
+  std::vector<int> order = net.routing.order;
+  if (order.empty())
+    for (int d = 0; d < topology.dimensions(); ++d) order.push_back(d);
+  for (std::size_t i = 0; i < order.size() && i < 3 && !cube; ++i)
+    set_bits(w.data(), kCfgOrderLsb + 2u * static_cast<unsigned>(i), 2,
+             static_cast<std::uint64_t>(order[i]));
+  set_bits(w.data(), kCfgEcubeLsb, 1, net.routing.ecube_order == EcubeOrder::kHighToLow);
+  set_bits(w.data(), kCfgHamiltonianLsb, 1, net.routing.algorithm == RoutingAlgorithm::kHamiltonian);
+  set_bits(w.data(), kCfgDatelineLsb, 1, topology.kind() == TopologyKind::kTorus && net.routing.dateline);
+  set_bits(w.data(), kCfgVcsLsb, 5, static_cast<std::uint64_t>(rc.vcs));
+  set_bits(w.data(), kCfgDepthLsb, 9, static_cast<std::uint64_t>(rc.buffer_depth));
+  set_bits(w.data(), kCfgPipelineLsb, 3, static_cast<std::uint64_t>(rc.pipeline_depth));
+  set_bits(w.data(), kCfgAllocLsb, 1, rc.allocator == AllocatorKind::kSeparableOutputFirst);
+  set_bits(w.data(), kCfgNetPortsLsb, 4, static_cast<std::uint64_t>(layout.network));
+  set_bits(w.data(), kCfgEjectionLsb, 4, static_cast<std::uint64_t>(layout.ejection));
+  set_bits(w.data(), kCfgEjectByDirLsb, 1, layout.eject_by_direction);
+  set_bits(w.data(), kCfgNodeLsb, 16, id);
+  return w;
+}
+
+RtlRouter::RtlRouter(const sc_core::sc_module_name& name, const RouterParams& params,
+                     const RouteCompute& route_compute, const Config& config,
+                     const Topology& topology, const std::string& fst_file,
+                     std::uint64_t period_ps)
+    : Router(name, params, route_compute, nullptr),
+      layout_(params.layout),
+      context_(std::make_unique<VerilatedContext>()),
+      period_ps_(period_ps) {
+  // Assertion failures set gotError() instead of exiting; step() turns them into exceptions.
+  context_->fatalOnError(false);
+  context_->errorLimit(1000000);
+  if (!fst_file.empty()) context_->traceEverOn(true);
+  model_ = std::make_unique<Vwormsim_router>(context_.get(), basename());
+  const auto straps = rtl_straps(config, topology, layout_, params.id);
+  for (std::size_t i = 0; i < straps.size(); ++i) model_->cfg_i[i] = straps[i];
+  if (!fst_file.empty()) {
+    trace_ = std::make_unique<VerilatedFstC>();
+    model_->trace(trace_.get(), 99);
+    trace_->open(fst_file.c_str());
+  }
+  model_->clk_i = 0;
+  model_->rst_ni = 0;
+  model_->eval();
+  model_->rst_ni = 1;
+  model_->eval();
+  if (context_->gotError())
+    throw std::logic_error(fmt::format("{}: RTL assertion failed during reset", this->name()));
+}
+
+RtlRouter::~RtlRouter() {
+  if (trace_) trace_->close();
+  model_->final();
+}
+
+Router::StepResult RtlRouter::step(Cycle now, ActivityCalendar& calendar, bool measuring) {
+  try {
+    return step_rtl(now, calendar, measuring);
+  } catch (const std::logic_error& e) {
+    const std::string what = e.what();
+    if (what.rfind(name(), 0) == 0) throw;
+    throw std::logic_error(fmt::format("{}: cycle {}: {}", name(), now, what));
+  }
+}
+
+void RtlRouter::evaluate(bool clock) {
+  model_->clk_i = clock ? 1 : 0;
+  model_->eval();
+  if (context_->gotError())
+    throw std::logic_error(fmt::format("RTL assertion failed (the message above names it){}",
+                                       clock ? " at the clock edge" : ""));
+}
+
+Router::StepResult RtlRouter::step_rtl(Cycle now, ActivityCalendar& calendar, bool measuring) {
+  using namespace rtl;
+  if (probes_enabled_) {
+    for (FlitProbe& p : in_probes_) p.clear();
+    for (FlitProbe& p : out_probes_) p.clear();
+  }
+  // Arrivals: at most one flit per input link and one credit per output link per cycle.
+  std::uint32_t* in_words = model_->in_flit_i.data();
+  std::uint64_t in_valid = 0;
+  const Cycle pipeline_delay = static_cast<Cycle>(params_.pipeline_depth - 1);
+  for (std::uint64_t ports = flits_pending_; ports != 0; ports &= ports - 1) {
+    const int p = __builtin_ctzll(ports);
+    InputPort& in = inputs_[static_cast<std::size_t>(p)];
+    Link* link = in.link;
+    if (link->flits.ready(now)) {
+      const Flit& f = link->flits.front();
+      if (f.vc >= in.vcs.size())
+        throw std::logic_error(fmt::format("flit on nonexistent VC {}", f.vc));
+      const int rp = rtl_in(p);
+      pack(to_bits(f), in_words, static_cast<unsigned>(rp) * kFlitW);
+      in_valid |= std::uint64_t{1} << rp;
+      in.vcs[f.vc].buffer.push(f, link->flits.front_arrival() + pipeline_delay);
+      busy_vcs_[static_cast<std::size_t>(p)] |= 1u << f.vc;
+      busy_ports_ |= std::uint64_t{1} << p;
+      if (probes_enabled_) in_probes_[static_cast<std::size_t>(p)].show(f);
+      link->flits.pop();
+      ++buffered_;
+      if (link->flits.ready(now))
+        throw std::logic_error(fmt::format("input {}: two flits arrive in one cycle", p));
+    }
+    if (link->flits.empty()) flits_pending_ &= ~(std::uint64_t{1} << p);
+  }
+  std::uint64_t credit_valid = 0;
+  std::uint64_t credit_vc = 0;
+  for (std::uint64_t ports = credits_pending_; ports != 0; ports &= ports - 1) {
+    const int p = __builtin_ctzll(ports);
+    OutputPort& out = outputs_[static_cast<std::size_t>(p)];
+    Link* link = out.link;
+    if (link->credits.ready(now)) {
+      const int rp = rtl_out(p);
+      const std::uint8_t vc = link->credits.front();
+      credit_valid |= std::uint64_t{1} << rp;
+      credit_vc |= std::uint64_t{vc} << (kVcW * static_cast<unsigned>(rp));
+      out.credits[vc].give();
+      link->credits.pop();
+      if (link->credits.ready(now))
+        throw std::logic_error(fmt::format("output {}: two credits arrive in one cycle", p));
+    }
+    if (link->credits.empty()) credits_pending_ &= ~(std::uint64_t{1} << p);
+  }
+  model_->in_valid_i = static_cast<std::uint8_t>(in_valid);
+  model_->out_credit_i = static_cast<std::uint8_t>(credit_valid);
+  model_->out_credit_vc_i = static_cast<std::remove_reference_t<decltype(model_->out_credit_vc_i)>>(credit_vc);
+  evaluate(false);
+  if (trace_) trace_->dump(now * period_ps_);
+
+  // Slots freed this cycle: the mirror's front flits, credited upstream.
+  popped_.clear();
+  const std::uint64_t credits_out = model_->in_credit_o;
+  for (int rp = 0; rp < kInPorts; ++rp) {
+    if (!bit(credits_out, rp)) continue;
+    const int p = rp < rtl::kMaxNetworkPorts ? rp : layout_.network + rp - rtl::kMaxNetworkPorts;
+    const int vc = static_cast<int>(field(model_->in_credit_vc_o, kVcW * static_cast<unsigned>(rp), kVcW));
+    if (p >= static_cast<int>(inputs_.size()) || vc >= params_.vcs ||
+        inputs_[static_cast<std::size_t>(p)].vcs[static_cast<std::size_t>(vc)].buffer.empty())
+      throw std::logic_error(fmt::format("RTL freed a slot of empty input {} VC {}", p, vc));
+    InputVc& ivc = inputs_[static_cast<std::size_t>(p)].vcs[static_cast<std::size_t>(vc)];
+    popped_.push_back({p, vc, ivc.buffer.front().flit});
+    pop_input(now, calendar, p, vc);
+  }
+  // Departures: each must be one of the flits whose slot was freed, carried unchanged.
+  int moved = 0;
+  const std::uint32_t* out_words = model_->out_flit_o.data();
+  const std::uint64_t out_valid = model_->out_valid_o;
+  for (int ro = 0; ro < kOutPorts; ++ro) {
+    if (!bit(out_valid, ro)) continue;
+    const int o = sc_out(ro);
+    const FlitBits got = unpack(out_words, static_cast<unsigned>(ro) * kFlitW);
+    auto it = std::find_if(popped_.begin(), popped_.end(), [&](const Popped& q) {
+      return static_cast<std::uint32_t>(q.flit.packet_id) == got.packet && q.flit.index == got.index;
+    });
+    if (o >= static_cast<int>(outputs_.size()) || it == popped_.end())
+      throw std::logic_error(fmt::format("RTL sent flit {} of packet {} on output {} without "
+                                         "freeing its slot", got.index, got.packet, o));
+    Flit flit = it->flit;
+    FlitBits expect = to_bits(flit);
+    expect.vc = got.vc;
+    if (!(got == expect) || static_cast<int>(got.vc) >= params_.vcs)
+      throw std::logic_error(fmt::format("RTL corrupted flit {} of packet {} on output {}",
+                                         got.index, got.packet, o));
+    flit.vc = static_cast<std::uint8_t>(got.vc);
+    if (layout_.is_network(o)) ++flit.hops;
+    OutputPort& out = outputs_[static_cast<std::size_t>(o)];
+    out.credits[flit.vc].consume();
+    if (probes_enabled_) out_probes_[static_cast<std::size_t>(o)].show(flit);
+    if (measuring) ++out.link->flits_carried;
+    log_departure(now, o, flit);
+    calendar.wake(out.link->downstream.component, out.link->send_flit(now, flit));
+    ++moved;
+  }
+  if (moved != static_cast<int>(popped_.size()))
+    throw std::logic_error(fmt::format("RTL freed {} slots but sent {} flits",
+                                       popped_.size(), moved));
+  evaluate(true);
+  if (trace_) trace_->dump(now * period_ps_ + period_ps_ / 2);
+  mirror_state();
+
+  StepResult result;
+  result.moved = moved;
+  // The model must be clocked every cycle while it holds flits (their pipeline countdowns).
+  if (buffered_ > 0) result.wake_at = now + 1;
+  if (probes_enabled_) {
+    for (std::size_t p = 0; p < inputs_.size(); ++p)
+      for (std::size_t v = 0; v < inputs_[p].vcs.size(); ++v)
+        occupancy_[p * inputs_[p].vcs.size() + v] =
+            static_cast<unsigned>(inputs_[p].vcs[v].buffer.size());
+  }
+  return result;
+}
+
+// VC states and the owner table from the RTL's registered state, in C++ port numbering.
+void RtlRouter::mirror_state() {
+  using namespace rtl;
+  const std::uint64_t active = model_->vc_active_o;
+  const int vcs = params_.vcs;
+  for (std::size_t p = 0; p < inputs_.size(); ++p)
+    for (int v = 0; v < vcs; ++v) {
+      const int ri = rtl_in(static_cast<int>(p)) * kMaxVcs + v;
+      InputVc& ivc = inputs_[p].vcs[static_cast<std::size_t>(v)];
+      if (bit(active, ri)) {
+        ivc.state = VcState::kActive;
+        ivc.out_port = sc_out(static_cast<int>(field(model_->vc_out_port_o, 4u * static_cast<unsigned>(ri), 4)));
+        ivc.out_vc = static_cast<int>(field(model_->vc_out_vc_o, kVcIdxW * static_cast<unsigned>(ri), kVcIdxW));
+      } else {
+        ivc.state = ivc.buffer.empty() ? VcState::kIdle : VcState::kRouted;
+        ivc.out_port = ivc.out_vc = -1;
+      }
+      if (!ivc.buffer.empty()) ivc.packet = ivc.buffer.front().flit.packet_id;
+    }
+  const std::uint64_t owned = model_->owner_valid_o;
+  for (std::size_t o = 0; o < outputs_.size(); ++o)
+    for (int v = 0; v < vcs; ++v) {
+      const int ro = rtl_out(static_cast<int>(o)) * kMaxVcs + v;
+      int holder = -1;
+      if (bit(owned, ro)) {
+        const int ri = static_cast<int>(field(model_->owner_o, kInVcW * static_cast<unsigned>(ro), kInVcW));
+        const int rp = ri / kMaxVcs;
+        const int sp = rp < kMaxNetworkPorts ? rp : layout_.network + rp - kMaxNetworkPorts;
+        holder = sp * vcs + ri % kMaxVcs;
+      }
+      owner_[o * static_cast<std::size_t>(vcs) + static_cast<std::size_t>(v)] = holder;
+    }
+}
+
+}  // namespace wormsim

@@ -1,0 +1,69 @@
+// The Verilated RTL router (rtl/wormsim_router.sv) behind the C++ router's interface
+// (DESIGN.md section 10, docs/rtl.md): a network built from a config can use it at every node
+// or at a listed subset (network.router.implementation, network.router.rtl_nodes). Each step
+// drives the cycle's arriving flits and credits into the model, evaluates it, sends the flits
+// and credits it puts out on the links, and clocks it. The base class's buffers, VC states and
+// owner table mirror the RTL state (deadlock reports, probes, flits_in_network); flits leave
+// with the full C++ flit of the mirror after a check that the RTL carried every field it
+// holds unchanged. An RTL assertion failure or a corrupted flit throws std::logic_error naming
+// the router and the cycle.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <string>
+
+#include "config.h"
+#include "router.h"
+#include "rtl_flit.h"
+#include "topology.h"
+
+class Vwormsim_router;
+class VerilatedContext;
+class VerilatedFstC;
+
+namespace wormsim {
+
+// The cfg_t straps of node `id`'s router for `config` (rtl/wormsim_pkg.sv).
+std::array<std::uint32_t, (rtl::kCfgW + 31) / 32> rtl_straps(const Config& config,
+                                                            const Topology& topology,
+                                                            const PortLayout& layout, NodeId id);
+
+class RtlRouter : public Router {
+ public:
+  // `fst_file`: non-empty = write the model's waveform (FST) there; cycle c is dumped at
+  // c * period_ps (clock low, this cycle's inputs and outputs) and half a period later
+  // (after the clock edge).
+  RtlRouter(const sc_core::sc_module_name& name, const RouterParams& params,
+            const RouteCompute& route_compute, const Config& config, const Topology& topology,
+            const std::string& fst_file = {}, std::uint64_t period_ps = 1000);
+  ~RtlRouter() override;
+
+  StepResult step(Cycle now, ActivityCalendar& calendar, bool measuring) override;
+  const char* implementation() const override { return "rtl"; }
+
+ private:
+  StepResult step_rtl(Cycle now, ActivityCalendar& calendar, bool measuring);
+  void evaluate(bool clock);
+  void mirror_state();
+  int rtl_in(int port) const { return port < layout_.network ? port : rtl::kMaxNetworkPorts + port - layout_.network; }
+  int rtl_out(int port) const { return rtl_in(port); }
+  int sc_out(int rtl_port) const {
+    return rtl_port < rtl::kMaxNetworkPorts ? rtl_port : layout_.network + rtl_port - rtl::kMaxNetworkPorts;
+  }
+
+  PortLayout layout_;
+  std::unique_ptr<VerilatedContext> context_;
+  std::unique_ptr<Vwormsim_router> model_;
+  std::unique_ptr<VerilatedFstC> trace_;
+  std::uint64_t period_ps_;
+  Cycle last_dump_ = 0;
+  struct Popped {
+    int port;
+    int vc;
+    Flit flit;
+  };
+  std::vector<Popped> popped_;
+};
+
+}  // namespace wormsim
