@@ -70,8 +70,9 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config, Netw
       if (!options_.rtl_trace_prefix.empty() &&
           std::find(traced.begin(), traced.end(), rp.id) != traced.end())
         fst = fmt::format("{}_r{}.fst", options_.rtl_trace_prefix, n);
+      if (!rtl_context_) rtl_context_ = make_rtl_context(!options_.rtl_trace_prefix.empty());
       routers_.push_back(std::make_unique<RtlRouter>(router_name.c_str(), rp, route_compute_, config,
-                                                     topology_, fst, period_ps));
+                                                     topology_, rtl_context_, fst, period_ps));
     } else {
       routers_.push_back(std::make_unique<Router>(router_name.c_str(), rp, route_compute_, multicast));
     }

@@ -33,6 +33,8 @@
 #include "topology.h"
 #include "traffic_pattern.h"
 
+class VerilatedContext;
+
 namespace wormsim {
 
 enum class RunOutcome { kCompleted, kDrainIncomplete, kDeadlock };
@@ -167,6 +169,7 @@ class Network : public sc_core::sc_module {
   RunOutcome outcome_ = RunOutcome::kCompleted;
   std::optional<DeadlockReport> deadlock_;
   std::vector<int> active_;
+  std::shared_ptr<VerilatedContext> rtl_context_;  // RTL routers' Verilator context, if any
 };
 
 }  // namespace wormsim

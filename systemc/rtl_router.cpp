@@ -70,19 +70,24 @@ std::array<std::uint32_t, (rtl::kCfgW + 31) / 32> rtl_straps(const Config& confi
   return w;
 }
 
+std::shared_ptr<VerilatedContext> make_rtl_context(bool tracing) {
+  auto context = std::make_shared<VerilatedContext>();
+  // Assertion failures set gotError() instead of exiting; step() turns them into exceptions.
+  context->fatalOnError(false);
+  context->errorLimit(1000000);
+  if (tracing) context->traceEverOn(true);
+  return context;
+}
+
 RtlRouter::RtlRouter(const sc_core::sc_module_name& name, const RouterParams& params,
                      const RouteCompute& route_compute, const Config& config,
-                     const Topology& topology, const std::string& fst_file,
-                     std::uint64_t period_ps)
+                     const Topology& topology, std::shared_ptr<VerilatedContext> context,
+                     const std::string& fst_file, std::uint64_t period_ps)
     : Router(name, params, route_compute, nullptr),
       layout_(params.layout),
-      context_(std::make_unique<VerilatedContext>()),
+      context_(std::move(context)),
       period_ps_(period_ps) {
-  // Assertion failures set gotError() instead of exiting; step() turns them into exceptions.
-  context_->fatalOnError(false);
-  context_->errorLimit(1000000);
-  if (!fst_file.empty()) context_->traceEverOn(true);
-  model_ = std::make_unique<Vwormsim_router>(context_.get(), basename());
+  model_ = std::make_unique<Vwormsim_router>(context_.get(), this->name());
   const auto straps = rtl_straps(config, topology, layout_, params.id);
   for (std::size_t i = 0; i < straps.size(); ++i) model_->cfg_i[i] = straps[i];
   if (!fst_file.empty()) {
@@ -100,8 +105,12 @@ RtlRouter::RtlRouter(const sc_core::sc_module_name& name, const RouterParams& pa
 }
 
 RtlRouter::~RtlRouter() {
+  // Verilator finds "the" context of a model being destroyed through a thread-local pointer
+  // set by the last context constructed; with several networks it must be pointed at ours.
+  Verilated::threadContextp(context_.get());
   if (trace_) trace_->close();
   model_->final();
+  model_.reset();
 }
 
 Router::StepResult RtlRouter::step(Cycle now, ActivityCalendar& calendar, bool measuring) {

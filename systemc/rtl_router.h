@@ -29,6 +29,10 @@ std::array<std::uint32_t, (rtl::kCfgW + 31) / 32> rtl_straps(const Config& confi
                                                             const Topology& topology,
                                                             const PortLayout& layout, NodeId id);
 
+// One Verilator context for the RTL routers of a network (they share its time and its error
+// flag; a failure is attributed to the router whose evaluation raised it).
+std::shared_ptr<VerilatedContext> make_rtl_context(bool tracing);
+
 class RtlRouter : public Router {
  public:
   // `fst_file`: non-empty = write the model's waveform (FST) there; cycle c is dumped at
@@ -36,7 +40,8 @@ class RtlRouter : public Router {
   // (after the clock edge).
   RtlRouter(const sc_core::sc_module_name& name, const RouterParams& params,
             const RouteCompute& route_compute, const Config& config, const Topology& topology,
-            const std::string& fst_file = {}, std::uint64_t period_ps = 1000);
+            std::shared_ptr<VerilatedContext> context, const std::string& fst_file = {},
+            std::uint64_t period_ps = 1000);
   ~RtlRouter() override;
 
   StepResult step(Cycle now, ActivityCalendar& calendar, bool measuring) override;
@@ -53,7 +58,7 @@ class RtlRouter : public Router {
   }
 
   PortLayout layout_;
-  std::unique_ptr<VerilatedContext> context_;
+  std::shared_ptr<VerilatedContext> context_;
   std::unique_ptr<Vwormsim_router> model_;
   std::unique_ptr<VerilatedFstC> trace_;
   std::uint64_t period_ps_;
