@@ -275,6 +275,19 @@ module wormsim_router #(
   assign owner_o = owner_q;
 
 `ifndef SYNTHESIS
+  // Per-port views of the flat flit vectors for waveforms (Verilator --trace-structs shows
+  // their fields; traces/*.gtkw display them).
+  /* verilator lint_off UNUSEDSIGNAL */
+  for (genvar p = 0; p < NumIn; p++) begin : g_wave_in
+    wormsim_pkg::flit_t flit;
+    assign flit = in_flit_i[p*FlitW +: FlitW];
+  end
+  for (genvar o = 0; o < NumOut; o++) begin : g_wave_out
+    wormsim_pkg::flit_t flit;
+    assign flit = out_flit_o[o*FlitW +: FlitW];
+  end
+  /* verilator lint_on UNUSEDSIGNAL */
+
   always_ff @(posedge clk_i) begin
     wormsim_pkg::flit_t f;
     int o, i;

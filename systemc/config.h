@@ -169,6 +169,7 @@ struct TraceConfig {
   std::string file = "wormsim";  // VCD base name inside the output directory
   Cycle window_cycles = 0;       // >0: waveforms cover only the first this many cycles
   bool timeline = true;          // collective runs: Chrome trace-event timeline (timeline.json)
+  bool rtl_vcd = false;          // RTL routers' FST waves also converted to VCD (fst2vcd)
 };
 
 // A machine preset (docs/presets.md) sets network.clock_period_ns and network.flit_bytes

@@ -473,6 +473,8 @@ const std::vector<Field>& schema() {
        [](const Config& c) -> Json { return c.trace.window_cycles; }},
       {"trace.timeline", [](const Val& v, Config& c) { c.trace.timeline = to_bool(v); },
        [](const Config& c) -> Json { return c.trace.timeline; }},
+      {"trace.rtl_vcd", [](const Val& v, Config& c) { c.trace.rtl_vcd = to_bool(v); },
+       [](const Config& c) -> Json { return c.trace.rtl_vcd; }},
   };
   return fields;
 }
@@ -828,6 +830,7 @@ trace:
   file: wormsim               # VCD base name inside the output directory
   window_cycles: 20000        # > 0: waveforms cover only the first this many cycles
   timeline: true              # collective: Chrome trace-event message timeline (timeline.json)
+  rtl_vcd: false              # RTL routers write FST (<file>_r<id>.fst); true: also a VCD
 )yaml";
   return text;
 }

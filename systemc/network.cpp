@@ -70,6 +70,7 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config, Netw
       if (!options_.rtl_trace_prefix.empty() &&
           std::find(traced.begin(), traced.end(), rp.id) != traced.end())
         fst = fmt::format("{}_r{}.fst", options_.rtl_trace_prefix, n);
+      if (!fst.empty()) rtl_trace_files_.push_back(fst);
       if (!rtl_context_) rtl_context_ = make_rtl_context(!options_.rtl_trace_prefix.empty());
       routers_.push_back(std::make_unique<RtlRouter>(router_name.c_str(), rp, route_compute_, config,
                                                      topology_, rtl_context_, fst, period_ps));
@@ -197,6 +198,11 @@ void Network::enable_probes(const std::vector<NodeId>& routers) {
     probed_.push_back(r);
     calendar_.wake(static_cast<int>(r), 0);
   }
+}
+
+void Network::close_rtl_traces() {
+  for (auto& r : routers_)
+    if (auto* rtl = dynamic_cast<RtlRouter*>(r.get())) rtl->close_trace();
 }
 
 std::uint64_t Network::flits_in_network() const {

@@ -118,6 +118,9 @@ class Network : public sc_core::sc_module {
   // Probes stop (and read zero) from cycle `until` on; 0 = never.
   void set_probe_window(Cycle until) { probe_until_ = until; }
   // Collective runs: every router reports channel contention to `log`.
+  // FST files the RTL routers write (options.rtl_trace_prefix), and closing them.
+  const std::vector<std::string>& rtl_trace_files() const { return rtl_trace_files_; }
+  void close_rtl_traces();
   // Lock-step equivalence: every router appends the flits it sends to `log` (docs/rtl.md).
   void set_flit_event_log(std::vector<FlitEvent>* log) {
     for (auto& r : routers_) r->set_flit_event_log(log);
@@ -169,7 +172,8 @@ class Network : public sc_core::sc_module {
   RunOutcome outcome_ = RunOutcome::kCompleted;
   std::optional<DeadlockReport> deadlock_;
   std::vector<int> active_;
-  std::shared_ptr<VerilatedContext> rtl_context_;  // RTL routers' Verilator context, if any
+  std::shared_ptr<VerilatedContext> rtl_context_;
+  std::vector<std::string> rtl_trace_files_;  // RTL routers' Verilator context, if any
 };
 
 }  // namespace wormsim

@@ -104,6 +104,11 @@ RtlRouter::RtlRouter(const sc_core::sc_module_name& name, const RouterParams& pa
     throw std::logic_error(fmt::format("{}: RTL assertion failed during reset", this->name()));
 }
 
+void RtlRouter::close_trace() {
+  if (trace_) trace_->close();
+  trace_.reset();
+}
+
 RtlRouter::~RtlRouter() {
   // Verilator finds "the" context of a model being destroyed through a thread-local pointer
   // set by the last context constructed; with several networks it must be pointed at ours.

@@ -46,6 +46,8 @@ class RtlRouter : public Router {
 
   StepResult step(Cycle now, ActivityCalendar& calendar, bool measuring) override;
   const char* implementation() const override { return "rtl"; }
+  // Flushes and closes the FST waveform, if any (further cycles are not traced).
+  void close_trace();
 
  private:
   StepResult step_rtl(Cycle now, ActivityCalendar& calendar, bool measuring);

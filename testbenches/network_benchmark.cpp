@@ -65,6 +65,16 @@ WORMSIM_BENCH(Mesh64x64_UR0p1_1flit, mesh(64, 1, 0.1, 1000));
 WORMSIM_BENCH(Mesh64x64_UR0p1_5flit, mesh(64, 5, 0.1, 1000));
 WORMSIM_BENCH(Mesh64x64_Idle_1M, mesh(64, 5, 0.0, 1000000));
 
+// The same traffic through RTL routers (docs/rtl.md): the cost of cosimulation.
+Config rtl(Config c) {
+  c.network.router.implementation = RouterImplementation::kRtl;
+  c.validate();
+  return c;
+}
+WORMSIM_BENCH(Mesh8x8_UR0p1_5flit_Rtl, rtl(mesh(8, 5, 0.1, 4000)));
+WORMSIM_BENCH(Mesh8x8_UR0p3_5flit, mesh(8, 5, 0.3, 4000));
+WORMSIM_BENCH(Mesh8x8_UR0p3_5flit_Rtl, rtl(mesh(8, 5, 0.3, 4000)));
+
 }  // namespace
 
 [[maybe_unused]] static const bool kQuietSystemC =

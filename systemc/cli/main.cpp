@@ -107,6 +107,21 @@ NetworkOptions network_options(const Config& config, const std::string& out_dir,
   return options;
 }
 
+// Closes the RTL routers' FST waves, converts them to VCD when trace.rtl_vcd asks for it
+// (gtkwave's fst2vcd), and names them.
+void finish_rtl_traces(Network& network, const Config& config) {
+  network.close_rtl_traces();
+  for (const std::string& fst : network.rtl_trace_files()) {
+    std::cout << "rtl trace: " << fst << "\n";
+    if (!config.trace.rtl_vcd) continue;
+    const std::string vcd = std::filesystem::path(fst).replace_extension(".vcd").string();
+    const std::string command = fmt::format("fst2vcd -f '{}' -o '{}'", fst, vcd);
+    if (std::system(command.c_str()) != 0)
+      throw std::runtime_error(fmt::format("trace.rtl_vcd: '{}' failed", command));
+    std::cout << "rtl trace: " << vcd << "\n";
+  }
+}
+
 // Each processor thread's stack costs the kernel about two memory mappings (stack and guard
 // page); past vm.max_map_count, allocations fail late with std::bad_alloc. Warn up front.
 void warn_if_map_count_low(long nodes) {
@@ -138,6 +153,7 @@ int run_collective(const Config& config, const std::string& source, const std::s
   info.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   info.config_source = source;
   tracer.reset();
+  finish_rtl_traces(harness.network(), config);
 
   const std::filesystem::path out(out_dir);
   nlohmann::json results = results_json(harness.network(), info);
@@ -191,6 +207,7 @@ int run_command(const std::string& file, const std::vector<std::string>& sets,
   info.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   info.config_source = source;
   tracer.reset();  // flush the VCD
+  finish_rtl_traces(network, config);
 
   const std::string results_path = (std::filesystem::path(out_dir) / "results.json").string();
   std::ofstream(results_path) << results_json(network, info).dump(2) << "\n";
