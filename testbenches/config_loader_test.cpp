@@ -85,7 +85,7 @@ TEST(ConfigLoaderDefaults, BuiltInDefaultIsTheMainJobOnStructDefaults) {
   EXPECT_EQ(c.node.alpha_cycles, 225u);  // 0.75 us at 300 MB/s (seed 000 section 3.3.5)
   const nlohmann::json j = to_json(c);
   EXPECT_EQ(j, to_json(main_job)) << j.dump(2);
-  EXPECT_EQ(leaf_count(j), 55) << j.dump(2);  // every field of Config
+  EXPECT_EQ(leaf_count(j), 58) << j.dump(2);  // every field of Config
   // The default text lists every key except routing.algorithm (which follows the topology)
   // and the clock period and flit width (which follow machine.preset).
   EXPECT_EQ(default_config_yaml().find("\n    algorithm:"), std::string::npos);
@@ -138,6 +138,8 @@ constexpr const char* kEveryField = R"(network:
     replication: synchronous
     header_encoding: bit_string
     consumption_channels: 3
+    implementation: systemc
+    rtl_nodes: [1, 2]
 node:
   alpha_cycles: 11
   gamma_cycles: 13
@@ -175,6 +177,7 @@ trace:
   file: run42
   window_cycles: 555
   timeline: false
+  rtl_vcd: true
 )";
 
 void expect_every_field(const Config& c) {
@@ -199,6 +202,8 @@ void expect_every_field(const Config& c) {
   EXPECT_EQ(c.network.router.replication, Replication::kSynchronous);
   EXPECT_EQ(c.network.router.header_encoding, HeaderEncoding::kBitString);
   EXPECT_EQ(c.network.router.consumption_channels, 3);
+  EXPECT_EQ(c.network.router.implementation, RouterImplementation::kSystemC);
+  EXPECT_EQ(c.network.router.rtl_nodes, (std::vector<NodeId>{1, 2}));
   EXPECT_EQ(c.node.alpha_cycles, 11u);
   EXPECT_EQ(c.node.gamma_cycles, 13u);
   EXPECT_EQ(c.node.max_packet_bytes, 600);
@@ -218,6 +223,7 @@ void expect_every_field(const Config& c) {
   EXPECT_EQ(c.traffic.multicast_destinations, 7);
   EXPECT_EQ(c.trace.window_cycles, 555u);
   EXPECT_FALSE(c.trace.timeline);
+  EXPECT_TRUE(c.trace.rtl_vcd);
   EXPECT_EQ(c.traffic.pattern, TrafficPattern::kHotspot);
   EXPECT_DOUBLE_EQ(c.traffic.injection_rate, 0.25);
   EXPECT_EQ(c.traffic.packet_length, 9);
@@ -242,7 +248,7 @@ TEST(ConfigLoaderRoundTrip, EveryFieldLoads) {
 TEST(ConfigLoaderRoundTrip, JsonHasYamlLayoutAndLoadsBack) {
   const Config c = load_config(kEveryField, kSource);
   const nlohmann::json j = to_json(c);
-  EXPECT_EQ(leaf_count(j), 55);
+  EXPECT_EQ(leaf_count(j), 58);
   EXPECT_EQ(j["machine"]["preset"], "none");
   EXPECT_EQ(j["network"]["topology"], "torus");
   EXPECT_EQ(j["network"]["dims"], nlohmann::json({4, 6, 3}));

@@ -1,0 +1,231 @@
+// Block-level test of rtl/wormsim_route_compute.sv (Verilated with NumNet = 4) against the C++
+// RouteCompute (systemc/route_compute.cpp): for every node, destination, input port and input
+// VC of a configuration, the candidate ports and VCs must be equal. The straps are packed by
+// rtl_straps (systemc/rtl_router.h), as for the RTL router. Port numbering: C++ network ports
+// are RTL ports; C++ injection/ejection channel j (port network + j) is RTL port 4 + j.
+// Configurations: 1D/2D meshes and tori (the RTL block has at most 4 network ports, so no 3D),
+// DOR in both orders, tori with and without datelines and odd VC counts, 3- and 4-cubes with
+// both e-cube orders, Hamiltonian routing, and one-port, k-port, all-port and consumption-
+// channel port layouts.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "config.h"
+#include "port_layout.h"
+#include "route_compute.h"
+#include "rtl_router.h"
+#include "topology.h"
+
+// verilated.h reads the simulation time through sc_time_stamp() when SystemC is present
+// (rtl_router.h brings it in).
+using sc_core::sc_time_stamp;
+
+#include "Vwormsim_route_compute.h"
+#include "rtl_block_harness.h"
+
+namespace wormsim {
+namespace {
+
+constexpr int kRtlNet = 4;  // rtl/CMakeLists.txt: wormsim_route_compute NumNet=4
+// route_t in rtl/wormsim_pkg.sv: port_lo[17:14] port_hi[13:10] vc_lo[9:5] vc_hi[4:0].
+constexpr unsigned kPortLoLsb = 14, kPortHiLsb = 10, kVcLoLsb = 5, kVcHiLsb = 0;
+
+struct Case {
+  std::string name;
+  TopologyKind kind = TopologyKind::kMesh;
+  std::vector<int> dims;  // mesh/torus sides, or {n} for a hypercube
+  RoutingAlgorithm algorithm = RoutingAlgorithm::kDimensionOrder;
+  std::vector<int> order = {};
+  EcubeOrder ecube = EcubeOrder::kHighToLow;
+  bool dateline = true;
+  int vcs = 2;
+  PortModel ports = PortModel::kOnePort;
+  int k = 1;
+  int consumption = 0;
+};
+
+Config make_config(const Case& c) {
+  Config config;
+  NetworkConfig& n = config.network;
+  n.topology.kind = c.kind;
+  if (c.kind == TopologyKind::kHypercube) {
+    n.topology.dims.clear();
+    n.topology.hypercube_dimension = c.dims.at(0);
+  } else {
+    n.topology.dims = c.dims;
+  }
+  n.routing.algorithm = c.algorithm;
+  n.routing.order = c.order;
+  n.routing.ecube_order = c.ecube;
+  n.routing.dateline = c.dateline;
+  n.router.vcs = c.vcs;
+  n.router.port_model = c.ports;
+  n.router.ports = c.k;
+  n.router.consumption_channels = c.consumption;
+  n.router.implementation = RouterImplementation::kRtl;
+  return config;
+}
+
+int rtl_port(int port, const PortLayout& layout) {
+  return port < layout.network ? port : kRtlNet + port - layout.network;
+}
+
+struct Counts {
+  long nodes = 0;
+  long routes = 0;
+  long ejections = 0;
+  long class1 = 0;  // routes restricted to the upper dateline class
+};
+
+Counts compare_all(const Case& c) {
+  const Config config = make_config(c);
+  config.validate();  // within the RTL maxima
+  const Topology topology(config.network.topology);
+  const PortLayout layout =
+      PortLayout::make(c.ports, topology.network_ports(), c.k, c.consumption);
+  const RouteCompute cpp(topology, config.network.routing, layout, c.vcs);
+  rtl_test::Block<Vwormsim_route_compute> rtl;
+  Counts counts;
+  counts.nodes = topology.nodes();
+  for (NodeId here = 0; here < static_cast<NodeId>(topology.nodes()); ++here) {
+    const auto straps = rtl_straps(config, topology, layout, here);
+    for (std::size_t i = 0; i < straps.size(); ++i) rtl->cfg_i[i] = straps[i];
+    for (NodeId dst = 0; dst < static_cast<NodeId>(topology.nodes()); ++dst) {
+      for (int in_port = 0; in_port < layout.inputs(); ++in_port) {
+        for (int in_vc = 0; in_vc < c.vcs; ++in_vc) {
+          const RouteResult want = cpp.route(here, dst, in_port, in_vc);
+          rtl->dst_i = static_cast<std::uint16_t>(dst);
+          rtl->in_port_i = static_cast<std::uint8_t>(rtl_port(in_port, layout));
+          rtl->in_vc_i = static_cast<std::uint8_t>(in_vc);
+          rtl.eval();
+          const std::uint32_t r = rtl->route_o;
+          const int port_lo = static_cast<int>((r >> kPortLoLsb) & 0xfu);
+          const int port_hi = static_cast<int>((r >> kPortHiLsb) & 0xfu);
+          const int vc_lo = static_cast<int>((r >> kVcLoLsb) & 0x1fu);
+          const int vc_hi = static_cast<int>((r >> kVcHiLsb) & 0x1fu);
+          const std::string where = c.name + ": node " + std::to_string(here) + " dst " +
+                                    std::to_string(dst) + " in_port " + std::to_string(in_port) +
+                                    " in_vc " + std::to_string(in_vc);
+          EXPECT_EQ(port_lo, rtl_port(want.port_lo, layout)) << where;
+          // port_hi is one past the last candidate: map the last one.
+          EXPECT_EQ(port_hi, rtl_port(want.port_hi - 1, layout) + 1) << where;
+          EXPECT_EQ(vc_lo, want.vc_lo) << where;
+          EXPECT_EQ(vc_hi, want.vc_hi) << where;
+          if (::testing::Test::HasFailure()) return counts;  // one report, not thousands
+          ++counts.routes;
+          if (want.port_lo >= layout.network) ++counts.ejections;
+          if (want.vc_lo > 0) ++counts.class1;
+        }
+      }
+    }
+  }
+  return counts;
+}
+
+Case base(std::string name, TopologyKind kind, std::vector<int> dims) {
+  Case c;
+  c.name = std::move(name);
+  c.kind = kind;
+  c.dims = std::move(dims);
+  return c;
+}
+
+std::vector<Case> mesh_cases() {
+  std::vector<Case> cases;
+  cases.push_back(base("mesh 4x4", TopologyKind::kMesh, {4, 4}));
+  Case m53 = base("mesh 5x3 all-port 3 VCs", TopologyKind::kMesh, {5, 3});
+  m53.vcs = 3;
+  m53.ports = PortModel::kAllPort;
+  cases.push_back(m53);
+  Case yx = base("mesh 4x4 order {1,0} 2-port", TopologyKind::kMesh, {4, 4});
+  yx.order = {1, 0};
+  yx.ports = PortModel::kKPort;
+  yx.k = 2;
+  cases.push_back(yx);
+  Case m35 = base("mesh 3x5 order {1,0} 4 VCs", TopologyKind::kMesh, {3, 5});
+  m35.order = {1, 0};
+  m35.vcs = 4;
+  cases.push_back(m35);
+  Case line = base("mesh 6 (1D) consumption 2", TopologyKind::kMesh, {6});
+  line.consumption = 2;
+  cases.push_back(line);
+  return cases;
+}
+
+std::vector<Case> torus_cases() {
+  std::vector<Case> cases;
+  cases.push_back(base("torus 4x4", TopologyKind::kTorus, {4, 4}));
+  Case t53 = base("torus 5x3 all-port 3 VCs", TopologyKind::kTorus, {5, 3});
+  t53.vcs = 3;
+  t53.ports = PortModel::kAllPort;
+  cases.push_back(t53);
+  Case yx = base("torus 5x3 order {1,0} 4 VCs consumption 2", TopologyKind::kTorus, {5, 3});
+  yx.order = {1, 0};
+  yx.vcs = 4;
+  yx.consumption = 2;
+  cases.push_back(yx);
+  Case nodl = base("torus 4x4 no dateline", TopologyKind::kTorus, {4, 4});
+  nodl.dateline = false;
+  cases.push_back(nodl);
+  Case ring = base("torus 7 (ring) 3 VCs", TopologyKind::kTorus, {7});
+  ring.vcs = 3;
+  cases.push_back(ring);
+  return cases;
+}
+
+std::vector<Case> hypercube_cases() {
+  std::vector<Case> cases;
+  for (int n : {3, 4}) {
+    for (EcubeOrder order : {EcubeOrder::kHighToLow, EcubeOrder::kLowToHigh}) {
+      Case h = base(std::to_string(n) + "-cube " +
+                        (order == EcubeOrder::kHighToLow ? "high-to-low" : "low-to-high"),
+                    TopologyKind::kHypercube, {n});
+      h.algorithm = RoutingAlgorithm::kEcube;
+      h.ecube = order;
+      h.vcs = order == EcubeOrder::kHighToLow ? 2 : 3;
+      h.ports = n == 3 ? PortModel::kAllPort : PortModel::kKPort;
+      h.k = 2;
+      cases.push_back(h);
+    }
+  }
+  return cases;
+}
+
+std::vector<Case> hamiltonian_cases() {
+  std::vector<Case> cases;
+  Case h44 = base("hamiltonian mesh 4x4", TopologyKind::kMesh, {4, 4});
+  h44.algorithm = RoutingAlgorithm::kHamiltonian;
+  cases.push_back(h44);
+  Case h53 = base("hamiltonian mesh 5x3 all-port", TopologyKind::kMesh, {5, 3});
+  h53.algorithm = RoutingAlgorithm::kHamiltonian;
+  h53.ports = PortModel::kAllPort;
+  cases.push_back(h53);
+  return cases;
+}
+
+void run(const std::vector<Case>& cases, bool datelines) {
+  for (const Case& c : cases) {
+    const Counts n = compare_all(c);
+    if (::testing::Test::HasFailure()) return;
+    const long nodes = n.nodes;
+    // Every (node, dst) pair was compared, for every input port and VC; at each node exactly
+    // the packets to that node eject.
+    EXPECT_GT(n.routes, nodes * nodes) << c.name;
+    EXPECT_EQ(n.ejections * nodes, n.routes) << c.name;
+    if (datelines && c.dateline && c.vcs > 1) {
+      EXPECT_GT(n.class1, 0) << c.name;
+    }
+  }
+}
+
+TEST(RtlRouteCompute, MeshesMatchCpp) { run(mesh_cases(), false); }
+TEST(RtlRouteCompute, ToriWithDatelinesMatchCpp) { run(torus_cases(), true); }
+TEST(RtlRouteCompute, HypercubesBothEcubeOrdersMatchCpp) { run(hypercube_cases(), false); }
+TEST(RtlRouteCompute, HamiltonianMatchesCpp) { run(hamiltonian_cases(), false); }
+
+}  // namespace
+}  // namespace wormsim
