@@ -1,5 +1,5 @@
 // wormsim RTL package: the one definition of the flit format in SystemVerilog (the C++ one is
-// systemc/flit.h; systemc/rtl/rtl_flit.h packs C++ flits into this layout and the cosim test
+// systemc/flit.h; systemc/rtl_flit.h packs C++ flits into this layout and the cosim test
 // testbenches/rtl_flit_test.cpp round-trips it), the router's run-time configuration straps
 // and the structural maxima of the cosimulation build (rtl/README.md).
 //
@@ -72,7 +72,7 @@ package wormsim_pkg;
 
   typedef struct packed {
     topo_e                          topo;
-    logic [2:0]                     dims;         // mesh/torus: 1..3; hypercube: n (1..6)
+    logic [2:0]                     dims;         // mesh/torus: 1..3; hypercube: n (ports permitting)
     logic [MaxDims*CoordW-1:0]      side;         // side length of dimension d at [d*CoordW +: CoordW]
     logic [MaxDims*NodeW-1:0]       stride;       // node-id stride of dimension d
     logic [MaxDims*2-1:0]           order;        // DOR: dimension resolved i-th at [i*2 +: 2]
@@ -83,7 +83,7 @@ package wormsim_pkg;
     logic [8:0]                     depth;        // flit buffer depth in use (credits)
     logic [2:0]                     pipeline;     // pipeline depth 1..4
     alloc_e                         alloc;
-    logic [3:0]                     net_ports;    // network ports in use
+    logic [3:0]                     net_ports;    // network ports in use (informational, waves)
     logic [3:0]                     ejection;     // ejection channels in use
     logic                           eject_by_direction;  // all-port: eject on arrival dir.
     logic [NodeW-1:0]               node;         // this router's node id

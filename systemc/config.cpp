@@ -141,6 +141,11 @@ void Config::validate_rtl(int nodes, int network_ports, int ejection_channels) c
   require(nodes <= rtl::kMaxNodes, key,
           fmt::format("the RTL flit carries {}-bit node ids: at most {} nodes (got {})",
                       rtl::kNodeW, rtl::kMaxNodes, nodes));
+  if (network.topology.kind != TopologyKind::kHypercube)
+    for (int side : network.topology.dims)
+      require(side < rtl::kMaxNodes, key,
+              fmt::format("the RTL router's straps hold side lengths up to {} (got {})",
+                          rtl::kMaxNodes - 1, side));
 }
 
 bool RouterConfig::rtl_at(NodeId n) const {

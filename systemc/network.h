@@ -117,7 +117,6 @@ class Network : public sc_core::sc_module {
   void enable_probes(const std::vector<NodeId>& routers);
   // Probes stop (and read zero) from cycle `until` on; 0 = never.
   void set_probe_window(Cycle until) { probe_until_ = until; }
-  // Collective runs: every router reports channel contention to `log`.
   // FST files the RTL routers write (options.rtl_trace_prefix), and closing them.
   const std::vector<std::string>& rtl_trace_files() const { return rtl_trace_files_; }
   void close_rtl_traces();
@@ -125,6 +124,7 @@ class Network : public sc_core::sc_module {
   void set_flit_event_log(std::vector<FlitEvent>* log) {
     for (auto& r : routers_) r->set_flit_event_log(log);
   }
+  // Collective runs: every router reports channel contention to `log`.
   void set_contention_log(MessageLog* log) {
     for (auto& r : routers_) r->set_contention_log(log);
   }
@@ -172,8 +172,8 @@ class Network : public sc_core::sc_module {
   RunOutcome outcome_ = RunOutcome::kCompleted;
   std::optional<DeadlockReport> deadlock_;
   std::vector<int> active_;
-  std::shared_ptr<VerilatedContext> rtl_context_;
-  std::vector<std::string> rtl_trace_files_;  // RTL routers' Verilator context, if any
+  std::shared_ptr<VerilatedContext> rtl_context_;  // the RTL routers' Verilator context, if any
+  std::vector<std::string> rtl_trace_files_;
 };
 
 }  // namespace wormsim

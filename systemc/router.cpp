@@ -67,13 +67,15 @@ Router::StepResult Router::step_unchecked(Cycle now, ActivityCalendar& calendar,
     if (buffered_ > 0)
       result.wake_at = (result.moved > 0 || changed_) ? now + 1 : next_ready_;
   }
-  if (probes_enabled_) {
-    for (std::size_t p = 0; p < inputs_.size(); ++p)
-      for (std::size_t v = 0; v < inputs_[p].vcs.size(); ++v)
-        occupancy_[p * inputs_[p].vcs.size() + v] =
-            static_cast<unsigned>(inputs_[p].vcs[v].buffer.size());
-  }
+  if (probes_enabled_) update_occupancy_probes();
   return result;
+}
+
+void Router::update_occupancy_probes() {
+  for (std::size_t p = 0; p < inputs_.size(); ++p)
+    for (std::size_t v = 0; v < inputs_[p].vcs.size(); ++v)
+      occupancy_[p * inputs_[p].vcs.size() + v] =
+          static_cast<unsigned>(inputs_[p].vcs[v].buffer.size());
 }
 
 void Router::receive(Cycle now) {

@@ -56,7 +56,9 @@ class Router : public sc_core::sc_module {
     // flit or credit arrives (which wakes it) or a buffered flit clears its pipeline delay.
     Cycle wake_at = ActivityCalendar::kNever;
   };
-  virtual StepResult step(Cycle now, ActivityCalendar& calendar, bool measuring);
+  // Evaluates one cycle; a contract violation inside (std::logic_error) is rethrown with the
+  // router's name and the cycle.
+  StepResult step(Cycle now, ActivityCalendar& calendar, bool measuring);
   // Which implementation this is ("systemc" or "rtl"), for reports.
   virtual const char* implementation() const { return "systemc"; }
 
@@ -101,6 +103,10 @@ class Router : public sc_core::sc_module {
   void set_flit_event_log(std::vector<FlitEvent>* log) { event_log_ = log; }
 
  protected:
+  // One cycle of this implementation (the C++ router here; RtlRouter overrides it).
+  virtual StepResult step_unchecked(Cycle now, ActivityCalendar& calendar, bool measuring);
+  // Probes: buffer occupancy of every input VC after this cycle.
+  void update_occupancy_probes();
   // Removes the front flit of an input VC; the freed slot goes back upstream as a credit.
   void pop_input(Cycle now, ActivityCalendar& calendar, int in_port, int vc);
   void log_departure(Cycle now, int out_port, const Flit& flit) {
@@ -109,7 +115,6 @@ class Router : public sc_core::sc_module {
   }
 
  private:
-  StepResult step_unchecked(Cycle now, ActivityCalendar& calendar, bool measuring);
   void receive(Cycle now);
   void allocate_vcs(Cycle now);
   void allocate_switch(Cycle now);

@@ -36,6 +36,19 @@ inline constexpr int kMaxVcs = 4;           // NumVcs
 inline constexpr int kMaxDepth = 8;         // Depth
 inline constexpr int kMaxNodes = 1 << kNodeW;
 
+// Port numbers: C++ routers number NI channels right after their `network` ports, the RTL
+// after its kMaxNetworkPorts (same order, so arbitration order is preserved; docs/rtl.md).
+inline int rtl_port(int cpp_port, int network) {
+  return cpp_port < network ? cpp_port : kMaxNetworkPorts + cpp_port - network;
+}
+inline int cpp_port(int rtl_port, int network) {
+  return rtl_port < kMaxNetworkPorts ? rtl_port : network + rtl_port - kMaxNetworkPorts;
+}
+
+// route_t, LSB first: vc_hi[4:0], vc_lo[9:5], port_hi[13:10], port_lo[17:14].
+inline constexpr unsigned kRouteVcHiLsb = 0, kRouteVcLoLsb = 5, kRoutePortHiLsb = 10,
+                          kRoutePortLoLsb = 14, kRouteW = 18;
+
 // cfg_t straps, LSB first (rtl/wormsim_pkg.sv).
 inline constexpr unsigned kCfgW = 153;
 inline constexpr unsigned kCfgNodeLsb = 0, kCfgEjectByDirLsb = 16, kCfgEjectionLsb = 17,

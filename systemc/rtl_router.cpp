@@ -15,8 +15,13 @@ namespace wormsim {
 namespace {
 constexpr int kInPorts = rtl::kMaxNetworkPorts + rtl::kMaxInjection;
 constexpr int kOutPorts = rtl::kMaxNetworkPorts + rtl::kMaxEjection;
-constexpr unsigned kInVcW = 5;   // $clog2(kInPorts * kMaxVcs)
-constexpr unsigned kVcIdxW = 2;  // $clog2(kMaxVcs)
+constexpr unsigned clog2(unsigned n) { return n <= 1 ? 0 : 1 + clog2((n + 1) / 2); }
+// Widths of the router's state outputs (localparams of rtl/wormsim_router.sv).
+constexpr unsigned kInVcW = clog2(kInPorts * rtl::kMaxVcs);                       // InVcW
+constexpr unsigned kVcIdxW = rtl::kMaxVcs > 1 ? clog2(rtl::kMaxVcs) : 1;          // VcIdxW
+constexpr unsigned kPortW = 4;                                                    // route_t ports
+static_assert(kInPorts <= 16 && kOutPorts <= 16, "route_t carries 4-bit port numbers");
+static_assert(kInVcW == 5 && kVcIdxW == 2, "the Verilated model's state widths");
 
 bool bit(std::uint64_t v, int i) { return ((v >> i) & 1u) != 0; }
 
@@ -95,7 +100,10 @@ RtlRouter::RtlRouter(const sc_core::sc_module_name& name, const RouterParams& pa
     model_->trace(trace_.get(), 99);
     trace_->open(fst_file.c_str());
   }
+  // A real negative edge on rst_ni (the flops reset asynchronously).
   model_->clk_i = 0;
+  model_->rst_ni = 1;
+  model_->eval();
   model_->rst_ni = 0;
   model_->eval();
   model_->rst_ni = 1;
@@ -118,16 +126,6 @@ RtlRouter::~RtlRouter() {
   model_.reset();
 }
 
-Router::StepResult RtlRouter::step(Cycle now, ActivityCalendar& calendar, bool measuring) {
-  try {
-    return step_rtl(now, calendar, measuring);
-  } catch (const std::logic_error& e) {
-    const std::string what = e.what();
-    if (what.rfind(name(), 0) == 0) throw;
-    throw std::logic_error(fmt::format("{}: cycle {}: {}", name(), now, what));
-  }
-}
-
 void RtlRouter::evaluate(bool clock) {
   model_->clk_i = clock ? 1 : 0;
   model_->eval();
@@ -136,7 +134,7 @@ void RtlRouter::evaluate(bool clock) {
                                        clock ? " at the clock edge" : ""));
 }
 
-Router::StepResult RtlRouter::step_rtl(Cycle now, ActivityCalendar& calendar, bool measuring) {
+Router::StepResult RtlRouter::step_unchecked(Cycle now, ActivityCalendar& calendar, bool measuring) {
   using namespace rtl;
   if (probes_enabled_) {
     for (FlitProbe& p : in_probes_) p.clear();
@@ -197,7 +195,7 @@ Router::StepResult RtlRouter::step_rtl(Cycle now, ActivityCalendar& calendar, bo
   const std::uint64_t credits_out = model_->in_credit_o;
   for (int rp = 0; rp < kInPorts; ++rp) {
     if (!bit(credits_out, rp)) continue;
-    const int p = rp < rtl::kMaxNetworkPorts ? rp : layout_.network + rp - rtl::kMaxNetworkPorts;
+    const int p = sc_port(rp);
     const int vc = static_cast<int>(field(model_->in_credit_vc_o, kVcW * static_cast<unsigned>(rp), kVcW));
     if (p >= static_cast<int>(inputs_.size()) || vc >= params_.vcs ||
         inputs_[static_cast<std::size_t>(p)].vcs[static_cast<std::size_t>(vc)].buffer.empty())
@@ -212,7 +210,7 @@ Router::StepResult RtlRouter::step_rtl(Cycle now, ActivityCalendar& calendar, bo
   const std::uint64_t out_valid = model_->out_valid_o;
   for (int ro = 0; ro < kOutPorts; ++ro) {
     if (!bit(out_valid, ro)) continue;
-    const int o = sc_out(ro);
+    const int o = sc_port(ro);
     const FlitBits got = unpack(out_words, static_cast<unsigned>(ro) * kFlitW);
     auto it = std::find_if(popped_.begin(), popped_.end(), [&](const Popped& q) {
       return static_cast<std::uint32_t>(q.flit.packet_id) == got.packet && q.flit.index == got.index;
@@ -221,6 +219,7 @@ Router::StepResult RtlRouter::step_rtl(Cycle now, ActivityCalendar& calendar, bo
       throw std::logic_error(fmt::format("RTL sent flit {} of packet {} on output {} without "
                                          "freeing its slot", got.index, got.packet, o));
     Flit flit = it->flit;
+    popped_.erase(it);  // each freed slot accounts for exactly one departure
     FlitBits expect = to_bits(flit);
     expect.vc = got.vc;
     if (!(got == expect) || static_cast<int>(got.vc) >= params_.vcs)
@@ -236,9 +235,9 @@ Router::StepResult RtlRouter::step_rtl(Cycle now, ActivityCalendar& calendar, bo
     calendar.wake(out.link->downstream.component, out.link->send_flit(now, flit));
     ++moved;
   }
-  if (moved != static_cast<int>(popped_.size()))
-    throw std::logic_error(fmt::format("RTL freed {} slots but sent {} flits",
-                                       popped_.size(), moved));
+  if (!popped_.empty())
+    throw std::logic_error(fmt::format("RTL freed {} more slots than it sent flits",
+                                       popped_.size()));
   evaluate(true);
   if (trace_) trace_->dump(now * period_ps_ + period_ps_ / 2);
   mirror_state();
@@ -247,12 +246,7 @@ Router::StepResult RtlRouter::step_rtl(Cycle now, ActivityCalendar& calendar, bo
   result.moved = moved;
   // The model must be clocked every cycle while it holds flits (their pipeline countdowns).
   if (buffered_ > 0) result.wake_at = now + 1;
-  if (probes_enabled_) {
-    for (std::size_t p = 0; p < inputs_.size(); ++p)
-      for (std::size_t v = 0; v < inputs_[p].vcs.size(); ++v)
-        occupancy_[p * inputs_[p].vcs.size() + v] =
-            static_cast<unsigned>(inputs_[p].vcs[v].buffer.size());
-  }
+  if (probes_enabled_) update_occupancy_probes();
   return result;
 }
 
@@ -267,11 +261,16 @@ void RtlRouter::mirror_state() {
       InputVc& ivc = inputs_[p].vcs[static_cast<std::size_t>(v)];
       if (bit(active, ri)) {
         ivc.state = VcState::kActive;
-        ivc.out_port = sc_out(static_cast<int>(field(model_->vc_out_port_o, 4u * static_cast<unsigned>(ri), 4)));
+        ivc.out_port = sc_port(static_cast<int>(field(model_->vc_out_port_o, kPortW * static_cast<unsigned>(ri), kPortW)));
         ivc.out_vc = static_cast<int>(field(model_->vc_out_vc_o, kVcIdxW * static_cast<unsigned>(ri), kVcIdxW));
       } else {
         ivc.state = ivc.buffer.empty() ? VcState::kIdle : VcState::kRouted;
         ivc.out_port = ivc.out_vc = -1;
+        // The head's candidates, as the RTL computed them at buffer write (deadlock reports
+        // read them); a pure function of node, destination, input port and VC.
+        if (!ivc.buffer.empty() && ivc.buffer.front().flit.head())
+          ivc.route = route_compute_.route(params_.id, ivc.buffer.front().flit.dst,
+                                           static_cast<int>(p), v);
       }
       if (!ivc.buffer.empty()) ivc.packet = ivc.buffer.front().flit.packet_id;
     }
@@ -282,9 +281,7 @@ void RtlRouter::mirror_state() {
       int holder = -1;
       if (bit(owned, ro)) {
         const int ri = static_cast<int>(field(model_->owner_o, kInVcW * static_cast<unsigned>(ro), kInVcW));
-        const int rp = ri / kMaxVcs;
-        const int sp = rp < kMaxNetworkPorts ? rp : layout_.network + rp - kMaxNetworkPorts;
-        holder = sp * vcs + ri % kMaxVcs;
+        holder = sc_port(ri / kMaxVcs) * vcs + ri % kMaxVcs;
       }
       owner_[o * static_cast<std::size_t>(vcs) + static_cast<std::size_t>(v)] = holder;
     }

@@ -44,20 +44,19 @@ class RtlRouter : public Router {
             std::uint64_t period_ps = 1000);
   ~RtlRouter() override;
 
-  StepResult step(Cycle now, ActivityCalendar& calendar, bool measuring) override;
   const char* implementation() const override { return "rtl"; }
   // Flushes and closes the FST waveform, if any (further cycles are not traced).
   void close_trace();
 
+ protected:
+  StepResult step_unchecked(Cycle now, ActivityCalendar& calendar, bool measuring) override;
+
  private:
-  StepResult step_rtl(Cycle now, ActivityCalendar& calendar, bool measuring);
   void evaluate(bool clock);
   void mirror_state();
-  int rtl_in(int port) const { return port < layout_.network ? port : rtl::kMaxNetworkPorts + port - layout_.network; }
-  int rtl_out(int port) const { return rtl_in(port); }
-  int sc_out(int rtl_port) const {
-    return rtl_port < rtl::kMaxNetworkPorts ? rtl_port : layout_.network + rtl_port - rtl::kMaxNetworkPorts;
-  }
+  int rtl_in(int port) const { return rtl::rtl_port(port, layout_.network); }
+  int rtl_out(int port) const { return rtl::rtl_port(port, layout_.network); }
+  int sc_port(int rtl_port) const { return rtl::cpp_port(rtl_port, layout_.network); }
 
   PortLayout layout_;
   std::shared_ptr<VerilatedContext> context_;

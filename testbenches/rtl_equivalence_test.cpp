@@ -108,7 +108,7 @@ TEST(RtlEquivalence, Torus5x3AllPortThreeVcs) {
   expect_equivalent(c, as_rtl(c));
 }
 
-TEST(RtlEquivalence, Hypercube4EcubeBothOrders) {
+TEST(RtlEquivalence, Hypercube4HighToLowAllPort) {
   Config c = loaded(testing::hypercube_config(4), 0.35);
   c.network.router.port_model = PortModel::kAllPort;
   expect_equivalent(c, as_rtl(c));
@@ -118,6 +118,41 @@ TEST(RtlEquivalence, Hypercube4LowToHighOnePort) {
   Config c = loaded(testing::hypercube_config(4), 0.3);
   c.network.routing.ecube_order = EcubeOrder::kLowToHigh;
   c.network.router.port_model = PortModel::kOnePort;
+  expect_equivalent(c, as_rtl(c));
+}
+
+// Fewer than 4 network ports: the C++ router numbers its NI channels from 2 or 3, the RTL
+// from 4 (docs/rtl.md), so these exercise the port mapping of the cosimulation.
+TEST(RtlEquivalence, Ring7AllPortTwoPipelineStages) {
+  Config c = loaded(testing::torus_config({7}), 0.3);
+  c.network.router.port_model = PortModel::kAllPort;
+  c.network.router.pipeline_depth = 2;
+  c.simulation.measure_cycles = 2000;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Line6OnePortTwoConsumptionChannels) {
+  Config c = loaded(testing::mesh_config({6}), 0.25);
+  c.network.router.port_model = PortModel::kOnePort;
+  c.network.router.consumption_channels = 2;
+  c.simulation.measure_cycles = 2500;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Hypercube3KPortOutputFirst) {
+  Config c = loaded(testing::hypercube_config(3), 0.35);
+  c.network.router.port_model = PortModel::kKPort;
+  c.network.router.ports = 2;
+  c.network.router.allocator = AllocatorKind::kSeparableOutputFirst;
+  c.simulation.measure_cycles = 2000;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Torus4x4WithoutDatelinesTwoVcs) {
+  Config c = loaded(testing::torus_config({4, 4}), 0.08);
+  c.network.routing.dateline = false;
+  c.network.router.vcs = 2;
+  c.simulation.measure_cycles = 4000;
   expect_equivalent(c, as_rtl(c));
 }
 
@@ -155,6 +190,31 @@ TEST(RtlEquivalence, ConsumptionChannelsAndHotspot) {
   c.network.router.consumption_channels = 2;
   c.traffic.pattern = TrafficPattern::kHotspot;
   expect_equivalent(c, as_rtl(c));
+}
+
+// A deadlock-prone torus (one VC, no dateline classes, heavy load): the RTL network deadlocks
+// in the same cycle with the same flit history as the C++ one, and the deadlock report built
+// from the RTL routers' mirrored state finds a wait-for cycle.
+TEST(RtlEquivalence, DeadlockIsTheSameAndReportedWithAWaitForCycle) {
+  Config c = testing::deadlock_prone_torus();
+  c.simulation.measure_cycles = 3000;
+  NetworkOptions options;
+  options.quiet = true;
+  Network cpp("a", c, options);
+  Network rtl("b", as_rtl(c), options);
+  std::vector<FlitEvent> log_a, log_b;
+  cpp.set_flit_event_log(&log_a);
+  rtl.set_flit_event_log(&log_b);
+  sc_core::sc_start();
+  ASSERT_EQ(cpp.outcome(), RunOutcome::kDeadlock);
+  ASSERT_EQ(rtl.outcome(), RunOutcome::kDeadlock);
+  EXPECT_EQ(cpp.cycles(), rtl.cycles());
+  const FlitLogComparison cmp = compare_flit_logs(log_a, log_b, "systemc", "rtl");
+  EXPECT_EQ(cmp.mismatches, 0u) << cmp.first_mismatch;
+  ASSERT_TRUE(rtl.deadlock().has_value());
+  EXPECT_FALSE(rtl.deadlock()->cycle.empty()) << rtl.deadlock()->text();
+  EXPECT_EQ(rtl.deadlock()->cycle.size(), cpp.deadlock()->cycle.size());
+  EXPECT_EQ(rtl.deadlock()->text(), cpp.deadlock()->text());
 }
 
 // The comparator reports a difference: the same RTL network with one more pipeline stage.

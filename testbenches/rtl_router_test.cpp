@@ -66,7 +66,10 @@ class RouterBench {
       model_->trace(fst_.get(), 99);
       fst_->open(((dir != nullptr ? std::string(dir) + "/" : std::string()) + "rtl_router_" + test + ".fst").c_str());
     }
-    model_->rst_ni = 0;
+    model_->clk_i = 0;
+    model_->rst_ni = 1;
+    model_->eval();
+    model_->rst_ni = 0;  // a real negative edge: the flops reset asynchronously
     model_->eval();
     model_->rst_ni = 1;
   }
@@ -208,7 +211,7 @@ TEST(RtlRouter, TwoWormsShareAnOutputFlitByFlitOnDifferentVcs) {
     last_index[d.flit.packet] = d.flit.index;
     if (vc_of[d.flit.packet] == 99) vc_of[d.flit.packet] = d.flit.vc;
     EXPECT_EQ(d.flit.vc, vc_of[d.flit.packet]);
-    if (i > 0 && i < 16) {
+    if (i > 0) {
       EXPECT_NE(d.flit.packet, tb.departures()[i - 1].flit.packet) << "departure " << i;
       EXPECT_EQ(d.cycle, tb.departures()[i - 1].cycle + 1);
     }

@@ -107,18 +107,23 @@ NetworkOptions network_options(const Config& config, const std::string& out_dir,
   return options;
 }
 
-// Closes the RTL routers' FST waves, converts them to VCD when trace.rtl_vcd asks for it
-// (gtkwave's fst2vcd), and names them.
-void finish_rtl_traces(Network& network, const Config& config) {
-  network.close_rtl_traces();
+// Names the RTL routers' FST waves (closed by Network::close_rtl_traces) and converts them to
+// VCD when trace.rtl_vcd asks for it (gtkwave's fst2vcd). Runs after the results are written;
+// a failed conversion is a warning, not a lost run.
+void report_rtl_traces(const Network& network, const Config& config) {
   for (const std::string& fst : network.rtl_trace_files()) {
     std::cout << "rtl trace: " << fst << "\n";
     if (!config.trace.rtl_vcd) continue;
     const std::string vcd = std::filesystem::path(fst).replace_extension(".vcd").string();
+    if (fst.find('\'') != std::string::npos) {
+      std::cerr << "wormsim: warning: trace.rtl_vcd: no conversion of a path with a quote: " << fst << "\n";
+      continue;
+    }
     const std::string command = fmt::format("fst2vcd -f '{}' -o '{}'", fst, vcd);
     if (std::system(command.c_str()) != 0)
-      throw std::runtime_error(fmt::format("trace.rtl_vcd: '{}' failed", command));
-    std::cout << "rtl trace: " << vcd << "\n";
+      std::cerr << "wormsim: warning: trace.rtl_vcd: '" << command << "' failed\n";
+    else
+      std::cout << "rtl trace: " << vcd << "\n";
   }
 }
 
@@ -153,7 +158,7 @@ int run_collective(const Config& config, const std::string& source, const std::s
   info.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   info.config_source = source;
   tracer.reset();
-  finish_rtl_traces(harness.network(), config);
+  harness.network().close_rtl_traces();
 
   const std::filesystem::path out(out_dir);
   nlohmann::json results = results_json(harness.network(), info);
@@ -164,6 +169,7 @@ int run_collective(const Config& config, const std::string& source, const std::s
   if (config.trace.timeline)
     std::ofstream(out / "timeline.json") << timeline_json(harness).dump() << "\n";
   std::cout << collective_summary_text(harness);
+  report_rtl_traces(harness.network(), config);
   std::cout << fmt::format("simulated {} cycles in {:.2f} s\n", harness.network().cycles(),
                            info.wall_seconds);
   std::cout << "results: " << (out / "results.json").string() << "\n";
@@ -207,12 +213,13 @@ int run_command(const std::string& file, const std::vector<std::string>& sets,
   info.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   info.config_source = source;
   tracer.reset();  // flush the VCD
-  finish_rtl_traces(network, config);
+  network.close_rtl_traces();
 
   const std::string results_path = (std::filesystem::path(out_dir) / "results.json").string();
   std::ofstream(results_path) << results_json(network, info).dump(2) << "\n";
   std::cout << summary_text(network, info);
   std::cout << "results: " << results_path << "\n";
+  report_rtl_traces(network, config);
   if (config.trace.enabled)
     std::cout << fmt::format("trace: {} (layout {})\n",
                              (std::filesystem::path(out_dir) / (config.trace.file + ".vcd")).string(),
