@@ -78,6 +78,17 @@ void Router::update_occupancy_probes() {
           static_cast<unsigned>(inputs_[p].vcs[v].buffer.size());
 }
 
+void Router::buffer_arrival(int port, const Flit& flit, Cycle ready) {
+  InputPort& in = inputs_[static_cast<std::size_t>(port)];
+  if (flit.vc >= in.vcs.size())
+    throw std::logic_error(fmt::format("{}: flit on nonexistent VC {}", name(), flit.vc));
+  in.vcs[flit.vc].buffer.push(flit, ready);
+  busy_vcs_[static_cast<std::size_t>(port)] |= 1u << flit.vc;
+  busy_ports_ |= std::uint64_t{1} << port;
+  if (probes_enabled_) in_probes_[static_cast<std::size_t>(port)].show(flit);
+  ++buffered_;
+}
+
 void Router::receive(Cycle now) {
   const Cycle pipeline_delay = static_cast<Cycle>(params_.pipeline_depth - 1);
   for (std::uint64_t ports = flits_pending_; ports != 0; ports &= ports - 1) {
@@ -85,15 +96,8 @@ void Router::receive(Cycle now) {
     InputPort& in = inputs_[static_cast<std::size_t>(p)];
     Link* link = in.link;
     while (link->flits.ready(now)) {
-      const Flit& f = link->flits.front();
-      if (f.vc >= in.vcs.size())
-        throw std::logic_error(fmt::format("{}: flit on nonexistent VC {}", name(), f.vc));
-      in.vcs[f.vc].buffer.push(f, link->flits.front_arrival() + pipeline_delay);
-      busy_vcs_[static_cast<std::size_t>(p)] |= 1u << f.vc;
-      busy_ports_ |= std::uint64_t{1} << p;
-      if (probes_enabled_) in_probes_[static_cast<std::size_t>(p)].show(f);
+      buffer_arrival(p, link->flits.front(), link->flits.front_arrival() + pipeline_delay);
       link->flits.pop();
-      ++buffered_;
     }
     if (link->flits.empty()) flits_pending_ &= ~(std::uint64_t{1} << p);
   }

@@ -103,6 +103,11 @@ class Router : public sc_core::sc_module {
   void set_flit_event_log(std::vector<FlitEvent>* log) { event_log_ = log; }
 
  protected:
+  // Writes a flit that arrived on input `port` into its VC buffer, eligible from `ready`.
+  void buffer_arrival(int port, const Flit& flit, Cycle ready);
+  // Sends `flit` on output (out_port, out_vc): credit, probes, statistics, event log, link.
+  void send(Cycle now, ActivityCalendar& calendar, bool measuring, int out_port, int out_vc,
+            Flit& flit);
   // One cycle of this implementation (the C++ router here; RtlRouter overrides it).
   virtual StepResult step_unchecked(Cycle now, ActivityCalendar& calendar, bool measuring);
   // Probes: buffer occupancy of every input VC after this cycle.
@@ -123,8 +128,6 @@ class Router : public sc_core::sc_module {
   void allocate_replica_switch(Cycle now);
   int traverse(Cycle now, ActivityCalendar& calendar, bool measuring);
   int traverse_replicas(Cycle now, ActivityCalendar& calendar, bool measuring, int& replicated);
-  void send(Cycle now, ActivityCalendar& calendar, bool measuring, int out_port, int out_vc,
-            Flit& flit);
   InputVc& input_vc(int index) {
     return inputs_[static_cast<std::size_t>(index / params_.vcs)]
         .vcs[static_cast<std::size_t>(index % params_.vcs)];

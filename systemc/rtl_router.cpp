@@ -150,17 +150,11 @@ Router::StepResult RtlRouter::step_unchecked(Cycle now, ActivityCalendar& calend
     Link* link = in.link;
     if (link->flits.ready(now)) {
       const Flit& f = link->flits.front();
-      if (f.vc >= in.vcs.size())
-        throw std::logic_error(fmt::format("flit on nonexistent VC {}", f.vc));
+      buffer_arrival(p, f, link->flits.front_arrival() + pipeline_delay);
       const int rp = rtl_in(p);
       pack(to_bits(f), in_words, static_cast<unsigned>(rp) * kFlitW);
       in_valid |= std::uint64_t{1} << rp;
-      in.vcs[f.vc].buffer.push(f, link->flits.front_arrival() + pipeline_delay);
-      busy_vcs_[static_cast<std::size_t>(p)] |= 1u << f.vc;
-      busy_ports_ |= std::uint64_t{1} << p;
-      if (probes_enabled_) in_probes_[static_cast<std::size_t>(p)].show(f);
       link->flits.pop();
-      ++buffered_;
       if (link->flits.ready(now))
         throw std::logic_error(fmt::format("input {}: two flits arrive in one cycle", p));
     }
@@ -225,14 +219,7 @@ Router::StepResult RtlRouter::step_unchecked(Cycle now, ActivityCalendar& calend
     if (!(got == expect) || static_cast<int>(got.vc) >= params_.vcs)
       throw std::logic_error(fmt::format("RTL corrupted flit {} of packet {} on output {}",
                                          got.index, got.packet, o));
-    flit.vc = static_cast<std::uint8_t>(got.vc);
-    if (layout_.is_network(o)) ++flit.hops;
-    OutputPort& out = outputs_[static_cast<std::size_t>(o)];
-    out.credits[flit.vc].consume();
-    if (probes_enabled_) out_probes_[static_cast<std::size_t>(o)].show(flit);
-    if (measuring) ++out.link->flits_carried;
-    log_departure(now, o, flit);
-    calendar.wake(out.link->downstream.component, out.link->send_flit(now, flit));
+    send(now, calendar, measuring, o, static_cast<int>(got.vc), flit);
     ++moved;
   }
   if (!popped_.empty())
