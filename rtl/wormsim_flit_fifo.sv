@@ -3,11 +3,15 @@
 // is eligible from cycle t + delay_i (delay_i = pipeline_depth - 1; docs/timing-model.md).
 // The front (front_o, valid_o, ready_o) includes a flit pushed this cycle into an empty
 // buffer, so with delay_i = 0 a flit can leave in the cycle it arrives, as in the C++ router.
-// pop_i removes the front. Contracts (asserted): never pushed when holding cap_i entries
+// pop_i removes the front. NumRd read ports see any slot by its position from the front
+// (rd_idx_i = 0 is the front; position count_o is a flit pushed this cycle): a replicating
+// worm's branches read the flits they have not taken yet (asynchronous replication, seed 003
+// section 3; docs/rtl.md). Contracts (asserted): never pushed when holding cap_i entries
 // (credit protocol), never popped when empty or before the front is eligible.
 module wormsim_flit_fifo #(
   parameter int unsigned W = 8,
   parameter int unsigned Depth = 4,
+  parameter int unsigned NumRd = 1,
   localparam int unsigned PtrW = Depth > 1 ? $clog2(Depth) : 1,
   localparam int unsigned CntW = $clog2(Depth + 1)
 ) (
@@ -21,7 +25,11 @@ module wormsim_flit_fifo #(
   output logic            valid_o,
   output logic            ready_o,
   output logic [W-1:0]    front_o,
-  output logic [CntW-1:0] count_o
+  output logic [CntW-1:0] count_o,
+  input  logic [NumRd*CntW-1:0] rd_idx_i,    // [port] position from the front
+  output logic [NumRd-1:0]      rd_valid_o,  // [port] a flit is at that position
+  output logic [NumRd-1:0]      rd_ready_o,  // [port] ... and may compete
+  output logic [NumRd*W-1:0]    rd_data_o    // [port]
 );
   logic [Depth*W-1:0] mem_q;   // entry i at [i*W +: W]
   logic [Depth*2-1:0] wait_q;  // cycles until entry i is eligible, at [i*2 +: 2]
@@ -35,6 +43,18 @@ module wormsim_flit_fifo #(
   assign ready_o = empty ? (push_i && delay_i == 2'd0) : (wait_q[rd_q*2 +: 2] == 2'd0);
   assign count_o = cnt_q;
   assign bypass = empty && push_i && pop_i;  // arrives and leaves in the same cycle
+
+  always_comb begin
+    int k, slot;
+    for (int r = 0; r < NumRd; r++) begin
+      k = 32'(rd_idx_i[r*CntW +: CntW]);
+      slot = (32'(rd_q) + k) % Depth;
+      rd_valid_o[r] = k < 32'(cnt_q) || (k == 32'(cnt_q) && push_i);
+      rd_ready_o[r] = k < 32'(cnt_q) ? wait_q[slot*2 +: 2] == 2'd0
+                                     : (k == 32'(cnt_q) && push_i && delay_i == 2'd0);
+      rd_data_o[r*W +: W] = k < 32'(cnt_q) ? mem_q[slot*W +: W] : data_i;
+    end
+  end
 
   function automatic logic [PtrW-1:0] next_ptr(logic [PtrW-1:0] p);
     next_ptr = (32'(p) + 1 >= Depth) ? '0 : p + 1'b1;

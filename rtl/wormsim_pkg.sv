@@ -18,6 +18,15 @@ package wormsim_pkg;
   parameter int unsigned IdxW = 16;    // flit index within its packet
   parameter int unsigned VcW = 4;      // VC field on a link (config allows up to 16 VCs)
   parameter int unsigned DataW = 64;   // payload bits carried per flit in RTL
+  // Multidestination header (docs/rtl.md): carried whole by a worm's head flit, so a router
+  // routes on the head alone, as the C++ router does. Path worms: up to MaxPath destination
+  // ids of PathIdW bits in path order (entry k at [k*PathIdW +: PathIdW], PathEnd ends a
+  // shorter list); tree worms: the destination bit-string (bit n = node n).
+  parameter int unsigned HdrW = 128;
+  parameter int unsigned PathIdW = 8;
+  parameter int unsigned MaxPath = HdrW / PathIdW;  // 16
+  parameter int unsigned MposW = 4;                 // position in a path list
+  parameter logic [PathIdW-1:0] PathEnd = '1;
 
   // ---- flit ---------------------------------------------------------------------------
   // A packet of L flits is a head, L-2 bodies and a tail; a 1-flit packet is one head_tail
@@ -30,17 +39,20 @@ package wormsim_pkg;
   } flit_type_e;
 
   typedef struct packed {
-    flit_type_e       typ;   // [149:148]
-    logic [VcW-1:0]   vc;    // [147:144] VC on the link the flit is crossing
-    logic [PktW-1:0]  pkt;   // [143:112]
-    logic [IdxW-1:0]  idx;   // [111:96]
-    logic [NodeW-1:0] src;   // [95:80]
-    logic [NodeW-1:0] dst;   // [79:64]
-    logic [DataW-1:0] data;  // [63:0]  first DataW/8 payload bytes, byte 0 in bits [7:0]
+    flit_type_e       typ;   // [282:281]
+    logic [VcW-1:0]   vc;    // [280:277] VC on the link the flit is crossing
+    logic             mc;    // [276]     head of a multidestination worm: hdr is valid
+    logic [MposW-1:0] mpos;  // [275:272] path worm: position of the current target (dst)
+    logic [PktW-1:0]  pkt;   // [271:240]
+    logic [IdxW-1:0]  idx;   // [239:224]
+    logic [NodeW-1:0] src;   // [223:208]
+    logic [NodeW-1:0] dst;   // [207:192] destination; path worm: current target
+    logic [HdrW-1:0]  hdr;   // [191:64]  multidestination header (head flit with mc)
+    logic [DataW-1:0] data;  // [63:0]    first DataW/8 payload bytes, byte 0 in bits [7:0]
   } flit_t;
 
   // Bit widths of the packed types ($bits of a type is beyond Debian's yosys 0.23).
-  parameter int unsigned FlitW = 2 + VcW + PktW + IdxW + 2 * NodeW + DataW;  // 150
+  parameter int unsigned FlitW = 2 + VcW + 1 + MposW + PktW + IdxW + 2 * NodeW + HdrW + DataW;  // 283
 
   function automatic logic is_head(logic [1:0] t);
     is_head = t == 2'd0 || t == 2'd3;  // FlitHead, FlitHeadTail
@@ -51,8 +63,13 @@ package wormsim_pkg;
   endfunction
 
   // Bit offsets of flit_t fields, for slicing flits held in flat vectors.
-  parameter int unsigned FlitDstLsb = DataW;
-  parameter int unsigned FlitVcLsb = DataW + 2 * NodeW + IdxW + PktW;
+  parameter int unsigned FlitHdrLsb = DataW;
+  parameter int unsigned FlitDstLsb = DataW + HdrW;
+  parameter int unsigned FlitSrcLsb = FlitDstLsb + NodeW;
+  parameter int unsigned FlitPktLsb = FlitSrcLsb + NodeW + IdxW;
+  parameter int unsigned FlitMposLsb = FlitPktLsb + PktW;
+  parameter int unsigned FlitMcLsb = FlitMposLsb + MposW;
+  parameter int unsigned FlitVcLsb = FlitMcLsb + 1;
   parameter int unsigned FlitTypLsb = FlitVcLsb + VcW;
 
   // ---- run-time configuration ---------------------------------------------------------
@@ -70,7 +87,16 @@ package wormsim_pkg;
     AllocOutputFirst = 1'b1   // separable, output arbiters first
   } alloc_e;
 
+  // Multidestination worms (network.router.multidest, network.router.replication).
+  typedef enum logic [1:0] {
+    McNone = 2'd0,
+    McPath = 2'd1,  // path-based, intermediate reception (absorb and forward)
+    McTree = 2'd2   // tree replication along the dimension-ordered tree
+  } multidest_e;
+
   typedef struct packed {
+    multidest_e                     multidest;
+    logic                           sync_replication;  // a flit goes to all branches at once
     topo_e                          topo;
     logic [2:0]                     dims;         // mesh/torus: 1..3; hypercube: n (ports permitting)
     logic [MaxDims*CoordW-1:0]      side;         // side length of dimension d at [d*CoordW +: CoordW]

@@ -7,6 +7,13 @@
 // pipeline_depth - 1 cycles after it arrived. An output VC is held from its head's VA grant
 // until its tail leaves.
 //
+// Multidestination worms (network.router.multidest): a head absorbed and forwarded (path) or
+// replicated (tree) here gets branches when it is written (wormsim_mc_route); its VC holds
+// an output VC per branch, all granted at once, and each branch sends the worm's flits with
+// its own header (wormsim_replica_alloc). A buffer slot is freed when every branch has taken
+// its flit: at once (synchronous replication) or branch by branch, a branch running ahead
+// by up to the buffer's contents (asynchronous).
+//
 // Ports: inputs [0, NumNet) from neighbours, then NumInj injection channels; outputs
 // [0, NumNet) to neighbours, then NumEj ejection channels. The straps cfg_i may use fewer
 // ports, VCs and buffer slots than these maxima. Arrays are flat, [port][vc] order
@@ -14,13 +21,16 @@
 //
 // Contracts (asserted): flits arrive on VCs in use; a VC with no packet in progress sees a
 // head at its front; a flit leaves on an output VC held by its own input VC, which keeps it
-// until its tail; buffers and credit counters stay within bounds (in the blocks).
+// until its tail; buffers and credit counters stay within bounds (in the blocks); a replicated
+// flit's slot is freed only after all branches took it; a synchronous worm's live branches
+// send together; no output is driven by two inputs.
 module wormsim_router #(
   parameter int unsigned NumNet = 4,
   parameter int unsigned NumInj = 4,
   parameter int unsigned NumEj = 4,
   parameter int unsigned NumVcs = 4,
   parameter int unsigned Depth = 8,
+  parameter int unsigned MaxNodes = 128,  // tree worms: destination bit-string length used
   localparam int unsigned NumIn = NumNet + NumInj,
   localparam int unsigned NumOut = NumNet + NumEj,
   localparam int unsigned NumInVc = NumIn * NumVcs,
@@ -33,7 +43,8 @@ module wormsim_router #(
   localparam int unsigned CntW = $clog2(Depth + 1),
   localparam int unsigned FlitW = wormsim_pkg::FlitW,
   localparam int unsigned RouteW = wormsim_pkg::RouteW,
-  localparam int unsigned VcW = wormsim_pkg::VcW
+  localparam int unsigned VcW = wormsim_pkg::VcW,
+  localparam int unsigned NumBr = NumNet + 1  // branch slots: network ports, then ejection
 ) (
   input  logic                           clk_i,
   input  logic                           rst_ni,
@@ -55,40 +66,73 @@ module wormsim_router #(
   output logic [NumInVc*CntW-1:0]        vc_count_o,      // [in][vc]
   output logic [NumOutVc-1:0]            owner_valid_o,   // [out][vc]
   output logic [NumOutVc*InVcW-1:0]      owner_o,         // [out][vc] -> input VC
-  output logic [NumOutVc*9-1:0]          credits_o        // [out][vc]
+  output logic [NumOutVc*9-1:0]          credits_o,       // [out][vc]
+  output logic [NumInVc-1:0]             vc_replicating_o,  // [in][vc] holds branches
+  output logic [NumOut*InVcW-1:0]        out_src_o        // [out] input VC of its flit
 );
-  localparam int unsigned EntryW = RouteW + FlitW;  // {route, flit} per buffer slot
+  localparam int unsigned NodeW = wormsim_pkg::NodeW;
+  localparam int unsigned MposW = wormsim_pkg::MposW;
+  localparam int unsigned BrW = 1 + RouteW + NodeW + MposW;  // {valid, route, dst, mpos}
+  localparam int unsigned BrMposLsb = 0;
+  localparam int unsigned BrDstLsb = MposW;
+  localparam int unsigned BrRouteLsb = MposW + NodeW;
+  localparam int unsigned BrValidLsb = MposW + NodeW + RouteW;
+  // Buffer slot: {branches, multi, route, flit}.
+  localparam int unsigned RouteLsb = FlitW;
+  localparam int unsigned MultiLsb = FlitW + RouteW;
+  localparam int unsigned BrLsb = FlitW + RouteW + 1;
+  localparam int unsigned EntryW = BrLsb + NumBr * BrW;
 
-  // ---- route compute at buffer write (one per input port) -------------------------------
+  // ---- routing at buffer write (one per input port) ---------------------------------------
+  logic [MaxNodes*wormsim_pkg::MaxDims*wormsim_pkg::CoordW-1:0] node_coord;
+  logic [MaxNodes*4-1:0]   node_port;
+  logic [MaxNodes-1:0]     node_here;
+  wormsim_tree_table #(.NumNet(NumNet), .MaxNodes(MaxNodes)) u_tree_table (
+    .cfg_i, .coord_o(node_coord), .port_o(node_port), .here_o(node_here)
+  );
+
   logic [NumIn*RouteW-1:0] in_route;
+  logic [NumIn-1:0]        in_multi, in_lost;
+  logic [NumIn*NumBr*BrW-1:0] in_br;
   for (genvar p = 0; p < NumIn; p++) begin : g_rc
-    wormsim_route_compute #(.NumNet(NumNet)) u_rc (
+    wormsim_mc_route #(.NumNet(NumNet), .MaxNodes(MaxNodes)) u_route (
       .cfg_i,
-      .dst_i(in_flit_i[p*FlitW + wormsim_pkg::FlitDstLsb +: wormsim_pkg::NodeW]),
+      .flit_i(in_flit_i[p*FlitW +: FlitW]),
       .in_port_i(4'(p)),
-      .in_vc_i(5'(in_flit_i[p*FlitW + wormsim_pkg::FlitVcLsb +: VcW])),
-      .route_o(in_route[p*RouteW +: RouteW])
+      .coord_i(node_coord), .port_i(node_port), .here_i(node_here),
+      .route_o(in_route[p*RouteW +: RouteW]),
+      .multi_o(in_multi[p]),
+      .br_o(in_br[p*NumBr*BrW +: NumBr*BrW]),
+      .lost_o(in_lost[p])
     );
   end
 
   // ---- input VC buffers ------------------------------------------------------------------
   logic [NumInVc-1:0]        push, pop, front_valid, front_ready;
   logic [NumInVc*EntryW-1:0] front;
+  logic [NumInVc*NumBr*CntW-1:0] rd_idx;    // [in VC][slot] the branch's next flit
+  logic [NumInVc*NumBr-1:0]      rd_valid, rd_ready;
+  logic [NumInVc*NumBr*EntryW-1:0] rd_data;
   for (genvar p = 0; p < NumIn; p++) begin : g_in
     for (genvar v = 0; v < NumVcs; v++) begin : g_vc
       assign push[p*NumVcs + v] =
           in_valid_i[p] && 32'(in_flit_i[p*FlitW + wormsim_pkg::FlitVcLsb +: VcW]) == v;
-      wormsim_flit_fifo #(.W(EntryW), .Depth(Depth)) u_fifo (
+      wormsim_flit_fifo #(.W(EntryW), .Depth(Depth), .NumRd(NumBr)) u_fifo (
         .clk_i, .rst_ni,
         .cap_i(cfg_i.depth),
         .delay_i(2'(cfg_i.pipeline - 3'd1)),
         .push_i(push[p*NumVcs + v]),
-        .data_i({in_route[p*RouteW +: RouteW], in_flit_i[p*FlitW +: FlitW]}),
+        .data_i({in_br[p*NumBr*BrW +: NumBr*BrW], in_multi[p], in_route[p*RouteW +: RouteW],
+                 in_flit_i[p*FlitW +: FlitW]}),
         .pop_i(pop[p*NumVcs + v]),
         .valid_o(front_valid[p*NumVcs + v]),
         .ready_o(front_ready[p*NumVcs + v]),
         .front_o(front[(p*NumVcs + v)*EntryW +: EntryW]),
-        .count_o(vc_count_o[(p*NumVcs + v)*CntW +: CntW])
+        .count_o(vc_count_o[(p*NumVcs + v)*CntW +: CntW]),
+        .rd_idx_i(rd_idx[(p*NumVcs + v)*NumBr*CntW +: NumBr*CntW]),
+        .rd_valid_o(rd_valid[(p*NumVcs + v)*NumBr +: NumBr]),
+        .rd_ready_o(rd_ready[(p*NumVcs + v)*NumBr +: NumBr]),
+        .rd_data_o(rd_data[(p*NumVcs + v)*NumBr*EntryW +: NumBr*EntryW])
       );
     end
   end
@@ -100,8 +144,48 @@ module wormsim_router #(
   logic [NumInVc*VcIdxW-1:0]   out_vc_q, out_vc_d;
   logic [NumOutVc-1:0]         own_q, own_d;
   logic [NumOutVc*InVcW-1:0]   owner_q, owner_d;
+  // Replicating worms: per input VC, and per branch slot [in VC][slot].
+  logic [NumInVc-1:0]             rep_q, rep_d;
+  logic [NumInVc*NumBr-1:0]       br_exist_q, br_exist_d, br_live_q, br_live_d;
+  logic [NumInVc*NumBr*4-1:0]     br_port_q, br_port_d;
+  logic [NumInVc*NumBr*VcIdxW-1:0] br_vc_q, br_vc_d;
+  logic [NumInVc*NumBr*CntW-1:0]  br_ahead_q, br_ahead_d;  // flits taken and not yet freed
+  logic [NumInVc*NumBr*NodeW-1:0] br_dst_q, br_dst_d;
+  logic [NumInVc*NumBr*MposW-1:0] br_mpos_q, br_mpos_d;
 
-  // ---- VC allocation ---------------------------------------------------------------------
+  // ---- VC allocation: replicating heads first ----------------------------------------------
+  logic [NumInVc-1:0]              rva_req, rva_gnt;
+  logic [NumInVc*NumBr-1:0]        rva_br;
+  logic [NumInVc*NumBr*RouteW-1:0] rva_route;
+  logic [NumInVc*NumBr*4-1:0]      rva_port;
+  logic [NumInVc*NumBr*VcIdxW-1:0] rva_vc;
+  logic [NumOutVc-1:0]             rva_taken;
+  always_comb begin
+    for (int i = 0; i < NumInVc; i++) begin
+      rva_req[i] = front_valid[i] && front_ready[i] && !active_q[i] && front[i*EntryW + MultiLsb];
+      for (int b = 0; b < NumBr; b++) begin
+        rva_br[i*NumBr + b] = front[i*EntryW + BrLsb + b*BrW + BrValidLsb];
+        rva_route[(i*NumBr + b)*RouteW +: RouteW] = front[i*EntryW + BrLsb + b*BrW + BrRouteLsb +: RouteW];
+      end
+    end
+  end
+
+  // Replica switch requests and slot readiness are computed below (after credits).
+  logic [NumInVc-1:0]       rsa_req;
+  logic [NumInVc*NumBr-1:0] rsa_live, rsa_ok, rsa_gnt;
+  logic [NumInVc*NumBr*4-1:0] rsa_port;
+  logic [NumIn-1:0]         r_in_taken;
+  logic [NumOut-1:0]        r_out_taken;
+  wormsim_replica_alloc #(.NumIn(NumIn), .NumOut(NumOut), .NumVcs(NumVcs), .NumBr(NumBr)) u_replica (
+    .clk_i, .rst_ni,
+    .sync_i(cfg_i.sync_replication),
+    .va_req_i(rva_req), .va_br_i(rva_br), .va_route_i(rva_route), .own_i(own_q),
+    .va_gnt_o(rva_gnt), .va_port_o(rva_port), .va_vc_o(rva_vc), .va_taken_o(rva_taken),
+    .sa_req_i(rsa_req), .sa_live_i(rsa_live), .sa_ok_i(rsa_ok), .sa_port_i(rsa_port),
+    .sa_gnt_o(rsa_gnt), .in_taken_o(r_in_taken), .out_taken_o(r_out_taken)
+  );
+
+  // ---- VC allocation: single-output heads, on the output VCs left ------------------------
   logic [NumInVc-1:0]          va_req, va_gnt;
   logic [NumInVc*NumOutVc-1:0] va_cand;  // [in VC][out VC]
   logic [NumInVc*OutVcW-1:0]   va_gnt_out;
@@ -109,8 +193,8 @@ module wormsim_router #(
   always_comb begin
     logic [RouteW-1:0] r;
     for (int i = 0; i < NumInVc; i++) begin
-      r = front[i*EntryW + FlitW +: RouteW];
-      va_req[i] = front_valid[i] && front_ready[i] && !active_q[i];
+      r = front[i*EntryW + RouteLsb +: RouteW];
+      va_req[i] = front_valid[i] && front_ready[i] && !active_q[i] && !front[i*EntryW + MultiLsb];
       for (int op = 0; op < NumOut; op++)
         for (int ov = 0; ov < NumVcs; ov++)
           va_cand[i*NumOutVc + op*NumVcs + ov] =
@@ -126,7 +210,7 @@ module wormsim_router #(
     .kind_i(cfg_i.alloc),
     .req_i(va_req),
     .cand_i(va_cand),
-    .free_i(~own_q),
+    .free_i(~(own_q | rva_taken)),
     .gnt_o(va_gnt),
     .gnt_out_o(va_gnt_out)
   );
@@ -162,6 +246,50 @@ module wormsim_router #(
     end
   end
 
+  // ---- replicating worms this cycle (including VC grants made this cycle) ----------------
+  logic [NumInVc-1:0]              rep_now;
+  logic [NumInVc*NumBr-1:0]        exist_now, live_now;
+  logic [NumInVc*NumBr*4-1:0]      port_now;
+  logic [NumInVc*NumBr*VcIdxW-1:0] vc_now;
+  logic [NumInVc*NumBr*CntW-1:0]   ahead_now;
+  logic [NumInVc*NumBr*NodeW-1:0]  dst_now;
+  logic [NumInVc*NumBr*MposW-1:0]  mpos_now;
+  always_comb begin
+    int j;
+    for (int i = 0; i < NumInVc; i++) begin
+      rep_now[i] = rep_q[i] || rva_gnt[i];
+      rsa_req[i] = rep_now[i];
+      for (int b = 0; b < NumBr; b++) begin
+        j = i*NumBr + b;
+        exist_now[j] = rep_q[i] ? br_exist_q[j] : rva_gnt[i] && rva_br[j];
+        live_now[j] = rep_q[i] ? br_live_q[j] : rva_gnt[i] && rva_br[j];
+        port_now[j*4 +: 4] = rep_q[i] ? br_port_q[j*4 +: 4] : rva_port[j*4 +: 4];
+        vc_now[j*VcIdxW +: VcIdxW] = rep_q[i] ? br_vc_q[j*VcIdxW +: VcIdxW] : rva_vc[j*VcIdxW +: VcIdxW];
+        ahead_now[j*CntW +: CntW] = rep_q[i] ? br_ahead_q[j*CntW +: CntW] : '0;
+        dst_now[j*NodeW +: NodeW] = rep_q[i] ? br_dst_q[j*NodeW +: NodeW]
+                                             : front[i*EntryW + BrLsb + b*BrW + BrDstLsb +: NodeW];
+        mpos_now[j*MposW +: MposW] = rep_q[i] ? br_mpos_q[j*MposW +: MposW]
+                                              : front[i*EntryW + BrLsb + b*BrW + BrMposLsb +: MposW];
+      end
+    end
+  end
+
+  // A live branch's flit can go when it is present, eligible and has a credit.
+  always_comb begin
+    for (int j = 0; j < NumInVc*NumBr; j++) begin
+      rsa_live[j] = live_now[j];
+      rsa_port[j*4 +: 4] = port_now[j*4 +: 4];
+      rsa_ok[j] = live_now[j] && rd_valid[j] && rd_ready[j] &&
+                  cr_avail[32'(port_now[j*4 +: 4])*NumVcs + 32'(vc_now[j*VcIdxW +: VcIdxW])];
+    end
+  end
+
+  // The flit each branch sends next. Synchronous replication: every branch sends the front.
+  always_comb begin
+    for (int j = 0; j < NumInVc*NumBr; j++)
+      rd_idx[j*CntW +: CntW] = cfg_i.sync_replication ? '0 : ahead_now[j*CntW +: CntW];
+  end
+
   // ---- switch allocation -------------------------------------------------------------------
   logic [NumInVc-1:0]        sa_req;
   logic [NumInVc*OutW-1:0]   sa_want;
@@ -172,8 +300,10 @@ module wormsim_router #(
   always_comb begin
     for (int i = 0; i < NumInVc; i++) begin
       sa_want[i*OutW +: OutW] = OutW'(hold_port[i*4 +: 4]);
-      sa_req[i] = hold[i] && front_valid[i] && front_ready[i] &&
-                  cr_avail[32'(hold_port[i*4 +: 4])*NumVcs + 32'(hold_vc[i*VcIdxW +: VcIdxW])];
+      // Single-output flits compete for the input and output ports the replicas left free.
+      sa_req[i] = hold[i] && !rep_now[i] && front_valid[i] && front_ready[i] &&
+                  cr_avail[32'(hold_port[i*4 +: 4])*NumVcs + 32'(hold_vc[i*VcIdxW +: VcIdxW])] &&
+                  !r_in_taken[i / NumVcs] && !r_out_taken[32'(hold_port[i*4 +: 4]) % NumOut];
     end
   end
 
@@ -194,6 +324,24 @@ module wormsim_router #(
     granted_vc = p * NumVcs + 32'(g[p*VcIdxW +: VcIdxW]);
   endfunction
 
+  // A replicating VC frees its front slot when every branch has taken that flit (each
+  // branch's count of flits taken and not yet freed is then at least one).
+  logic [NumInVc-1:0] rpop;
+  always_comb begin
+    logic any, all;
+    int j;
+    for (int i = 0; i < NumInVc; i++) begin
+      any = 1'b0;
+      all = 1'b1;
+      for (int b = 0; b < NumBr; b++) begin
+        j = i*NumBr + b;
+        any = any || rsa_gnt[j];
+        if (exist_now[j] && ahead_now[j*CntW +: CntW] == '0 && !rsa_gnt[j]) all = 1'b0;
+      end
+      rpop[i] = rep_now[i] && any && all;
+    end
+  end
+
   logic [NumIn*FlitW-1:0] xbar_in;
   always_comb begin
     int i;
@@ -205,28 +353,78 @@ module wormsim_router #(
       in_credit_o[p] = sa_gnt[p];
       in_credit_vc_o[p*VcW +: VcW] = VcW'(sa_gnt_vc[p*VcIdxW +: VcIdxW]);
       pop[i] = sa_gnt[p];
+      for (int v = 0; v < NumVcs; v++)
+        if (rpop[p*NumVcs + v]) begin
+          in_credit_o[p] = 1'b1;
+          in_credit_vc_o[p*VcW +: VcW] = VcW'(v);
+          pop[p*NumVcs + v] = 1'b1;
+        end
     end
   end
 
+  logic [NumOut-1:0]       xbar_valid;
+  logic [NumOut*FlitW-1:0] xbar_out;
   wormsim_crossbar #(.NumIn(NumIn), .NumOut(NumOut), .W(FlitW)) u_xbar (
     .clk_i, .rst_ni,
     .data_i(xbar_in),
     .sel_valid_i(sa_sel_valid),
     .sel_i(sa_sel),
-    .valid_o(out_valid_o),
-    .data_o(out_flit_o)
+    .valid_o(xbar_valid),
+    .data_o(xbar_out)
   );
+
+  // Replicated flits bypass the unicast crossbar: output o takes the flit of the branch
+  // granted on it, with that branch's VC and header.
+  logic [NumOut-1:0]       rep_valid;
+  logic [NumOut*FlitW-1:0] rep_flit;
+  logic [NumOut*InVcW-1:0] rep_src;
+  always_comb begin
+    int j, o;
+    rep_valid = '0;
+    rep_flit = '0;
+    rep_src = '0;
+    for (int i = 0; i < NumInVc; i++)
+      for (int b = 0; b < NumBr; b++) begin
+        j = i*NumBr + b;
+        o = 32'(port_now[j*4 +: 4]) % NumOut;
+        if (rsa_gnt[j]) begin
+          rep_valid[o] = 1'b1;
+          rep_src[o*InVcW +: InVcW] = InVcW'(i);
+          rep_flit[o*FlitW +: FlitW] = rd_data[j*EntryW +: FlitW];
+          rep_flit[o*FlitW + wormsim_pkg::FlitVcLsb +: VcW] = VcW'(vc_now[j*VcIdxW +: VcIdxW]);
+          rep_flit[o*FlitW + wormsim_pkg::FlitDstLsb +: NodeW] = dst_now[j*NodeW +: NodeW];
+          rep_flit[o*FlitW + wormsim_pkg::FlitMposLsb +: MposW] = mpos_now[j*MposW +: MposW];
+        end
+      end
+  end
+
+  always_comb begin
+    for (int o = 0; o < NumOut; o++) begin
+      out_valid_o[o] = xbar_valid[o] || rep_valid[o];
+      out_flit_o[o*FlitW +: FlitW] = rep_valid[o] ? rep_flit[o*FlitW +: FlitW]
+                                                  : xbar_out[o*FlitW +: FlitW];
+      out_src_o[o*InVcW +: InVcW] =
+          rep_valid[o] ? rep_src[o*InVcW +: InVcW]
+                       : InVcW'(granted_vc(sa_gnt_vc, 32'(sa_sel[o*InW +: InW])));
+    end
+  end
 
   always_comb begin
     for (int o = 0; o < NumOut; o++)
       for (int v = 0; v < NumVcs; v++)
         cr_take[o*NumVcs + v] =
-            sa_sel_valid[o] && 32'(out_flit_o[o*FlitW + wormsim_pkg::FlitVcLsb +: VcW]) == v;
+            out_valid_o[o] && 32'(out_flit_o[o*FlitW + wormsim_pkg::FlitVcLsb +: VcW]) == v;
   end
 
   // ---- next state ----------------------------------------------------------------------------
   always_comb begin
-    int o, i;
+    int o, i, rj;
+    logic all_done, live;
+    logic [CntW-1:0] ahead;
+    rj = 0;
+    all_done = 1'b0;
+    live = 1'b0;
+    ahead = '0;
     active_d = active_q;
     out_port_d = out_port_q;
     out_vc_d = out_vc_q;
@@ -250,6 +448,49 @@ module wormsim_router #(
         own_d[o] = 1'b0;
       end
     end
+    // Replicating worms: branches granted their output VCs, flits sent and freed, a branch
+    // done (and its output VC released) after its tail, the worm done after all branches.
+    rep_d = rep_q;
+    br_exist_d = br_exist_q;
+    br_live_d = br_live_q;
+    br_port_d = br_port_q;
+    br_vc_d = br_vc_q;
+    br_ahead_d = br_ahead_q;
+    br_dst_d = br_dst_q;
+    br_mpos_d = br_mpos_q;
+    for (int r = 0; r < NumInVc; r++)
+      if (rep_now[r]) begin
+        all_done = 1'b1;
+        for (int b = 0; b < NumBr; b++) begin
+          rj = r*NumBr + b;
+          o = 32'(port_now[rj*4 +: 4]) * NumVcs + 32'(vc_now[rj*VcIdxW +: VcIdxW]);
+          live = live_now[rj];
+          ahead = ahead_now[rj*CntW +: CntW];
+          if (rva_gnt[r] && exist_now[rj]) begin
+            own_d[o] = 1'b1;
+            owner_d[o*InVcW +: InVcW] = InVcW'(r);
+          end
+          if (rsa_gnt[rj]) begin
+            ahead = ahead + 1'b1;
+            if (wormsim_pkg::is_tail(rd_data[rj*EntryW + wormsim_pkg::FlitTypLsb +: 2])) begin
+              live = 1'b0;
+              own_d[o] = 1'b0;
+            end
+          end
+          if (rpop[r] && exist_now[rj]) ahead = ahead - 1'b1;
+          if (live) all_done = 1'b0;
+          br_exist_d[rj] = exist_now[rj];
+          br_live_d[rj] = live;
+          br_port_d[rj*4 +: 4] = port_now[rj*4 +: 4];
+          br_vc_d[rj*VcIdxW +: VcIdxW] = vc_now[rj*VcIdxW +: VcIdxW];
+          br_ahead_d[rj*CntW +: CntW] = ahead;
+          br_dst_d[rj*NodeW +: NodeW] = dst_now[rj*NodeW +: NodeW];
+          br_mpos_d[rj*MposW +: MposW] = mpos_now[rj*MposW +: MposW];
+        end
+        rep_d[r] = !all_done;
+        active_d[r] = !all_done;
+        if (all_done) br_exist_d[r*NumBr +: NumBr] = '0;
+      end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -259,12 +500,28 @@ module wormsim_router #(
       out_vc_q <= '0;
       own_q <= '0;
       owner_q <= '0;
+      rep_q <= '0;
+      br_exist_q <= '0;
+      br_live_q <= '0;
+      br_port_q <= '0;
+      br_vc_q <= '0;
+      br_ahead_q <= '0;
+      br_dst_q <= '0;
+      br_mpos_q <= '0;
     end else begin
       active_q <= active_d;
       out_port_q <= out_port_d;
       out_vc_q <= out_vc_d;
       own_q <= own_d;
       owner_q <= owner_d;
+      rep_q <= rep_d;
+      br_exist_q <= br_exist_d;
+      br_live_q <= br_live_d;
+      br_port_q <= br_port_d;
+      br_vc_q <= br_vc_d;
+      br_ahead_q <= br_ahead_d;
+      br_dst_q <= br_dst_d;
+      br_mpos_q <= br_mpos_d;
     end
   end
 
@@ -273,6 +530,7 @@ module wormsim_router #(
   assign vc_out_vc_o = out_vc_q;
   assign owner_valid_o = own_q;
   assign owner_o = owner_q;
+  assign vc_replicating_o = rep_q;
 
 `ifndef SYNTHESIS
   // Per-port views of the flat flit vectors for waveforms (Verilator --trace-structs shows
@@ -305,6 +563,32 @@ module wormsim_router #(
           assert (wormsim_pkg::is_head(f.typ))
           else $error("router %0d: input VC %0d: flit %0d of packet %0d with no packet in progress",
                       cfg_i.node, j, f.idx, f.pkt);
+      end
+      for (int p = 0; p < NumIn; p++)
+        if (in_valid_i[p])
+          assert (!in_lost[p])
+          else $error("router %0d: input %0d: tree worm %0d leads to none of its destinations",
+                      cfg_i.node, p, in_flit_i[p*FlitW + wormsim_pkg::FlitPktLsb +: wormsim_pkg::PktW]);
+      for (int o2 = 0; o2 < NumOut; o2++)
+        assert (!(xbar_valid[o2] && rep_valid[o2]))
+        else $error("router %0d: output %0d driven by a unicast and a replicated flit", cfg_i.node, o2);
+      for (int j = 0; j < NumInVc; j++) begin
+        for (int b = 0; b < NumBr; b++) begin
+          // A replicated flit's slot is freed only after all branches took it, and no
+          // branch runs beyond the buffer's contents.
+          if (pop[j] && rep_now[j] && exist_now[j*NumBr + b])
+            assert (ahead_now[(j*NumBr + b)*CntW +: CntW] != '0 || rsa_gnt[j*NumBr + b])
+            else $error("router %0d: input VC %0d freed a flit branch %0d has not taken",
+                        cfg_i.node, j, b);
+          if (exist_now[j*NumBr + b])
+            assert (32'(ahead_now[(j*NumBr + b)*CntW +: CntW]) <= 32'(vc_count_o[j*CntW +: CntW]))
+            else $error("router %0d: input VC %0d branch %0d is ahead of its buffer", cfg_i.node, j, b);
+          // Synchronous replication: live branches send together.
+          if (cfg_i.sync_replication && live_now[j*NumBr + b] && |rsa_gnt[j*NumBr +: NumBr])
+            assert (rsa_gnt[j*NumBr + b])
+            else $error("router %0d: input VC %0d: synchronous worm sent without branch %0d",
+                        cfg_i.node, j, b);
+        end
       end
       for (int p = 0; p < NumIn; p++) begin
         i = granted_vc(sa_gnt_vc, p);

@@ -12,6 +12,8 @@ module wormsim_router_synth #(
   parameter int unsigned AllPort = 0,      // 1: eject on the arrival direction
   parameter int unsigned OutputFirst = 0,  // 1: output-first separable allocators
   parameter int unsigned Pipeline = 1,
+  parameter int unsigned Multidest = 0,    // 0 none, 1 path, 2 tree (wormsim_pkg::multidest_e)
+  parameter int unsigned SyncReplication = 0,
   localparam int unsigned NumIn = NumNet + NumInj,
   localparam int unsigned NumOut = NumNet + NumEj,
   localparam int unsigned FlitW = wormsim_pkg::FlitW,
@@ -50,19 +52,35 @@ module wormsim_router_synth #(
     cfg.ejection = 4'(NumEj);
     cfg.eject_by_direction = AllPort != 0;
     cfg.node = node_i;
+    cfg.multidest = wormsim_pkg::multidest_e'(Multidest);
+    cfg.sync_replication = SyncReplication != 0;
+  end
+
+  // Without multidestination worms the header fields carry nothing: tie them off so that no
+  // buffer stores them (the cost table compares like with like).
+  logic [NumIn*FlitW-1:0] in_flit;
+  always_comb begin
+    in_flit = in_flit_i;
+    if (Multidest == 0)
+      for (int p = 0; p < NumIn; p++) begin
+        in_flit[p*FlitW + wormsim_pkg::FlitHdrLsb +: wormsim_pkg::HdrW] = '0;
+        in_flit[p*FlitW + wormsim_pkg::FlitMposLsb +: wormsim_pkg::MposW] = '0;
+        in_flit[p*FlitW + wormsim_pkg::FlitMcLsb] = 1'b0;
+      end
   end
 
   wormsim_router #(
-    .NumNet(NumNet), .NumInj(NumInj), .NumEj(NumEj), .NumVcs(NumVcs), .Depth(Depth)
+    .NumNet(NumNet), .NumInj(NumInj), .NumEj(NumEj), .NumVcs(NumVcs), .Depth(Depth),
+    .MaxNodes(Side * Side)
   ) u_router (
     .clk_i, .rst_ni,
     .cfg_i(cfg),
-    .in_valid_i, .in_flit_i, .in_credit_o, .in_credit_vc_o,
+    .in_valid_i, .in_flit_i(in_flit), .in_credit_o, .in_credit_vc_o,
     .out_valid_o, .out_flit_o, .out_credit_i, .out_credit_vc_i,
     // State outputs exist for cosimulation only; synthesis drops them.
     /* verilator lint_off PINCONNECTEMPTY */
     .vc_active_o(), .vc_out_port_o(), .vc_out_vc_o(), .vc_count_o(), .owner_valid_o(),
-    .owner_o(), .credits_o()
+    .owner_o(), .credits_o(), .vc_replicating_o(), .out_src_o()
     /* verilator lint_on PINCONNECTEMPTY */
   );
 endmodule

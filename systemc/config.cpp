@@ -125,8 +125,19 @@ void Config::validate_rtl(int nodes, int network_ports, int ejection_channels) c
             fmt::format("node {} does not exist ({} nodes)", r.rtl_nodes[i], nodes));
   if (r.implementation != RouterImplementation::kRtl) return;
   const std::string key = "network.router.implementation";
-  require(r.multidest == MultidestMode::kNone, key,
-          "the RTL router has no multidestination support yet; set network.router.multidest: none");
+  if (r.multidest == MultidestMode::kPath)
+    require(nodes <= rtl::kMaxPathNodes, key,
+            fmt::format("the RTL path header lists {}-bit node ids: multidest path needs at most {} "
+                        "nodes (got {})", rtl::kPathIdW, rtl::kMaxPathNodes, nodes));
+  if (r.multidest == MultidestMode::kTree)
+    require(nodes <= rtl::kMaxTreeNodes, key,
+            fmt::format("the RTL tree header is a {}-node bit-string: multidest tree needs at most {} "
+                        "nodes (got {})", rtl::kMaxTreeNodes, rtl::kMaxTreeNodes, nodes));
+  if (r.multidest == MultidestMode::kPath && traffic.multicast_fraction > 0)
+    require(traffic.multicast_destinations <= static_cast<int>(rtl::kMaxPath),
+            "traffic.multicast_destinations",
+            fmt::format("the RTL head flit lists at most {} path destinations (got {})",
+                        rtl::kMaxPath, traffic.multicast_destinations));
   require(r.vcs <= rtl::kMaxVcs, key,
           fmt::format("the RTL router is built for at most {} VCs (network.router.vcs is {})",
                       rtl::kMaxVcs, r.vcs));

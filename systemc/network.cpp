@@ -72,7 +72,8 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config, Netw
         fst = fmt::format("{}_r{}.fst", options_.rtl_trace_prefix, n);
       if (!fst.empty()) rtl_trace_files_.push_back(fst);
       if (!rtl_context_) rtl_context_ = make_rtl_context(!options_.rtl_trace_prefix.empty());
-      routers_.push_back(std::make_unique<RtlRouter>(router_name.c_str(), rp, route_compute_, config,
+      routers_.push_back(std::make_unique<RtlRouter>(router_name.c_str(), rp, route_compute_,
+                                                     multicast, &multicast_table_, config,
                                                      topology_, rtl_context_, fst, period_ps));
     } else {
       routers_.push_back(std::make_unique<Router>(router_name.c_str(), rp, route_compute_, multicast));

@@ -195,14 +195,25 @@ void Router::report_vc_contention(Cycle now) {
   }
 }
 
+// Position in `requests` (ascending input-VC indices, non-empty) where round-robin service
+// starts: the first requester at or after `next`, wrapping to the first.
+static std::size_t round_robin_start(const std::vector<int>& requests, int next) {
+  const auto it = std::lower_bound(requests.begin(), requests.end(), next);
+  return it == requests.end() ? 0 : static_cast<std::size_t>(it - requests.begin());
+}
+
 // A replicating worm takes an output VC on every branch at once or none (so two worms never
 // hold part of each other's branches at one router). Replicating worms are served before
-// single-output ones, in rotating order.
+// single-output ones, in round-robin order of their input VCs: service starts after the
+// input VC served first in the last cycle a replicating worm got its VCs (the RTL router
+// keeps the same pointer, rtl/wormsim_router.sv).
 void Router::allocate_replica_vcs(Cycle now) {
   const int vcs = params_.vcs;
   const std::size_t n = replica_vc_requests_.size();
+  const std::size_t start = round_robin_start(replica_vc_requests_, replica_va_next_);
+  bool granted_any = false;
   for (std::size_t k = 0; k < n; ++k) {
-    const int requester = replica_vc_requests_[(k + replica_priority_) % n];
+    const int requester = replica_vc_requests_[(start + k) % n];
     InputVc& ivc = input_vc(requester);
     bool all = true;
     for (ReplicaBranch& b : ivc.branches) {
@@ -231,6 +242,8 @@ void Router::allocate_replica_vcs(Cycle now) {
     }
     for (ReplicaBranch& b : ivc.branches)
       owner_[static_cast<std::size_t>(b.out_port * vcs + b.out_vc)] = requester;
+    if (!granted_any) replica_va_next_ = requester + 1;
+    granted_any = true;
     ivc.state = VcState::kActive;
     if (contention_log_ != nullptr)
       contention_log_->on_blocked(ivc.packet, now - std::max(ivc.buffer.front().ready, ivc.head_at));
@@ -299,15 +312,17 @@ void Router::allocate_switch(Cycle now) {
 }
 
 // Replicating worms claim their input port and their branches' output ports before the
-// single-output allocator runs, in rotating order. Synchronous replication: the front flit
+// single-output allocator runs, in round-robin order of their input VCs (as for their VCs,
+// with a pointer of its own that moves only in cycles with a grant). Synchronous replication: the front flit
 // goes to every branch in the same cycle or to none. Asynchronous: every branch with a
 // credit sends its next flit; the buffer slot frees when the last branch has taken it.
 void Router::allocate_replica_switch(Cycle now) {
   ports_taken_in_ = ports_taken_out_ = 0;
   const bool sync = params_.replication == Replication::kSynchronous;
   const std::size_t n = replica_switch_requests_.size();
+  const std::size_t start = round_robin_start(replica_switch_requests_, replica_sa_next_);
   for (std::size_t k = 0; k < n; ++k) {
-    const int index = replica_switch_requests_[(k + replica_priority_) % n];
+    const int index = replica_switch_requests_[(start + k) % n];
     const int in_port = index / params_.vcs;
     if ((ports_taken_in_ >> in_port) & 1u) continue;
     InputVc& ivc = input_vc(index);
@@ -341,9 +356,9 @@ void Router::allocate_replica_switch(Cycle now) {
     if (granted == 0 || (sync && !all)) continue;
     ports_taken_in_ |= std::uint64_t{1} << in_port;
     ports_taken_out_ |= outs;
+    if (replica_grants_.empty()) replica_sa_next_ = index + 1;
     replica_grants_.push_back({index, granted});
   }
-  ++replica_priority_;
 }
 
 void Router::send(Cycle now, ActivityCalendar& calendar, bool measuring, int out_port, int out_vc,

@@ -158,7 +158,8 @@ class Router : public sc_core::sc_module {
   std::vector<SwitchRequest> switch_requests_;
   std::vector<SwitchRequest> switch_grants_;
   // Replicating worms: input VCs waiting for their output VCs / with flits to send, the
-  // branches granted this cycle (input VC, branch bit mask), and a rotating priority.
+  // branches granted this cycle (input VC, branch bit mask), and the round-robin pointers of
+  // the two replica allocations (service starts at the first requester at or after them).
   struct ReplicaGrant {
     int input_vc;
     std::uint64_t branches;
@@ -169,7 +170,8 @@ class Router : public sc_core::sc_module {
   std::vector<MulticastBranch> branch_scratch_;
   std::uint64_t ports_taken_in_ = 0;
   std::uint64_t ports_taken_out_ = 0;
-  unsigned replica_priority_ = 0;
+  int replica_va_next_ = 0;
+  int replica_sa_next_ = 0;
 
   MessageLog* contention_log_ = nullptr;
   bool probes_enabled_ = false;

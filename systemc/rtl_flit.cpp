@@ -1,8 +1,25 @@
 #include "rtl_flit.h"
 
+#include <stdexcept>
+
+#include <fmt/format.h>
+
 namespace wormsim::rtl {
 
-FlitBits to_bits(const Flit& f) {
+namespace {
+void set_hdr_bits(FlitBits& b, unsigned lsb, unsigned width, std::uint64_t value) {
+  for (unsigned i = 0; i < width; ++i) {
+    const unsigned bit = lsb + i;
+    const std::uint64_t mask = std::uint64_t{1} << (bit % 64);
+    if ((value >> i) & 1u)
+      b.hdr[bit / 64] |= mask;
+    else
+      b.hdr[bit / 64] &= ~mask;
+  }
+}
+}  // namespace
+
+FlitBits to_bits(const Flit& f, const MulticastHeader* header) {
   FlitBits b;
   b.type = f.type;
   b.vc = f.vc;
@@ -12,6 +29,34 @@ FlitBits to_bits(const Flit& f) {
   b.dst = static_cast<std::uint16_t>(f.dst);
   for (unsigned i = 0; i < kDataBytes && i < f.payload_bytes; ++i)
     b.data |= std::uint64_t{f.payload[i]} << (8 * i);
+  b.mpos = f.mpos;
+  if (f.mcast != 0 && f.mpos >= kMaxPath)
+    throw std::invalid_argument(fmt::format("packet {}: path position {} is beyond the RTL "
+                                            "header's {} destinations", f.packet_id, f.mpos, kMaxPath));
+  if (header == nullptr || !f.head()) return b;
+  b.mc = true;
+  if (header->mode == MultidestMode::kPath) {
+    if (header->dests.size() > kMaxPath)
+      throw std::invalid_argument(fmt::format(
+          "packet {}: a path worm to {} destinations; the RTL head flit lists at most {}",
+          f.packet_id, header->dests.size(), kMaxPath));
+    for (unsigned k = 0; k < kMaxPath; ++k) {
+      const std::uint64_t id = k < header->dests.size() ? header->dests[k] : kPathEnd;
+      if (id >= kPathEnd && k < header->dests.size())
+        throw std::invalid_argument(fmt::format("packet {}: destination node {} does not fit "
+                                                "the RTL path header's {}-bit ids",
+                                                f.packet_id, id, kPathIdW));
+      set_hdr_bits(b, k * kPathIdW, kPathIdW, id);
+    }
+  } else {
+    for (NodeId d : header->dests) {
+      if (d >= static_cast<NodeId>(kMaxTreeNodes))
+        throw std::invalid_argument(fmt::format("packet {}: destination node {} does not fit "
+                                                "the RTL tree header's {}-node bit-string",
+                                                f.packet_id, d, kMaxTreeNodes));
+      set_hdr_bits(b, d, 1, 1);
+    }
+  }
   return b;
 }
 
@@ -23,6 +68,9 @@ void pack(const FlitBits& f, std::uint32_t* words, unsigned base) {
   set_bits(words, base + kPktLsb, kPktW, f.packet);
   set_bits(words, base + kVcLsb, kVcW, f.vc);
   set_bits(words, base + kTypLsb, 2, static_cast<std::uint64_t>(f.type));
+  set_bits(words, base + kMcLsb, 1, f.mc);
+  set_bits(words, base + kMposLsb, kMposW, f.mpos);
+  for (unsigned i = 0; i < kHdrW / 64; ++i) set_bits(words, base + kHdrLsb + 64 * i, 64, f.hdr[i]);
 }
 
 FlitBits unpack(const std::uint32_t* words, unsigned base) {
@@ -34,6 +82,9 @@ FlitBits unpack(const std::uint32_t* words, unsigned base) {
   f.packet = static_cast<std::uint32_t>(get_bits(words, base + kPktLsb, kPktW));
   f.vc = static_cast<unsigned>(get_bits(words, base + kVcLsb, kVcW));
   f.type = static_cast<FlitType>(get_bits(words, base + kTypLsb, 2));
+  f.mc = get_bits(words, base + kMcLsb, 1) != 0;
+  f.mpos = static_cast<unsigned>(get_bits(words, base + kMposLsb, kMposW));
+  for (unsigned i = 0; i < kHdrW / 64; ++i) f.hdr[i] = get_bits(words, base + kHdrLsb + 64 * i, 64);
   return f;
 }
 

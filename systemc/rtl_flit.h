@@ -4,27 +4,37 @@
 // round-trips flits through a Verilated module that takes the fields apart and back.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "flit.h"
+#include "multicast_table.h"
 
 namespace wormsim::rtl {
 
-// flit_t, LSB first: data[63:0], dst[79:64], src[95:80], idx[111:96], pkt[143:112],
-// vc[147:144], typ[149:148].
+// flit_t, LSB first: data[63:0], hdr[191:64], dst[207:192], src[223:208], idx[239:224],
+// pkt[271:240], mpos[275:272], mc[276], vc[280:277], typ[282:281].
 inline constexpr unsigned kDataW = 64;
+inline constexpr unsigned kHdrW = 128;
+inline constexpr unsigned kMposW = 4;
+inline constexpr unsigned kPathIdW = 8;
+inline constexpr unsigned kMaxPath = kHdrW / kPathIdW;  // destinations a path header lists
+inline constexpr unsigned kPathEnd = (1u << kPathIdW) - 1;
 inline constexpr unsigned kNodeW = 16;
 inline constexpr unsigned kIdxW = 16;
 inline constexpr unsigned kPktW = 32;
 inline constexpr unsigned kVcW = 4;
 inline constexpr unsigned kDataLsb = 0;
-inline constexpr unsigned kDstLsb = kDataLsb + kDataW;
+inline constexpr unsigned kHdrLsb = kDataLsb + kDataW;
+inline constexpr unsigned kDstLsb = kHdrLsb + kHdrW;
 inline constexpr unsigned kSrcLsb = kDstLsb + kNodeW;
 inline constexpr unsigned kIdxLsb = kSrcLsb + kNodeW;
 inline constexpr unsigned kPktLsb = kIdxLsb + kIdxW;
-inline constexpr unsigned kVcLsb = kPktLsb + kPktW;
+inline constexpr unsigned kMposLsb = kPktLsb + kPktW;
+inline constexpr unsigned kMcLsb = kMposLsb + kMposW;
+inline constexpr unsigned kVcLsb = kMcLsb + 1;
 inline constexpr unsigned kTypLsb = kVcLsb + kVcW;
-inline constexpr unsigned kFlitW = kTypLsb + 2;  // 150
+inline constexpr unsigned kFlitW = kTypLsb + 2;  // 283
 inline constexpr unsigned kDataBytes = kDataW / 8;
 
 // Structural maxima of the Verilated router (rtl/CMakeLists.txt builds wormsim_router with its
@@ -35,6 +45,10 @@ inline constexpr int kMaxEjection = 4;      // NumEj
 inline constexpr int kMaxVcs = 4;           // NumVcs
 inline constexpr int kMaxDepth = 8;         // Depth
 inline constexpr int kMaxNodes = 1 << kNodeW;
+// Multidestination worms: a path header lists node ids of kPathIdW bits (kPathEnd ends it),
+// a tree header is a bit-string of kMaxTreeNodes nodes (the router's MaxNodes).
+inline constexpr int kMaxPathNodes = static_cast<int>(kPathEnd);
+inline constexpr int kMaxTreeNodes = static_cast<int>(kHdrW);
 
 // Port numbers: C++ routers number NI channels right after their `network` ports, the RTL
 // after its kMaxNetworkPorts (same order, so arbitration order is preserved; docs/rtl.md).
@@ -50,13 +64,13 @@ inline constexpr unsigned kRouteVcHiLsb = 0, kRouteVcLoLsb = 5, kRoutePortHiLsb 
                           kRoutePortLoLsb = 14, kRouteW = 18;
 
 // cfg_t straps, LSB first (rtl/wormsim_pkg.sv).
-inline constexpr unsigned kCfgW = 153;
+inline constexpr unsigned kCfgW = 156;
 inline constexpr unsigned kCfgNodeLsb = 0, kCfgEjectByDirLsb = 16, kCfgEjectionLsb = 17,
                           kCfgNetPortsLsb = 21, kCfgAllocLsb = 25, kCfgPipelineLsb = 26,
                           kCfgDepthLsb = 29, kCfgVcsLsb = 38, kCfgDatelineLsb = 43,
                           kCfgHamiltonianLsb = 44, kCfgEcubeLsb = 45, kCfgOrderLsb = 46,
                           kCfgStrideLsb = 52, kCfgSideLsb = 100, kCfgDimsLsb = 148,
-                          kCfgTopoLsb = 151;
+                          kCfgTopoLsb = 151, kCfgSyncLsb = 153, kCfgMultidestLsb = 154;
 
 // Bit fields of little-endian 32-bit word arrays (Verilator's VlWide layout).
 inline void set_bits(std::uint32_t* words, unsigned lsb, unsigned width, std::uint64_t value) {
@@ -87,14 +101,22 @@ struct FlitBits {
   std::uint16_t src = 0;
   std::uint16_t dst = 0;
   std::uint64_t data = 0;    // payload bytes 0..7, byte 0 in bits [7:0]
+  bool mc = false;           // head of a multidestination worm: hdr is valid
+  unsigned mpos = 0;
+  std::array<std::uint64_t, kHdrW / 64> hdr{};  // hdr[i] = header bits [64i, 64i + 64)
 
   bool operator==(const FlitBits& o) const {
     return type == o.type && vc == o.vc && packet == o.packet && index == o.index &&
-           src == o.src && dst == o.dst && data == o.data;
+           src == o.src && dst == o.dst && data == o.data && mc == o.mc && mpos == o.mpos &&
+           hdr == o.hdr;
   }
 };
 
-FlitBits to_bits(const Flit& f);
+// The fields of `f` the RTL carries; a multidestination head also carries `header` (the
+// worm's destinations; null for unicast flits). Throws std::invalid_argument naming the limit
+// when the header does not fit the RTL's (kMaxPath destinations, node ids below
+// kMaxPathNodes / kMaxTreeNodes).
+FlitBits to_bits(const Flit& f, const MulticastHeader* header = nullptr);
 // Writes flit `f` at bit `base` of `words`.
 void pack(const FlitBits& f, std::uint32_t* words, unsigned base);
 FlitBits unpack(const std::uint32_t* words, unsigned base);

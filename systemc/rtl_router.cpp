@@ -72,6 +72,9 @@ std::array<std::uint32_t, (rtl::kCfgW + 31) / 32> rtl_straps(const Config& confi
   set_bits(w.data(), kCfgEjectionLsb, 4, static_cast<std::uint64_t>(layout.ejection));
   set_bits(w.data(), kCfgEjectByDirLsb, 1, layout.eject_by_direction);
   set_bits(w.data(), kCfgNodeLsb, 16, id);
+  set_bits(w.data(), kCfgMultidestLsb, 2,
+           rc.multidest == MultidestMode::kNone ? 0u : rc.multidest == MultidestMode::kPath ? 1u : 2u);
+  set_bits(w.data(), kCfgSyncLsb, 1, rc.replication == Replication::kSynchronous);
   return w;
 }
 
@@ -85,11 +88,13 @@ std::shared_ptr<VerilatedContext> make_rtl_context(bool tracing) {
 }
 
 RtlRouter::RtlRouter(const sc_core::sc_module_name& name, const RouterParams& params,
-                     const RouteCompute& route_compute, const Config& config,
+                     const RouteCompute& route_compute, const MulticastRoute* multicast,
+                     const MulticastTable* table, const Config& config,
                      const Topology& topology, std::shared_ptr<VerilatedContext> context,
                      const std::string& fst_file, std::uint64_t period_ps)
-    : Router(name, params, route_compute, nullptr),
+    : Router(name, params, route_compute, multicast),
       layout_(params.layout),
+      table_(table),
       context_(std::move(context)),
       period_ps_(period_ps) {
   model_ = std::make_unique<Vwormsim_router>(context_.get(), this->name());
@@ -152,7 +157,7 @@ Router::StepResult RtlRouter::step_unchecked(Cycle now, ActivityCalendar& calend
       const Flit& f = link->flits.front();
       buffer_arrival(p, f, link->flits.front_arrival() + pipeline_delay);
       const int rp = rtl_in(p);
-      pack(to_bits(f), in_words, static_cast<unsigned>(rp) * kFlitW);
+      pack(flit_bits(f), in_words, static_cast<unsigned>(rp) * kFlitW);
       in_valid |= std::uint64_t{1} << rp;
       link->flits.pop();
       if (link->flits.ready(now))
@@ -184,8 +189,44 @@ Router::StepResult RtlRouter::step_unchecked(Cycle now, ActivityCalendar& calend
   evaluate(false);
   if (trace_) trace_->dump(now * period_ps_);
 
-  // Slots freed this cycle: the mirror's front flits, credited upstream.
-  popped_.clear();
+  // Departures: each is a flit of the mirror's buffer of the input VC the RTL names, carried
+  // unchanged (a replicating branch restamps the target and path position).
+  int moved = 0;
+  const std::uint32_t* out_words = model_->out_flit_o.data();
+  const std::uint64_t out_valid = model_->out_valid_o;
+  for (int ro = 0; ro < kOutPorts; ++ro) {
+    if (!bit(out_valid, ro)) continue;
+    const int o = sc_port(ro);
+    const FlitBits got = unpack(out_words, static_cast<unsigned>(ro) * kFlitW);
+    const int ri = static_cast<int>(field(model_->out_src_o, kInVcW * static_cast<unsigned>(ro), kInVcW));
+    const int p = sc_port(ri / kMaxVcs);
+    const int vc = ri % kMaxVcs;
+    const Flit* source = nullptr;
+    if (o < static_cast<int>(outputs_.size()) && p < static_cast<int>(inputs_.size()) && vc < params_.vcs) {
+      const FlitBuffer& buf = inputs_[static_cast<std::size_t>(p)].vcs[static_cast<std::size_t>(vc)].buffer;
+      for (int k = 0; k < buf.size() && source == nullptr; ++k)
+        if (static_cast<std::uint32_t>(buf.at(k).flit.packet_id) == got.packet &&
+            buf.at(k).flit.index == got.index)
+          source = &buf.at(k).flit;
+    }
+    if (source == nullptr)
+      throw std::logic_error(fmt::format("RTL sent flit {} of packet {} on output {} from input {} "
+                                         "VC {}, which does not hold it", got.index, got.packet, o, p, vc));
+    Flit flit = *source;
+    if (flit.mcast != 0) {
+      flit.dst = got.dst;
+      flit.mpos = static_cast<std::uint16_t>(got.mpos);
+    }
+    FlitBits expect = flit_bits(flit);
+    expect.vc = got.vc;
+    if (!(got == expect) || static_cast<int>(got.vc) >= params_.vcs)
+      throw std::logic_error(fmt::format("RTL corrupted flit {} of packet {} on output {}",
+                                         got.index, got.packet, o));
+    send(now, calendar, measuring, o, static_cast<int>(got.vc), flit);
+    ++moved;
+  }
+  // Slots freed this cycle (after every branch took their flit), credited upstream.
+  int freed = 0;
   const std::uint64_t credits_out = model_->in_credit_o;
   for (int rp = 0; rp < kInPorts; ++rp) {
     if (!bit(credits_out, rp)) continue;
@@ -194,43 +235,18 @@ Router::StepResult RtlRouter::step_unchecked(Cycle now, ActivityCalendar& calend
     if (p >= static_cast<int>(inputs_.size()) || vc >= params_.vcs ||
         inputs_[static_cast<std::size_t>(p)].vcs[static_cast<std::size_t>(vc)].buffer.empty())
       throw std::logic_error(fmt::format("RTL freed a slot of empty input {} VC {}", p, vc));
-    InputVc& ivc = inputs_[static_cast<std::size_t>(p)].vcs[static_cast<std::size_t>(vc)];
-    popped_.push_back({p, vc, ivc.buffer.front().flit});
     pop_input(now, calendar, p, vc);
+    ++freed;
   }
-  // Departures: each must be one of the flits whose slot was freed, carried unchanged.
-  int moved = 0;
-  const std::uint32_t* out_words = model_->out_flit_o.data();
-  const std::uint64_t out_valid = model_->out_valid_o;
-  for (int ro = 0; ro < kOutPorts; ++ro) {
-    if (!bit(out_valid, ro)) continue;
-    const int o = sc_port(ro);
-    const FlitBits got = unpack(out_words, static_cast<unsigned>(ro) * kFlitW);
-    auto it = std::find_if(popped_.begin(), popped_.end(), [&](const Popped& q) {
-      return static_cast<std::uint32_t>(q.flit.packet_id) == got.packet && q.flit.index == got.index;
-    });
-    if (o >= static_cast<int>(outputs_.size()) || it == popped_.end())
-      throw std::logic_error(fmt::format("RTL sent flit {} of packet {} on output {} without "
-                                         "freeing its slot", got.index, got.packet, o));
-    Flit flit = it->flit;
-    popped_.erase(it);  // each freed slot accounts for exactly one departure
-    FlitBits expect = to_bits(flit);
-    expect.vc = got.vc;
-    if (!(got == expect) || static_cast<int>(got.vc) >= params_.vcs)
-      throw std::logic_error(fmt::format("RTL corrupted flit {} of packet {} on output {}",
-                                         got.index, got.packet, o));
-    send(now, calendar, measuring, o, static_cast<int>(got.vc), flit);
-    ++moved;
-  }
-  if (!popped_.empty())
-    throw std::logic_error(fmt::format("RTL freed {} more slots than it sent flits",
-                                       popped_.size()));
+  if (freed > moved)
+    throw std::logic_error(fmt::format("RTL freed {} slots but sent {} flits", freed, moved));
   evaluate(true);
   if (trace_) trace_->dump(now * period_ps_ + period_ps_ / 2);
   mirror_state();
 
   StepResult result;
   result.moved = moved;
+  result.replicated = moved - freed;
   // The model must be clocked every cycle while it holds flits (their pipeline countdowns).
   if (buffered_ > 0) result.wake_at = now + 1;
   if (probes_enabled_) update_occupancy_probes();
@@ -241,12 +257,28 @@ Router::StepResult RtlRouter::step_unchecked(Cycle now, ActivityCalendar& calend
 void RtlRouter::mirror_state() {
   using namespace rtl;
   const std::uint64_t active = model_->vc_active_o;
+  const std::uint64_t replicating = model_->vc_replicating_o;
+  const std::uint64_t owned = model_->owner_valid_o;
   const int vcs = params_.vcs;
   for (std::size_t p = 0; p < inputs_.size(); ++p)
     for (int v = 0; v < vcs; ++v) {
       const int ri = rtl_in(static_cast<int>(p)) * kMaxVcs + v;
       InputVc& ivc = inputs_[p].vcs[static_cast<std::size_t>(v)];
-      if (bit(active, ri)) {
+      ivc.branches.clear();
+      if (bit(replicating, ri)) {
+        // A replicating worm: its live branches are the output VCs it holds.
+        ivc.state = VcState::kActive;
+        ivc.out_port = ivc.out_vc = -1;
+        for (int ro = 0; ro < kOutPorts * kMaxVcs; ++ro)
+          if (bit(owned, ro) &&
+              static_cast<int>(field(model_->owner_o, kInVcW * static_cast<unsigned>(ro), kInVcW)) == ri) {
+            ReplicaBranch b;
+            b.out_port = sc_port(ro / kMaxVcs);
+            b.out_vc = ro % kMaxVcs;
+            b.target.route = {b.out_port, b.out_port + 1, b.out_vc, b.out_vc + 1};
+            ivc.branches.push_back(b);
+          }
+      } else if (bit(active, ri)) {
         ivc.state = VcState::kActive;
         ivc.out_port = sc_port(static_cast<int>(field(model_->vc_out_port_o, kPortW * static_cast<unsigned>(ri), kPortW)));
         ivc.out_vc = static_cast<int>(field(model_->vc_out_vc_o, kVcIdxW * static_cast<unsigned>(ri), kVcIdxW));
@@ -255,13 +287,21 @@ void RtlRouter::mirror_state() {
         ivc.out_port = ivc.out_vc = -1;
         // The head's candidates, as the RTL computed them at buffer write (deadlock reports
         // read them); a pure function of node, destination, input port and VC.
-        if (!ivc.buffer.empty() && ivc.buffer.front().flit.head())
-          ivc.route = route_compute_.route(params_.id, ivc.buffer.front().flit.dst,
-                                           static_cast<int>(p), v);
+        if (!ivc.buffer.empty() && ivc.buffer.front().flit.head()) {
+          const Flit& head = ivc.buffer.front().flit;
+          if (head.mcast == 0 || multicast_ == nullptr) {
+            ivc.route = route_compute_.route(params_.id, head.dst, static_cast<int>(p), v);
+          } else {
+            multicast_->branches(params_.id, head, static_cast<int>(p), v, branch_scratch_);
+            if (branch_scratch_.size() == 1)
+              ivc.route = branch_scratch_.front().route;
+            else
+              for (const MulticastBranch& b : branch_scratch_) ivc.branches.push_back({b});
+          }
+        }
       }
       if (!ivc.buffer.empty()) ivc.packet = ivc.buffer.front().flit.packet_id;
     }
-  const std::uint64_t owned = model_->owner_valid_o;
   for (std::size_t o = 0; o < outputs_.size(); ++o)
     for (int v = 0; v < vcs; ++v) {
       const int ro = rtl_out(static_cast<int>(o)) * kMaxVcs + v;

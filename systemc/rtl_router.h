@@ -5,7 +5,9 @@
 // and credits it puts out on the links, and clocks it. The base class's buffers, VC states and
 // owner table mirror the RTL state (deadlock reports, probes, flits_in_network); flits leave
 // with the full C++ flit of the mirror after a check that the RTL carried every field it
-// holds unchanged. An RTL assertion failure or a corrupted flit throws std::logic_error naming
+// holds unchanged (a multidestination branch restamps only its target and path position). A
+// multidestination head carries its whole header from the network's multicast table into
+// the RTL (systemc/rtl_flit.h). An RTL assertion failure or a corrupted flit throws std::logic_error naming
 // the router and the cycle.
 #pragma once
 
@@ -14,6 +16,8 @@
 #include <string>
 
 #include "config.h"
+#include "multicast_route.h"
+#include "multicast_table.h"
 #include "router.h"
 #include "rtl_flit.h"
 #include "topology.h"
@@ -38,8 +42,10 @@ class RtlRouter : public Router {
   // `fst_file`: non-empty = write the model's waveform (FST) there; cycle c is dumped at
   // c * period_ps (clock low, this cycle's inputs and outputs) and half a period later
   // (after the clock edge).
+  // `multicast`/`table`: multidestination routing and headers; null without multidest.
   RtlRouter(const sc_core::sc_module_name& name, const RouterParams& params,
-            const RouteCompute& route_compute, const Config& config, const Topology& topology,
+            const RouteCompute& route_compute, const MulticastRoute* multicast,
+            const MulticastTable* table, const Config& config, const Topology& topology,
             std::shared_ptr<VerilatedContext> context, const std::string& fst_file = {},
             std::uint64_t period_ps = 1000);
   ~RtlRouter() override;
@@ -54,22 +60,21 @@ class RtlRouter : public Router {
  private:
   void evaluate(bool clock);
   void mirror_state();
+  rtl::FlitBits flit_bits(const Flit& f) const {
+    return rtl::to_bits(f, f.mcast != 0 && table_ != nullptr ? &table_->at(f.mcast) : nullptr);
+  }
   int rtl_in(int port) const { return rtl::rtl_port(port, layout_.network); }
   int rtl_out(int port) const { return rtl::rtl_port(port, layout_.network); }
   int sc_port(int rtl_port) const { return rtl::cpp_port(rtl_port, layout_.network); }
 
   PortLayout layout_;
+  const MulticastTable* table_;
   std::shared_ptr<VerilatedContext> context_;
   std::unique_ptr<Vwormsim_router> model_;
   std::unique_ptr<VerilatedFstC> trace_;
   std::uint64_t period_ps_;
   Cycle last_dump_ = 0;
-  struct Popped {
-    int port;
-    int vc;
-    Flit flit;
-  };
-  std::vector<Popped> popped_;
+  std::vector<MulticastBranch> branch_scratch_;
 };
 
 }  // namespace wormsim

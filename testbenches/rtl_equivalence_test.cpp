@@ -38,6 +38,8 @@ struct PairRun {
   FlitLogComparison comparison;
   std::size_t events = 0;
   std::uint64_t delivered_a = 0;
+  std::uint64_t replicated_a = 0;  // flit copies made by replicating routers
+  std::uint64_t replicated_b = 0;
 };
 
 // Runs `a` and `b` in one elaboration with synthetic traffic and compares their logs.
@@ -57,6 +59,8 @@ PairRun run_pair(const Config& a, const Config& b) {
   PairRun r;
   r.events = log_a.size();
   r.delivered_a = net_a.stats().flits_ejected();
+  r.replicated_a = net_a.stats().flits_replicated();
+  r.replicated_b = net_b.stats().flits_replicated();
   r.comparison = compare_flit_logs(log_a, log_b, "network a", "network b");
   return r;
 }
@@ -66,6 +70,12 @@ void expect_equivalent(const Config& systemc, const Config& rtl) {
   // A run too light to exercise the routers would make the comparison vacuous.
   EXPECT_GT(r.events, 5000u);
   EXPECT_EQ(r.comparison.mismatches, 0u) << r.comparison.first_mismatch;
+  EXPECT_EQ(r.replicated_a, r.replicated_b);
+  // Multidestination runs must replicate (absorb-and-forward counts as one copy more).
+  if (systemc.network.router.multidest != MultidestMode::kNone) {
+    EXPECT_GT(r.replicated_b, 500u);
+    std::cout << r.events << " flit events, " << r.replicated_b << " replicated flits\n";
+  }
 }
 
 TEST(RtlEquivalence, Mesh4x4OnePort) {
@@ -192,6 +202,101 @@ TEST(RtlEquivalence, ConsumptionChannelsAndHotspot) {
   expect_equivalent(c, as_rtl(c));
 }
 
+// Multidestination worms (docs/multidestination.md): a share of the packets are path worms
+// absorbed and forwarded at their destinations, or tree worms replicated at the branch
+// points of the dimension-ordered tree; both replication handshakes.
+Config multidest(Config c, MultidestMode mode, Replication replication, double rate,
+                 int destinations = 4) {
+  c = loaded(std::move(c), rate);
+  c.network.router.multidest = mode;
+  c.network.router.replication = replication;
+  c.traffic.multicast_fraction = 0.3;
+  c.traffic.multicast_destinations = destinations;
+  return c;
+}
+
+TEST(RtlEquivalence, Mesh4x4PathWormsAsynchronousOnePort) {
+  Config c = multidest(testing::mesh_config({4, 4}), MultidestMode::kPath,
+                       Replication::kAsynchronous, 0.12);
+  c.network.router.port_model = PortModel::kOnePort;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Mesh4x4PathWormsSynchronousAllPortShallowBuffers) {
+  Config c = multidest(testing::mesh_config({4, 4}), MultidestMode::kPath,
+                       Replication::kSynchronous, 0.12);
+  c.network.router.port_model = PortModel::kAllPort;
+  c.network.router.buffer_depth = 2;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Mesh4x4TreeWormsAsynchronousAllPort) {
+  Config c = multidest(testing::mesh_config({4, 4}), MultidestMode::kTree,
+                       Replication::kAsynchronous, 0.1, 6);
+  c.network.router.port_model = PortModel::kAllPort;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Mesh4x4TreeWormsSynchronousOnePortPipelined) {
+  Config c = multidest(testing::mesh_config({4, 4}), MultidestMode::kTree,
+                       Replication::kSynchronous, 0.08, 6);
+  c.network.router.port_model = PortModel::kOnePort;
+  c.network.router.pipeline_depth = 2;
+  expect_equivalent(c, as_rtl(c));
+}
+
+// One elaboration per process (gtest_discover_tests), so one pair of networks per TEST.
+TEST(RtlEquivalence, Mesh8x8TreeWorms) {
+  Config c = multidest(testing::mesh_config({8, 8}), MultidestMode::kTree,
+                       Replication::kAsynchronous, 0.05, 8);
+  c.simulation.measure_cycles = 500;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Mesh8x8PathWormsAllPort) {
+  Config c = multidest(testing::mesh_config({8, 8}), MultidestMode::kPath,
+                       Replication::kAsynchronous, 0.08, 8);
+  c.network.router.port_model = PortModel::kAllPort;
+  c.simulation.measure_cycles = 500;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Torus4x4TreeWormsDatelineClasses) {
+  Config c = multidest(testing::torus_config({4, 4}), MultidestMode::kTree,
+                       Replication::kAsynchronous, 0.1);
+  c.network.router.port_model = PortModel::kOnePort;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Torus4x4PathWormsSynchronous) {
+  Config c = multidest(testing::torus_config({4, 4}), MultidestMode::kPath,
+                       Replication::kSynchronous, 0.1);
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Hypercube4TreeWormsHighToLow) {
+  Config c = multidest(testing::hypercube_config(4), MultidestMode::kTree,
+                       Replication::kSynchronous, 0.1);
+  c.network.router.port_model = PortModel::kAllPort;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Hypercube4PathWormsLowToHigh) {
+  Config c = multidest(testing::hypercube_config(4), MultidestMode::kPath,
+                       Replication::kAsynchronous, 0.1);
+  c.network.routing.ecube_order = EcubeOrder::kLowToHigh;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Mesh4x4HamiltonianPathWormsMixedNetwork) {
+  Config c = multidest(testing::mesh_config({4, 4}), MultidestMode::kPath,
+                       Replication::kAsynchronous, 0.1, 6);
+  c.network.routing.algorithm = RoutingAlgorithm::kHamiltonian;
+  c.network.router.vcs = 1;
+  c.network.router.buffer_depth = 4;
+  expect_equivalent(c, as_rtl(c, {1, 2, 5, 6, 9, 10}));
+}
+
 // A deadlock-prone torus (one VC, no dateline classes, heavy load): the RTL network deadlocks
 // in the same cycle with the same flit history as the C++ one, and the deadlock report built
 // from the RTL routers' mirrored state finds a wait-for cycle.
@@ -231,17 +336,7 @@ TEST(RtlEquivalence, OneMorePipelineStageIsReportedAsAMismatch) {
 
 // Node firmware (collective operations) through both router models: identical logs and
 // identical operation latencies.
-TEST(RtlEquivalence, CollectiveFirmwareMesh4x4) {
-  Config c = testing::mesh_config({4, 4});
-  c.workload = Workload::kCollective;
-  c.collective.roots = RootSelection::kSample;
-  c.collective.sample = 3;
-  c.collective.message_bytes = {32, 512};
-  c.collective.algorithms = {CollectiveAlgorithm::kEdnBroadcast,
-                             CollectiveAlgorithm::kRecursiveDoubling,
-                             CollectiveAlgorithm::kScatterBinomial};
-  c.node.alpha_cycles = 20;
-  c.node.gamma_cycles = 5;
+void expect_equivalent_collectives(const Config& c) {
   NetworkOptions options;
   options.quiet = true;
   CollectiveHarness a("a", c, options);
@@ -259,11 +354,58 @@ TEST(RtlEquivalence, CollectiveFirmwareMesh4x4) {
   EXPECT_GT(log_a.size(), 1000u);
   const FlitLogComparison cmp = compare_flit_logs(log_a, log_b, "systemc", "rtl");
   EXPECT_EQ(cmp.mismatches, 0u) << cmp.first_mismatch;
+  EXPECT_EQ(a.network().stats().flits_replicated(), b.network().stats().flits_replicated());
   ASSERT_EQ(a.results().size(), b.results().size());
   for (std::size_t i = 0; i < a.results().size(); ++i) {
     EXPECT_EQ(a.results()[i].end, b.results()[i].end) << i;
     EXPECT_EQ(a.results()[i].max_latency, b.results()[i].max_latency) << i;
   }
+}
+
+Config collective_config(std::vector<CollectiveAlgorithm> algorithms) {
+  Config c = testing::mesh_config({4, 4});
+  c.workload = Workload::kCollective;
+  c.collective.roots = RootSelection::kSample;
+  c.collective.sample = 3;
+  c.collective.message_bytes = {32, 512};
+  c.collective.algorithms = std::move(algorithms);
+  c.node.alpha_cycles = 20;
+  c.node.gamma_cycles = 5;
+  return c;
+}
+
+TEST(RtlEquivalence, CollectiveFirmwareMesh4x4) {
+  expect_equivalent_collectives(collective_config({CollectiveAlgorithm::kEdnBroadcast,
+                                                   CollectiveAlgorithm::kRecursiveDoubling,
+                                                   CollectiveAlgorithm::kScatterBinomial}));
+}
+
+// Multicast firmware sending path worms (absorbed and forwarded at each destination).
+TEST(RtlEquivalence, CollectiveFirmwarePathWormsMesh4x4) {
+  Config c = collective_config({CollectiveAlgorithm::kPathMulticast});
+  c.network.router.multidest = MultidestMode::kPath;
+  c.network.router.port_model = PortModel::kAllPort;
+  expect_equivalent_collectives(c);
+}
+
+// Multicast firmware sending one tree worm, synchronous replication.
+TEST(RtlEquivalence, CollectiveFirmwareTreeWormsMesh4x4) {
+  Config c = collective_config({CollectiveAlgorithm::kTreeMulticast});
+  c.network.router.multidest = MultidestMode::kTree;
+  c.network.router.replication = Replication::kSynchronous;
+  expect_equivalent_collectives(c);
+}
+
+// The comparator sees the replication handshake: the same tree traffic through RTL routers
+// replicating synchronously and asynchronously gives different logs.
+TEST(RtlEquivalence, SynchronousAndAsynchronousReplicationDiffer) {
+  Config c = multidest(testing::mesh_config({4, 4}), MultidestMode::kTree,
+                       Replication::kAsynchronous, 0.12, 6);
+  Config sync = c;
+  sync.network.router.replication = Replication::kSynchronous;
+  const PairRun r = run_pair(as_rtl(c), as_rtl(sync));
+  EXPECT_GT(r.replicated_a, 500u);
+  EXPECT_GT(r.comparison.mismatches, 0u);
 }
 
 TEST(RtlConfig, LimitsOfTheVerilatedRouterNameTheKey) {
@@ -284,9 +426,22 @@ TEST(RtlConfig, LimitsOfTheVerilatedRouterNameTheKey) {
   expect_error(c, "at most 8 flits");
   c = as_rtl(testing::mesh_config({4, 4, 4}));
   expect_error(c, "network ports");
+  c = as_rtl(testing::mesh_config({16, 16}));
+  c.network.router.multidest = MultidestMode::kTree;
+  expect_error(c, "128-node bit-string");
+  c = as_rtl(testing::mesh_config({16, 16}));
+  c.network.router.multidest = MultidestMode::kPath;
+  expect_error(c, "8-bit node ids");
   c = as_rtl(testing::mesh_config({4, 4}));
   c.network.router.multidest = MultidestMode::kPath;
-  expect_error(c, "multidestination");
+  c.traffic.multicast_fraction = 0.5;
+  c.traffic.multicast_destinations = 17;
+  try {
+    c.validate();
+    ADD_FAILURE() << "a 17-destination path header accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.key(), "traffic.multicast_destinations");
+  }
   c = testing::mesh_config({4, 4});
   c.network.router.rtl_nodes = {16};
   try {

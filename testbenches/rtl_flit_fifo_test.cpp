@@ -2,7 +2,8 @@
 // C++ FlitBuffer (systemc/flit_buffer.h): FIFO order, occupancy and front eligibility over
 // random push/pop with every pipeline delay and buffer depth in use; the exact cycle ready_o
 // rises after a push; the same-cycle bypass with delay 0; the overflow, underflow and
-// early-pop assertions.
+// early-pop assertions; the read ports (a replicating worm's branches) see every slot by its
+// position, including a flit pushed this cycle.
 #include <cstdint>
 #include <random>
 
@@ -15,7 +16,9 @@
 namespace wormsim {
 namespace {
 
-constexpr int kDepth = 4;  // rtl/CMakeLists.txt: wormsim_flit_fifo W=16 Depth=4
+constexpr int kDepth = 4;  // rtl/CMakeLists.txt: wormsim_flit_fifo W=16 Depth=4 NumRd=2
+constexpr int kReadPorts = 2;
+constexpr unsigned kCntW = 3;  // $clog2(Depth + 1)
 using Fifo = rtl_test::ClockedBlock<Vwormsim_flit_fifo>;
 
 // Idle inputs with `cap` slots in use and a pipeline delay of `delay` cycles.
@@ -60,6 +63,25 @@ TEST(RtlFlitFifo, RandomPushPopMatchesFlitBuffer) {
             ASSERT_EQ(PacketId{rtl->front_o}, cpp.front().flit.packet_id) << "delay " << delay << " t " << t;
             ready = cpp.front().ready <= t;
             ASSERT_EQ(rtl->ready_o != 0, ready) << "delay " << delay << " t " << t;
+          }
+          // Read ports at random positions, up to one past the last flit.
+          unsigned idx_bits = 0;
+          int pos[kReadPorts];
+          for (int r = 0; r < kReadPorts; ++r) {
+            pos[r] = static_cast<int>(rng() % static_cast<unsigned>(cap + 1));
+            idx_bits |= static_cast<unsigned>(pos[r]) << (kCntW * static_cast<unsigned>(r));
+          }
+          rtl->rd_idx_i = static_cast<std::uint8_t>(idx_bits);
+          rtl.eval();
+          for (int r = 0; r < kReadPorts; ++r) {
+            const bool there = pos[r] < cpp.size();
+            ASSERT_EQ(((rtl->rd_valid_o >> r) & 1u) != 0, there) << "t " << t << " port " << r;
+            if (!there) continue;
+            const FlitBuffer::Entry& e = cpp.at(pos[r]);
+            ASSERT_EQ(PacketId{static_cast<std::uint16_t>(rtl->rd_data_o >> (16 * r))}, e.flit.packet_id)
+                << "t " << t << " port " << r << " position " << pos[r];
+            ASSERT_EQ(((rtl->rd_ready_o >> r) & 1u) != 0, e.ready <= t)
+                << "t " << t << " port " << r << " position " << pos[r];
           }
           const bool pop = ready && pop_p(rng);
           if (pop) {

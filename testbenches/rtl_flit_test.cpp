@@ -3,7 +3,9 @@
 // random C++ flits packed with rtl::to_bits + rtl::pack into flit_i come out of the Verilog
 // field by field equal to the C++ flit's fields (computed here from the Flit, not from
 // to_bits); fields driven into the Verilog assembler come back through rtl::unpack equal.
+#include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -35,6 +37,35 @@ Flit random_flit(std::mt19937_64& rng) {
   return f;
 }
 
+constexpr int kWords = (rtl::kFlitW + 31) / 32;
+constexpr unsigned kTopBits = rtl::kFlitW - 32 * (kWords - 1);  // used bits of the last word
+
+// A random multidestination header for head flit `f`: a path list (up to kMaxPath ids below
+// kMaxPathNodes) or a tree bit-string (ids below kMaxTreeNodes); null for a unicast flit.
+std::optional<MulticastHeader> random_header(Flit& f, std::mt19937_64& rng) {
+  if (rng() % 2 == 0) return std::nullopt;
+  MulticastHeader h;
+  h.mode = rng() % 2 == 0 ? MultidestMode::kPath : MultidestMode::kTree;
+  const int limit = h.mode == MultidestMode::kPath ? rtl::kMaxPathNodes : rtl::kMaxTreeNodes;
+  const auto n = static_cast<std::size_t>(1 + rng() % rtl::kMaxPath);
+  while (h.dests.size() < n) {
+    const auto d = static_cast<NodeId>(rng() % static_cast<unsigned>(limit));
+    if (std::find(h.dests.begin(), h.dests.end(), d) == h.dests.end()) h.dests.push_back(d);
+  }
+  f.mcast = 1;
+  f.mpos = static_cast<std::uint16_t>(h.mode == MultidestMode::kPath ? rng() % n : 0);
+  return h;
+}
+
+// Header bit `i` as the RTL must see it.
+bool header_bit(const MulticastHeader& h, unsigned i) {
+  if (h.mode == MultidestMode::kTree)
+    return std::find(h.dests.begin(), h.dests.end(), static_cast<NodeId>(i)) != h.dests.end();
+  const unsigned k = i / rtl::kPathIdW;
+  const unsigned id = k < h.dests.size() ? h.dests[k] : rtl::kPathEnd;
+  return ((id >> (i % rtl::kPathIdW)) & 1u) != 0;
+}
+
 // The first 8 payload bytes that are valid, byte 0 lowest.
 std::uint64_t payload_word(const Flit& f) {
   std::uint64_t w = 0;
@@ -50,13 +81,27 @@ TEST(RtlFlit, PackedCppFlitsReadBackFieldByFieldInVerilog) {
   ASSERT_EQ(rtl->flit_w_o, rtl::kFlitW);
   int heads = 0;
   int tails = 0;
+  int headers = 0;
   for (int n = 0; n < 20000; ++n) {
-    const Flit f = random_flit(rng);
+    Flit f = random_flit(rng);
+    const std::optional<MulticastHeader> h = random_header(f, rng);
     // Start from random bits: pack must write every bit of the flit.
-    for (int w = 0; w < 5; ++w) rtl->flit_i[w] = static_cast<std::uint32_t>(rng());
-    rtl->flit_i[4] &= (1u << (rtl::kFlitW - 128)) - 1;  // a Verilated input has no bits above
-    rtl::pack(rtl::to_bits(f), rtl->flit_i.data(), 0);
+    for (int w = 0; w < kWords; ++w) rtl->flit_i[w] = static_cast<std::uint32_t>(rng());
+    rtl->flit_i[kWords - 1] &= (1u << kTopBits) - 1;  // a Verilated input has no bits above
+    rtl::pack(rtl::to_bits(f, h ? &*h : nullptr), rtl->flit_i.data(), 0);
     rtl.eval();
+    ASSERT_EQ(rtl->mpos_o, f.mpos) << "flit " << n;
+    ASSERT_EQ(rtl->mc_o != 0, h.has_value() && f.head()) << "flit " << n;
+    for (unsigned i = 0; i < rtl::kHdrW; ++i) {
+      const bool want = h.has_value() && f.head() && header_bit(*h, i);
+      ASSERT_EQ(((rtl->hdr_o[i / 32] >> (i % 32)) & 1u) != 0, want) << "flit " << n << " bit " << i;
+      ASSERT_EQ(rtl->hdr_at_lsb_o[i / 32], rtl->hdr_o[i / 32]) << "flit " << n;
+    }
+    headers += h.has_value() && f.head();
+    ASSERT_EQ(rtl->mc_at_lsb_o, rtl->mc_o) << "flit " << n;
+    ASSERT_EQ(rtl->mpos_at_lsb_o, rtl->mpos_o) << "flit " << n;
+    ASSERT_EQ(rtl->src_at_lsb_o, rtl->src_o) << "flit " << n;
+    ASSERT_EQ(rtl->pkt_at_lsb_o, rtl->pkt_o) << "flit " << n;
     ASSERT_EQ(static_cast<unsigned>(rtl->typ_o), static_cast<unsigned>(f.type)) << "flit " << n;
     ASSERT_EQ(rtl->vc_o, f.vc) << "flit " << n;
     ASSERT_EQ(rtl->pkt_o, static_cast<std::uint32_t>(f.packet_id & 0xffffffffu)) << "flit " << n;
@@ -75,6 +120,25 @@ TEST(RtlFlit, PackedCppFlitsReadBackFieldByFieldInVerilog) {
   }
   EXPECT_GT(heads, 5000);
   EXPECT_GT(tails, 5000);
+  EXPECT_GT(headers, 2000);
+}
+
+TEST(RtlFlit, HeadersBeyondTheRtlLimitsAreRejected) {
+  Flit f;
+  f.type = FlitType::kHead;
+  f.mcast = 1;
+  MulticastHeader path;
+  path.mode = MultidestMode::kPath;
+  for (NodeId d = 1; d <= rtl::kMaxPath + 1; ++d) path.dests.push_back(d);
+  EXPECT_THROW(rtl::to_bits(f, &path), std::invalid_argument);
+  path.dests = {3, static_cast<NodeId>(rtl::kMaxPathNodes)};
+  EXPECT_THROW(rtl::to_bits(f, &path), std::invalid_argument);
+  MulticastHeader tree;
+  tree.mode = MultidestMode::kTree;
+  tree.dests = {1, static_cast<NodeId>(rtl::kMaxTreeNodes)};
+  EXPECT_THROW(rtl::to_bits(f, &tree), std::invalid_argument);
+  tree.dests = {1, static_cast<NodeId>(rtl::kMaxTreeNodes - 1)};
+  EXPECT_NO_THROW(rtl::to_bits(f, &tree));
 }
 
 TEST(RtlFlit, VerilogAssembledFlitsUnpackInCpp) {
@@ -89,6 +153,13 @@ TEST(RtlFlit, VerilogAssembledFlitsUnpackInCpp) {
     b.src = static_cast<std::uint16_t>(rng());
     b.dst = static_cast<std::uint16_t>(rng());
     b.data = rng();
+    b.mc = rng() % 2 == 0;
+    b.mpos = static_cast<unsigned>(rng() % (1u << rtl::kMposW));
+    for (std::uint64_t& w : b.hdr) w = rng();
+    rtl->mc_i = b.mc;
+    rtl->mpos_i = static_cast<std::uint8_t>(b.mpos);
+    for (unsigned i = 0; i < rtl::kHdrW / 32; ++i)
+      rtl->hdr_i[i] = static_cast<std::uint32_t>(b.hdr[i / 2] >> (32 * (i % 2)));
     rtl->typ_i = static_cast<std::uint8_t>(b.type);
     rtl->vc_i = static_cast<std::uint8_t>(b.vc);
     rtl->pkt_i = b.packet;
@@ -103,10 +174,10 @@ TEST(RtlFlit, VerilogAssembledFlitsUnpackInCpp) {
                           << b.packet << " idx " << got.index << "/" << b.index << " src "
                           << got.src << "/" << b.src << " dst " << got.dst << "/" << b.dst
                           << " data " << got.data << "/" << b.data;
-    // Nothing beyond bit 149.
-    ASSERT_EQ(rtl->flit_o[4] >> (rtl::kFlitW - 128), 0u) << "flit " << n;
+    // Nothing beyond the last bit.
+    ASSERT_EQ(rtl->flit_o[kWords - 1] >> kTopBits, 0u) << "flit " << n;
     // And back through the disassembler: the same flit, bit for bit.
-    for (int w = 0; w < 5; ++w) rtl->flit_i[w] = 0;
+    for (int w = 0; w < kWords; ++w) rtl->flit_i[w] = 0;
     rtl::pack(got, rtl->flit_i.data(), 0);
     rtl.eval();
     ASSERT_EQ(rtl->pkt_o, b.packet);
@@ -119,14 +190,16 @@ TEST(RtlFlit, VerilogAssembledFlitsUnpackInCpp) {
 TEST(RtlFlit, PackAtOffsetLeavesNeighboursAlone) {
   std::mt19937_64 rng(37);
   for (int n = 0; n < 2000; ++n) {
-    std::uint32_t words[10];
-    std::uint32_t before[10];
-    for (int w = 0; w < 10; ++w) words[w] = before[w] = static_cast<std::uint32_t>(rng());
-    const unsigned base = static_cast<unsigned>(rng() % (320 - rtl::kFlitW));
-    const rtl::FlitBits b = rtl::to_bits(random_flit(rng));
+    std::uint32_t words[20];
+    std::uint32_t before[20];
+    for (int w = 0; w < 20; ++w) words[w] = before[w] = static_cast<std::uint32_t>(rng());
+    const unsigned base = static_cast<unsigned>(rng() % (640 - rtl::kFlitW));
+    Flit f = random_flit(rng);
+    const std::optional<MulticastHeader> h = random_header(f, rng);
+    const rtl::FlitBits b = rtl::to_bits(f, h ? &*h : nullptr);
     rtl::pack(b, words, base);
     ASSERT_TRUE(rtl::unpack(words, base) == b);
-    for (unsigned bit = 0; bit < 320; ++bit) {
+    for (unsigned bit = 0; bit < 640; ++bit) {
       if (bit >= base && bit < base + rtl::kFlitW) continue;
       ASSERT_EQ((words[bit / 32] >> (bit % 32)) & 1u, (before[bit / 32] >> (bit % 32)) & 1u)
           << "bit " << bit << " base " << base;

@@ -13,12 +13,20 @@ module wormsim_flit_loopback (
   output logic [wormsim_pkg::NodeW-1:0]      src_o,
   output logic [wormsim_pkg::NodeW-1:0]      dst_o,
   output logic [wormsim_pkg::DataW-1:0]      data_o,
+  output logic                               mc_o,
+  output logic [wormsim_pkg::MposW-1:0]      mpos_o,
+  output logic [wormsim_pkg::HdrW-1:0]       hdr_o,
   output logic                               is_head_o,
   output logic                               is_tail_o,
   // The same fields through the package's offsets into the flat flit (as rtl/ slices them).
   output logic [1:0]                         typ_at_lsb_o,
   output logic [wormsim_pkg::VcW-1:0]        vc_at_lsb_o,
   output logic [wormsim_pkg::NodeW-1:0]      dst_at_lsb_o,
+  output logic [wormsim_pkg::NodeW-1:0]      src_at_lsb_o,
+  output logic [wormsim_pkg::PktW-1:0]       pkt_at_lsb_o,
+  output logic [wormsim_pkg::MposW-1:0]      mpos_at_lsb_o,
+  output logic                               mc_at_lsb_o,
+  output logic [wormsim_pkg::HdrW-1:0]       hdr_at_lsb_o,
   output logic [31:0]                        flit_w_o,
   // Assembler.
   input  logic [1:0]                         typ_i,
@@ -28,6 +36,9 @@ module wormsim_flit_loopback (
   input  logic [wormsim_pkg::NodeW-1:0]      src_i,
   input  logic [wormsim_pkg::NodeW-1:0]      dst_i,
   input  logic [wormsim_pkg::DataW-1:0]      data_i,
+  input  logic                               mc_i,
+  input  logic [wormsim_pkg::MposW-1:0]      mpos_i,
+  input  logic [wormsim_pkg::HdrW-1:0]       hdr_i,
   output wormsim_pkg::flit_t                 flit_o
 );
   assign typ_o = flit_i.typ;
@@ -37,12 +48,20 @@ module wormsim_flit_loopback (
   assign src_o = flit_i.src;
   assign dst_o = flit_i.dst;
   assign data_o = flit_i.data;
+  assign mc_o = flit_i.mc;
+  assign mpos_o = flit_i.mpos;
+  assign hdr_o = flit_i.hdr;
   assign is_head_o = wormsim_pkg::is_head(flit_i.typ);
   assign is_tail_o = wormsim_pkg::is_tail(flit_i.typ);
 
   assign typ_at_lsb_o = flit_i[wormsim_pkg::FlitTypLsb +: 2];
   assign vc_at_lsb_o = flit_i[wormsim_pkg::FlitVcLsb +: wormsim_pkg::VcW];
   assign dst_at_lsb_o = flit_i[wormsim_pkg::FlitDstLsb +: wormsim_pkg::NodeW];
+  assign src_at_lsb_o = flit_i[wormsim_pkg::FlitSrcLsb +: wormsim_pkg::NodeW];
+  assign pkt_at_lsb_o = flit_i[wormsim_pkg::FlitPktLsb +: wormsim_pkg::PktW];
+  assign mpos_at_lsb_o = flit_i[wormsim_pkg::FlitMposLsb +: wormsim_pkg::MposW];
+  assign mc_at_lsb_o = flit_i[wormsim_pkg::FlitMcLsb];
+  assign hdr_at_lsb_o = flit_i[wormsim_pkg::FlitHdrLsb +: wormsim_pkg::HdrW];
   assign flit_w_o = 32'(wormsim_pkg::FlitW);
 
   always_comb begin
@@ -54,5 +73,8 @@ module wormsim_flit_loopback (
     flit_o.src = src_i;
     flit_o.dst = dst_i;
     flit_o.data = data_i;
+    flit_o.mc = mc_i;
+    flit_o.mpos = mpos_i;
+    flit_o.hdr = hdr_i;
   end
 endmodule
