@@ -48,7 +48,8 @@ module wormsim_flit_fifo #(
     int k, slot;
     for (int r = 0; r < NumRd; r++) begin
       k = 32'(rd_idx_i[r*CntW +: CntW]);
-      slot = (32'(rd_q) + k) % Depth;
+      slot = 32'(rd_q) + k;
+      if (slot >= Depth) slot = slot - Depth;  // k <= Depth: one wrap at most
       rd_valid_o[r] = k < 32'(cnt_q) || (k == 32'(cnt_q) && push_i);
       rd_ready_o[r] = k < 32'(cnt_q) ? wait_q[slot*2 +: 2] == 2'd0
                                      : (k == 32'(cnt_q) && push_i && delay_i == 2'd0);

@@ -14,6 +14,8 @@
 module wormsim_mc_route #(
   parameter int unsigned NumNet = 4,
   parameter int unsigned MaxNodes = 128,  // tree bit-string length used (<= HdrW)
+  parameter bit Path = 1'b1,              // hardware for path worms
+  parameter bit Tree = 1'b1,              // hardware for tree worms
   localparam int unsigned NumBr = NumNet + 1,
   localparam int unsigned NodeW = wormsim_pkg::NodeW,
   localparam int unsigned CoordW = wormsim_pkg::CoordW,
@@ -26,10 +28,12 @@ module wormsim_mc_route #(
   input  wormsim_pkg::cfg_t                  cfg_i,
   input  logic [FlitW-1:0]                   flit_i,   // wormsim_pkg::flit_t
   input  logic [3:0]                         in_port_i,
-  // wormsim_tree_table of this router
+  // wormsim_tree_table of this router (unused without Tree)
+  /* verilator lint_off UNUSEDSIGNAL */
   input  logic [MaxNodes*MaxDims*CoordW-1:0] coord_i,
   input  logic [MaxNodes*4-1:0]              port_i,
   input  logic [MaxNodes-1:0]                here_i,
+  /* verilator lint_on UNUSEDSIGNAL */
   output logic [RouteW-1:0]                  route_o,  // wormsim_pkg::route_t
   output logic                               multi_o,
   // [slot] {valid, route, dst, mpos}, see wormsim_pkg::Br*Lsb
@@ -39,20 +43,20 @@ module wormsim_mc_route #(
   localparam int unsigned PathIdW = wormsim_pkg::PathIdW;
   localparam int unsigned HdrW = wormsim_pkg::HdrW;
   localparam int unsigned SrcW = MaxNodes > 1 ? $clog2(MaxNodes) : 1;
+  localparam int unsigned HdrIdxW = $clog2(HdrW);
 
-  logic [NodeW-1:0] dst, src, next, aux_dst;
+  logic [NodeW-1:0] dst, next, aux_dst;
   logic [MposW-1:0] mpos;
   logic [HdrW-1:0]  hdr;
   logic [4:0]       in_vc;
   logic             mc, path, tree;
   assign dst = flit_i[wormsim_pkg::FlitDstLsb +: NodeW];
-  assign src = flit_i[wormsim_pkg::FlitSrcLsb +: NodeW];
   assign mpos = flit_i[wormsim_pkg::FlitMposLsb +: MposW];
   assign hdr = flit_i[wormsim_pkg::FlitHdrLsb +: HdrW];
   assign in_vc = 5'(flit_i[wormsim_pkg::FlitVcLsb +: wormsim_pkg::VcW]);
   assign mc = flit_i[wormsim_pkg::FlitMcLsb] && wormsim_pkg::is_head(flit_i[wormsim_pkg::FlitTypLsb +: 2]);
-  assign path = mc && cfg_i.multidest == wormsim_pkg::McPath;
-  assign tree = mc && cfg_i.multidest == wormsim_pkg::McTree;
+  assign path = Path && mc && cfg_i.multidest == wormsim_pkg::McPath;
+  assign tree = Tree && mc && cfg_i.multidest == wormsim_pkg::McTree;
 
   // Path: the next target after dst, if listed.
   logic has_next;
@@ -73,85 +77,97 @@ module wormsim_mc_route #(
   );
 
   // Tree: destinations whose base route from the source passes here, by first-hop port.
-  logic [MaxNodes-1:0]      on_route;
   logic [NumNet-1:0]        tree_valid;
   logic [NumNet*NodeW-1:0]  tree_dst;
   logic                     tree_eject;
-  always_comb begin
-    logic [MaxDims*CoordW-1:0] sc, hc, dc;
-    logic [CoordW-1:0] s, h, t, k, fwd_st, fwd_sh, bwd_st, bwd_sh;
-    logic [NodeW-1:0] x, diff, mask;
-    logic ok, hit;
-    int dj;
-    x = '0; diff = '0; mask = '0; ok = 1'b0; dj = 0;
-    s = '0; h = '0; t = '0; k = '0; fwd_st = '0; fwd_sh = '0; bwd_st = '0; bwd_sh = '0;
-    on_route = '0;
-    sc = coord_i[32'(SrcW'(src))*MaxDims*CoordW +: MaxDims*CoordW];
-    hc = coord_i[32'(SrcW'(cfg_i.node))*MaxDims*CoordW +: MaxDims*CoordW];
-    for (int n = 0; n < MaxNodes; n++) begin
-      dc = coord_i[n*MaxDims*CoordW +: MaxDims*CoordW];
-      hit = 1'b0;
-      if (cfg_i.topo == wormsim_pkg::TopoHypercube) begin
-        // e-cube: here differs from the source in a prefix (in resolution order) of the
-        // address bits in which the destination differs.
-        x = cfg_i.node ^ src;
-        diff = src ^ NodeW'(n);
-        for (int b = 0; b <= 6; b++) begin
-          mask = NodeW'((32'd1 << b) - 1);
-          if (cfg_i.ecube_high_to_low) mask = ~mask;
-          if (x == (diff & mask)) hit = 1'b1;
-        end
-      end else begin
-        // Dimension order: in some phase, the dimensions resolved before it hold the
-        // destination's coordinates, those after it the source's, and this dimension's
-        // coordinate lies on the source-to-destination segment taken.
-        for (int ph = 0; ph < MaxDims; ph++) begin
-          ok = 32'(ph) < 32'(cfg_i.dims);
-          for (int j = 0; j < MaxDims; j++) begin
-            dj = 32'(cfg_i.order[j*2 +: 2]);
-            s = sc[dj*CoordW +: CoordW];
-            h = hc[dj*CoordW +: CoordW];
-            t = dc[dj*CoordW +: CoordW];
-            k = cfg_i.side[dj*CoordW +: CoordW];
-            fwd_st = t >= s ? t - s : t + k - s;
-            fwd_sh = h >= s ? h - s : h + k - s;
-            bwd_st = s >= t ? s - t : s + k - t;
-            bwd_sh = s >= h ? s - h : s + k - h;
-            if (32'(j) < 32'(cfg_i.dims)) begin
-              if (j < ph) ok = ok && h == t;
-              else if (j > ph) ok = ok && h == s;
-              else if (cfg_i.topo == wormsim_pkg::TopoTorus)
-                ok = ok && (fwd_st <= k - fwd_st ? fwd_sh <= fwd_st : bwd_sh <= bwd_st);
-              else
-                ok = ok && (s <= t ? (s <= h && h <= t) : (t <= h && h <= s));
-            end
-          end
-          if (ok) hit = 1'b1;
-        end
-      end
-      on_route[n] = hit;
-    end
-  end
-
-  always_comb begin
-    tree_valid = '0;
-    tree_dst = '0;
-    tree_eject = 32'(cfg_i.node) < MaxNodes && hdr[32'(cfg_i.node) % MaxNodes];
-    // Highest node first, so the lowest-numbered destination of each port wins (the C++
-    // header lists tree destinations in ascending order).
-    for (int n = MaxNodes - 1; n >= 0; n--)
-      if (hdr[n] && on_route[n] && !here_i[n] && 32'(port_i[n*4 +: 4]) < NumNet) begin
-        tree_valid[32'(port_i[n*4 +: 4]) % NumNet] = 1'b1;
-        tree_dst[32'(port_i[n*4 +: 4])*NodeW +: NodeW] = NodeW'(n);
-      end
-  end
-
   logic [NumNet*RouteW-1:0] tree_route;
-  for (genvar p = 0; p < NumNet; p++) begin : g_tree_rc
-    wormsim_route_compute #(.NumNet(NumNet)) u_rc (
-      .cfg_i, .dst_i(tree_dst[p*NodeW +: NodeW]), .in_port_i, .in_vc_i(in_vc),
-      .route_o(tree_route[p*RouteW +: RouteW])
-    );
+  if (Tree) begin : g_tree
+    logic [NodeW-1:0] src;
+    assign src = flit_i[wormsim_pkg::FlitSrcLsb +: NodeW];
+    logic [MaxNodes-1:0]      on_route;
+    always_comb begin
+      logic [MaxDims*CoordW-1:0] sc, hc, dc;
+      logic [CoordW-1:0] s, h, t, k, fwd_st, fwd_sh, bwd_st, bwd_sh;
+      logic [NodeW-1:0] x, diff, mask;
+      logic ok, hit;
+      int dj;
+      x = '0; diff = '0; mask = '0; ok = 1'b0; dj = 0;
+      s = '0; h = '0; t = '0; k = '0; fwd_st = '0; fwd_sh = '0; bwd_st = '0; bwd_sh = '0;
+      on_route = '0;
+      sc = coord_i[32'(SrcW'(src))*MaxDims*CoordW +: MaxDims*CoordW];
+      hc = coord_i[32'(SrcW'(cfg_i.node))*MaxDims*CoordW +: MaxDims*CoordW];
+      for (int n = 0; n < MaxNodes; n++) begin
+        dc = coord_i[n*MaxDims*CoordW +: MaxDims*CoordW];
+        hit = 1'b0;
+        if (cfg_i.topo == wormsim_pkg::TopoHypercube) begin
+          // e-cube: here differs from the source in a prefix (in resolution order) of the
+          // address bits in which the destination differs.
+          x = cfg_i.node ^ src;
+          diff = src ^ NodeW'(n);
+          for (int b = 0; b <= 6; b++) begin
+            mask = NodeW'((32'd1 << b) - 1);
+            if (cfg_i.ecube_high_to_low) mask = ~mask;
+            if (x == (diff & mask)) hit = 1'b1;
+          end
+        end else begin
+          // Dimension order: in some phase, the dimensions resolved before it hold the
+          // destination's coordinates, those after it the source's, and this dimension's
+          // coordinate lies on the source-to-destination segment taken.
+          for (int ph = 0; ph < MaxDims; ph++) begin
+            ok = 32'(ph) < 32'(cfg_i.dims);
+            for (int j = 0; j < MaxDims; j++) begin
+              dj = 32'(cfg_i.order[j*2 +: 2]);
+              s = sc[dj*CoordW +: CoordW];
+              h = hc[dj*CoordW +: CoordW];
+              t = dc[dj*CoordW +: CoordW];
+              k = cfg_i.side[dj*CoordW +: CoordW];
+              fwd_st = t >= s ? t - s : t + k - s;
+              fwd_sh = h >= s ? h - s : h + k - s;
+              bwd_st = s >= t ? s - t : s + k - t;
+              bwd_sh = s >= h ? s - h : s + k - h;
+              if (32'(j) < 32'(cfg_i.dims)) begin
+                if (j < ph) ok = ok && h == t;
+                else if (j > ph) ok = ok && h == s;
+                else if (cfg_i.topo == wormsim_pkg::TopoTorus)
+                  ok = ok && (fwd_st <= k - fwd_st ? fwd_sh <= fwd_st : bwd_sh <= bwd_st);
+                else
+                  ok = ok && (s <= t ? (s <= h && h <= t) : (t <= h && h <= s));
+              end
+            end
+            if (ok) hit = 1'b1;
+          end
+        end
+        on_route[n] = hit;
+      end
+    end
+
+    always_comb begin
+      tree_valid = '0;
+      tree_dst = '0;
+      tree_eject = 32'(cfg_i.node) < MaxNodes && hdr[HdrIdxW'(cfg_i.node)];
+      // Highest node first, so the lowest-numbered destination of each port wins (the C++
+      // header lists tree destinations in ascending order).
+      for (int n = MaxNodes - 1; n >= 0; n--)
+        if (hdr[n] && on_route[n] && !here_i[n] && 32'(port_i[n*4 +: 4]) < NumNet) begin
+          for (int p = 0; p < NumNet; p++)
+            if (32'(port_i[n*4 +: 4]) == p) begin
+              tree_valid[p] = 1'b1;
+              tree_dst[p*NodeW +: NodeW] = NodeW'(n);
+            end
+        end
+    end
+
+    for (genvar p = 0; p < NumNet; p++) begin : g_tree_rc
+      wormsim_route_compute #(.NumNet(NumNet)) u_rc (
+        .cfg_i, .dst_i(tree_dst[p*NodeW +: NodeW]), .in_port_i, .in_vc_i(in_vc),
+        .route_o(tree_route[p*RouteW +: RouteW])
+      );
+    end
+  end else begin : g_no_tree
+    assign tree_valid = '0;
+    assign tree_dst = '0;
+    assign tree_eject = 1'b0;
+    assign tree_route = '0;
   end
 
   function automatic logic [BrW-1:0] branch(logic v, logic [RouteW-1:0] r, logic [NodeW-1:0] d,
@@ -170,8 +186,9 @@ module wormsim_mc_route #(
       // Absorb and forward.
       multi_o = 1'b1;
       br_o[NumNet*BrW +: BrW] = branch(1'b1, route0, cfg_i.node, mpos);
-      br_o[32'(route_aux[wormsim_pkg::RoutePortLoLsb +: 4]) % NumBr * BrW +: BrW] =
-          branch(1'b1, route_aux, next, mpos + 1'b1);
+      for (int p = 0; p < NumNet; p++)
+        if (32'(route_aux[wormsim_pkg::RoutePortLoLsb +: 4]) == p)
+          br_o[p*BrW +: BrW] = branch(1'b1, route_aux, next, mpos + 1'b1);
     end else if (tree) begin
       count = 32'(tree_eject);
       for (int p = 0; p < NumNet; p++) count += 32'(tree_valid[p]);

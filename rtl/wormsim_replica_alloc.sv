@@ -19,6 +19,7 @@ module wormsim_replica_alloc #(
   localparam int unsigned NumOutVc = NumOut * NumVcs,
   localparam int unsigned PtrW = $clog2(NumInVc + 1),
   localparam int unsigned InW = NumIn > 1 ? $clog2(NumIn) : 1,
+  localparam int unsigned OutW = NumOut > 1 ? $clog2(NumOut) : 1,
   localparam int unsigned VcIdxW = NumVcs > 1 ? $clog2(NumVcs) : 1,
   localparam int unsigned RouteW = wormsim_pkg::RouteW
 ) (
@@ -130,10 +131,10 @@ module wormsim_replica_alloc #(
         for (int b = 0; b < NumBr; b++)
           if (sa_live_i[i*NumBr + b]) begin
             ok = sa_ok_i[i*NumBr + b] &&
-                 !out_taken_o[32'(sa_port_i[(i*NumBr + b)*4 +: 4]) % NumOut];
+                 !out_taken_o[OutW'(sa_port_i[(i*NumBr + b)*4 +: 4])];
             if (ok) begin
               granted[b] = 1'b1;
-              outs[32'(sa_port_i[(i*NumBr + b)*4 +: 4]) % NumOut] = 1'b1;
+              outs[OutW'(sa_port_i[(i*NumBr + b)*4 +: 4])] = 1'b1;
             end else begin
               all = 1'b0;
             end

@@ -31,6 +31,10 @@ module wormsim_router #(
   parameter int unsigned NumVcs = 4,
   parameter int unsigned Depth = 8,
   parameter int unsigned MaxNodes = 128,  // tree worms: destination bit-string length used
+  // Hardware for path worms / tree worms (the cfg_i.multidest strap picks among what is
+  // built; the synthesis wrapper builds only the configuration's mode).
+  parameter bit McPath = 1'b1,
+  parameter bit McTree = 1'b1,
   localparam int unsigned NumIn = NumNet + NumInj,
   localparam int unsigned NumOut = NumNet + NumEj,
   localparam int unsigned NumInVc = NumIn * NumVcs,
@@ -87,15 +91,21 @@ module wormsim_router #(
   logic [MaxNodes*wormsim_pkg::MaxDims*wormsim_pkg::CoordW-1:0] node_coord;
   logic [MaxNodes*4-1:0]   node_port;
   logic [MaxNodes-1:0]     node_here;
-  wormsim_tree_table #(.NumNet(NumNet), .MaxNodes(MaxNodes)) u_tree_table (
-    .cfg_i, .coord_o(node_coord), .port_o(node_port), .here_o(node_here)
-  );
+  if (McTree) begin : g_tree_table
+    wormsim_tree_table #(.NumNet(NumNet), .MaxNodes(MaxNodes)) u_tree_table (
+      .cfg_i, .coord_o(node_coord), .port_o(node_port), .here_o(node_here)
+    );
+  end else begin : g_no_tree_table
+    assign node_coord = '0;
+    assign node_port = '0;
+    assign node_here = '0;
+  end
 
   logic [NumIn*RouteW-1:0] in_route;
   logic [NumIn-1:0]        in_multi, in_lost;
   logic [NumIn*NumBr*BrW-1:0] in_br;
   for (genvar p = 0; p < NumIn; p++) begin : g_rc
-    wormsim_mc_route #(.NumNet(NumNet), .MaxNodes(MaxNodes)) u_route (
+    wormsim_mc_route #(.NumNet(NumNet), .MaxNodes(MaxNodes), .Path(McPath), .Tree(McTree)) u_route (
       .cfg_i,
       .flit_i(in_flit_i[p*FlitW +: FlitW]),
       .in_port_i(4'(p)),
@@ -176,14 +186,29 @@ module wormsim_router #(
   logic [NumInVc*NumBr*4-1:0] rsa_port;
   logic [NumIn-1:0]         r_in_taken;
   logic [NumOut-1:0]        r_out_taken;
-  wormsim_replica_alloc #(.NumIn(NumIn), .NumOut(NumOut), .NumVcs(NumVcs), .NumBr(NumBr)) u_replica (
-    .clk_i, .rst_ni,
-    .sync_i(cfg_i.sync_replication),
-    .va_req_i(rva_req), .va_br_i(rva_br), .va_route_i(rva_route), .own_i(own_q),
-    .va_gnt_o(rva_gnt), .va_port_o(rva_port), .va_vc_o(rva_vc), .va_taken_o(rva_taken),
-    .sa_req_i(rsa_req), .sa_live_i(rsa_live), .sa_ok_i(rsa_ok), .sa_port_i(rsa_port),
-    .sa_gnt_o(rsa_gnt), .in_taken_o(r_in_taken), .out_taken_o(r_out_taken)
-  );
+  if (McPath || McTree) begin : g_replica
+    wormsim_replica_alloc #(.NumIn(NumIn), .NumOut(NumOut), .NumVcs(NumVcs), .NumBr(NumBr)) u_replica (
+      .clk_i, .rst_ni,
+      .sync_i(cfg_i.sync_replication),
+      .va_req_i(rva_req), .va_br_i(rva_br), .va_route_i(rva_route), .own_i(own_q),
+      .va_gnt_o(rva_gnt), .va_port_o(rva_port), .va_vc_o(rva_vc), .va_taken_o(rva_taken),
+      .sa_req_i(rsa_req), .sa_live_i(rsa_live), .sa_ok_i(rsa_ok), .sa_port_i(rsa_port),
+      .sa_gnt_o(rsa_gnt), .in_taken_o(r_in_taken), .out_taken_o(r_out_taken)
+    );
+  end else begin : g_no_replica
+    // Unicast only: nothing replicates.
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic unused;
+    assign unused = ^{rva_req, rva_br, rva_route, rsa_req, rsa_live, rsa_ok, rsa_port};
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign rva_gnt = '0;
+    assign rva_port = '0;
+    assign rva_vc = '0;
+    assign rva_taken = '0;
+    assign rsa_gnt = '0;
+    assign r_in_taken = '0;
+    assign r_out_taken = '0;
+  end
 
   // ---- VC allocation: single-output heads, on the output VCs left ------------------------
   logic [NumInVc-1:0]          va_req, va_gnt;
@@ -256,6 +281,15 @@ module wormsim_router #(
   logic [NumInVc*NumBr*MposW-1:0]  mpos_now;
   always_comb begin
     int j;
+    rep_now = '0;
+    rsa_req = '0;
+    exist_now = '0;
+    live_now = '0;
+    port_now = '0;
+    vc_now = '0;
+    ahead_now = '0;
+    dst_now = '0;
+    mpos_now = '0;
     for (int i = 0; i < NumInVc; i++) begin
       rep_now[i] = rep_q[i] || rva_gnt[i];
       rsa_req[i] = rep_now[i];
@@ -287,7 +321,8 @@ module wormsim_router #(
   // The flit each branch sends next. Synchronous replication: every branch sends the front.
   always_comb begin
     for (int j = 0; j < NumInVc*NumBr; j++)
-      rd_idx[j*CntW +: CntW] = cfg_i.sync_replication ? '0 : ahead_now[j*CntW +: CntW];
+      rd_idx[j*CntW +: CntW] = cfg_i.sync_replication || !(McPath || McTree)
+                               ? '0 : ahead_now[j*CntW +: CntW];
   end
 
   // ---- switch allocation -------------------------------------------------------------------
@@ -303,7 +338,7 @@ module wormsim_router #(
       // Single-output flits compete for the input and output ports the replicas left free.
       sa_req[i] = hold[i] && !rep_now[i] && front_valid[i] && front_ready[i] &&
                   cr_avail[32'(hold_port[i*4 +: 4])*NumVcs + 32'(hold_vc[i*VcIdxW +: VcIdxW])] &&
-                  !r_in_taken[i / NumVcs] && !r_out_taken[32'(hold_port[i*4 +: 4]) % NumOut];
+                  !r_in_taken[i / NumVcs] && !r_out_taken[OutW'(hold_port[i*4 +: 4])];
     end
   end
 
@@ -386,8 +421,8 @@ module wormsim_router #(
     for (int i = 0; i < NumInVc; i++)
       for (int b = 0; b < NumBr; b++) begin
         j = i*NumBr + b;
-        o = 32'(port_now[j*4 +: 4]) % NumOut;
-        if (rsa_gnt[j]) begin
+        o = 32'(port_now[j*4 +: 4]);
+        if (rsa_gnt[j] && o < NumOut) begin
           rep_valid[o] = 1'b1;
           rep_src[o*InVcW +: InVcW] = InVcW'(i);
           rep_flit[o*FlitW +: FlitW] = rd_data[j*EntryW +: FlitW];

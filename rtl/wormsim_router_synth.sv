@@ -52,7 +52,8 @@ module wormsim_router_synth #(
     cfg.ejection = 4'(NumEj);
     cfg.eject_by_direction = AllPort != 0;
     cfg.node = node_i;
-    cfg.multidest = wormsim_pkg::multidest_e'(Multidest);
+    cfg.multidest = Multidest == 1 ? wormsim_pkg::McPath
+                  : Multidest == 2 ? wormsim_pkg::McTree : wormsim_pkg::McNone;
     cfg.sync_replication = SyncReplication != 0;
   end
 
@@ -71,7 +72,7 @@ module wormsim_router_synth #(
 
   wormsim_router #(
     .NumNet(NumNet), .NumInj(NumInj), .NumEj(NumEj), .NumVcs(NumVcs), .Depth(Depth),
-    .MaxNodes(Side * Side)
+    .MaxNodes(Side * Side), .McPath(Multidest == 1), .McTree(Multidest == 2)
   ) u_router (
     .clk_i, .rst_ni,
     .cfg_i(cfg),
