@@ -69,13 +69,16 @@ module wormsim_flit_fifo #(
       wr_q <= '0;
       cnt_q <= '0;
     end else begin
-      for (int i = 0; i < Depth; i++)
+      // Slots are written through a compare with the write pointer, not an indexed part
+      // select: yosys 0.23 maps a variable-index write to a shifter over the whole vector.
+      for (int i = 0; i < Depth; i++) begin
         if (wait_q[i*2 +: 2] != 2'd0) wait_q[i*2 +: 2] <= wait_q[i*2 +: 2] - 2'd1;
-      if (push_i && !bypass) begin
-        mem_q[wr_q*W +: W] <= data_i;
-        wait_q[wr_q*2 +: 2] <= delay_i == 2'd0 ? 2'd0 : delay_i - 2'd1;
-        wr_q <= next_ptr(wr_q);
+        if (push_i && !bypass && 32'(wr_q) == i) begin
+          mem_q[i*W +: W] <= data_i;
+          wait_q[i*2 +: 2] <= delay_i == 2'd0 ? 2'd0 : delay_i - 2'd1;
+        end
       end
+      if (push_i && !bypass) wr_q <= next_ptr(wr_q);
       if (pop_i && !bypass) rd_q <= next_ptr(rd_q);
       cnt_q <= cnt_q + CntW'(push_i && !bypass) - CntW'(pop_i && !bypass);
     end

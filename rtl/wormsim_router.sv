@@ -280,7 +280,6 @@ module wormsim_router #(
   logic [NumInVc*NumBr*NodeW-1:0]  dst_now;
   logic [NumInVc*NumBr*MposW-1:0]  mpos_now;
   always_comb begin
-    int j;
     rep_now = '0;
     rsa_req = '0;
     exist_now = '0;
@@ -294,15 +293,14 @@ module wormsim_router #(
       rep_now[i] = rep_q[i] || rva_gnt[i];
       rsa_req[i] = rep_now[i];
       for (int b = 0; b < NumBr; b++) begin
-        j = i*NumBr + b;
-        exist_now[j] = rep_q[i] ? br_exist_q[j] : rva_gnt[i] && rva_br[j];
-        live_now[j] = rep_q[i] ? br_live_q[j] : rva_gnt[i] && rva_br[j];
-        port_now[j*4 +: 4] = rep_q[i] ? br_port_q[j*4 +: 4] : rva_port[j*4 +: 4];
-        vc_now[j*VcIdxW +: VcIdxW] = rep_q[i] ? br_vc_q[j*VcIdxW +: VcIdxW] : rva_vc[j*VcIdxW +: VcIdxW];
-        ahead_now[j*CntW +: CntW] = rep_q[i] ? br_ahead_q[j*CntW +: CntW] : '0;
-        dst_now[j*NodeW +: NodeW] = rep_q[i] ? br_dst_q[j*NodeW +: NodeW]
+        exist_now[(i*NumBr + b)] = rep_q[i] ? br_exist_q[(i*NumBr + b)] : rva_gnt[i] && rva_br[(i*NumBr + b)];
+        live_now[(i*NumBr + b)] = rep_q[i] ? br_live_q[(i*NumBr + b)] : rva_gnt[i] && rva_br[(i*NumBr + b)];
+        port_now[(i*NumBr + b)*4 +: 4] = rep_q[i] ? br_port_q[(i*NumBr + b)*4 +: 4] : rva_port[(i*NumBr + b)*4 +: 4];
+        vc_now[(i*NumBr + b)*VcIdxW +: VcIdxW] = rep_q[i] ? br_vc_q[(i*NumBr + b)*VcIdxW +: VcIdxW] : rva_vc[(i*NumBr + b)*VcIdxW +: VcIdxW];
+        ahead_now[(i*NumBr + b)*CntW +: CntW] = rep_q[i] ? br_ahead_q[(i*NumBr + b)*CntW +: CntW] : '0;
+        dst_now[(i*NumBr + b)*NodeW +: NodeW] = rep_q[i] ? br_dst_q[(i*NumBr + b)*NodeW +: NodeW]
                                              : front[i*EntryW + BrLsb + b*BrW + BrDstLsb +: NodeW];
-        mpos_now[j*MposW +: MposW] = rep_q[i] ? br_mpos_q[j*MposW +: MposW]
+        mpos_now[(i*NumBr + b)*MposW +: MposW] = rep_q[i] ? br_mpos_q[(i*NumBr + b)*MposW +: MposW]
                                               : front[i*EntryW + BrLsb + b*BrW + BrMposLsb +: MposW];
       end
     end
@@ -364,14 +362,12 @@ module wormsim_router #(
   logic [NumInVc-1:0] rpop;
   always_comb begin
     logic any, all;
-    int j;
     for (int i = 0; i < NumInVc; i++) begin
       any = 1'b0;
       all = 1'b1;
       for (int b = 0; b < NumBr; b++) begin
-        j = i*NumBr + b;
-        any = any || rsa_gnt[j];
-        if (exist_now[j] && ahead_now[j*CntW +: CntW] == '0 && !rsa_gnt[j]) all = 1'b0;
+        any = any || rsa_gnt[(i*NumBr + b)];
+        if (exist_now[(i*NumBr + b)] && ahead_now[(i*NumBr + b)*CntW +: CntW] == '0 && !rsa_gnt[(i*NumBr + b)]) all = 1'b0;
       end
       rpop[i] = rep_now[i] && any && all;
     end
@@ -387,7 +383,8 @@ module wormsim_router #(
       xbar_in[p*FlitW + wormsim_pkg::FlitVcLsb +: VcW] = VcW'(hold_vc[i*VcIdxW +: VcIdxW]);
       in_credit_o[p] = sa_gnt[p];
       in_credit_vc_o[p*VcW +: VcW] = VcW'(sa_gnt_vc[p*VcIdxW +: VcIdxW]);
-      pop[i] = sa_gnt[p];
+      for (int k = 0; k < NumInVc; k++)
+        if (k == i && sa_gnt[p]) pop[k] = 1'b1;
       for (int v = 0; v < NumVcs; v++)
         if (rpop[p*NumVcs + v]) begin
           in_credit_o[p] = 1'b1;
@@ -414,23 +411,19 @@ module wormsim_router #(
   logic [NumOut*FlitW-1:0] rep_flit;
   logic [NumOut*InVcW-1:0] rep_src;
   always_comb begin
-    int j, o;
     rep_valid = '0;
     rep_flit = '0;
     rep_src = '0;
-    for (int i = 0; i < NumInVc; i++)
-      for (int b = 0; b < NumBr; b++) begin
-        j = i*NumBr + b;
-        o = 32'(port_now[j*4 +: 4]);
-        if (rsa_gnt[j] && o < NumOut) begin
+    for (int o = 0; o < NumOut; o++)
+      for (int j = 0; j < NumInVc*NumBr; j++)
+        if (rsa_gnt[j] && 32'(port_now[j*4 +: 4]) == o) begin
           rep_valid[o] = 1'b1;
-          rep_src[o*InVcW +: InVcW] = InVcW'(i);
+          rep_src[o*InVcW +: InVcW] = InVcW'(j / NumBr);
           rep_flit[o*FlitW +: FlitW] = rd_data[j*EntryW +: FlitW];
           rep_flit[o*FlitW + wormsim_pkg::FlitVcLsb +: VcW] = VcW'(vc_now[j*VcIdxW +: VcIdxW]);
           rep_flit[o*FlitW + wormsim_pkg::FlitDstLsb +: NodeW] = dst_now[j*NodeW +: NodeW];
           rep_flit[o*FlitW + wormsim_pkg::FlitMposLsb +: MposW] = mpos_now[j*MposW +: MposW];
         end
-      end
   end
 
   always_comb begin
@@ -453,10 +446,9 @@ module wormsim_router #(
 
   // ---- next state ----------------------------------------------------------------------------
   always_comb begin
-    int o, i, rj;
+    int o, i;
     logic all_done, live;
     logic [CntW-1:0] ahead;
-    rj = 0;
     all_done = 1'b0;
     live = 1'b0;
     ahead = '0;
@@ -471,16 +463,21 @@ module wormsim_router #(
         active_d[j] = 1'b1;
         out_port_d[j*4 +: 4] = hold_port[j*4 +: 4];
         out_vc_d[j*VcIdxW +: VcIdxW] = hold_vc[j*VcIdxW +: VcIdxW];
-        own_d[o] = 1'b1;
-        owner_d[o*InVcW +: InVcW] = InVcW'(j);
+        for (int k = 0; k < NumOut*NumVcs; k++)
+          if (k == o) begin
+            own_d[k] = 1'b1;
+            owner_d[k*InVcW +: InVcW] = InVcW'(j);
+          end
       end
     // A tail leaving releases its input VC and its output VC.
     for (int p = 0; p < NumIn; p++) begin
       i = granted_vc(sa_gnt_vc, p);
       o = 32'(hold_port[i*4 +: 4]) * NumVcs + 32'(hold_vc[i*VcIdxW +: VcIdxW]);
       if (sa_gnt[p] && wormsim_pkg::is_tail(front[i*EntryW + wormsim_pkg::FlitTypLsb +: 2])) begin
-        active_d[i] = 1'b0;
-        own_d[o] = 1'b0;
+        for (int k = 0; k < NumInVc; k++)
+          if (k == i) active_d[k] = 1'b0;
+        for (int k = 0; k < NumOut*NumVcs; k++)
+          if (k == o) own_d[k] = 1'b0;
       end
     end
     // Replicating worms: branches granted their output VCs, flits sent and freed, a branch
@@ -497,30 +494,33 @@ module wormsim_router #(
       if (rep_now[r]) begin
         all_done = 1'b1;
         for (int b = 0; b < NumBr; b++) begin
-          rj = r*NumBr + b;
-          o = 32'(port_now[rj*4 +: 4]) * NumVcs + 32'(vc_now[rj*VcIdxW +: VcIdxW]);
-          live = live_now[rj];
-          ahead = ahead_now[rj*CntW +: CntW];
-          if (rva_gnt[r] && exist_now[rj]) begin
-            own_d[o] = 1'b1;
-            owner_d[o*InVcW +: InVcW] = InVcW'(r);
+          o = 32'(port_now[(r*NumBr + b)*4 +: 4]) * NumVcs + 32'(vc_now[(r*NumBr + b)*VcIdxW +: VcIdxW]);
+          live = live_now[(r*NumBr + b)];
+          ahead = ahead_now[(r*NumBr + b)*CntW +: CntW];
+          if (rva_gnt[r] && exist_now[(r*NumBr + b)]) begin
+            for (int k = 0; k < NumOut*NumVcs; k++)
+              if (k == o) begin
+                own_d[k] = 1'b1;
+                owner_d[k*InVcW +: InVcW] = InVcW'(r);
+              end
           end
-          if (rsa_gnt[rj]) begin
+          if (rsa_gnt[(r*NumBr + b)]) begin
             ahead = ahead + 1'b1;
-            if (wormsim_pkg::is_tail(rd_data[rj*EntryW + wormsim_pkg::FlitTypLsb +: 2])) begin
+            if (wormsim_pkg::is_tail(rd_data[(r*NumBr + b)*EntryW + wormsim_pkg::FlitTypLsb +: 2])) begin
               live = 1'b0;
-              own_d[o] = 1'b0;
+              for (int k = 0; k < NumOut*NumVcs; k++)
+                if (k == o) own_d[k] = 1'b0;
             end
           end
-          if (rpop[r] && exist_now[rj]) ahead = ahead - 1'b1;
+          if (rpop[r] && exist_now[(r*NumBr + b)]) ahead = ahead - 1'b1;
           if (live) all_done = 1'b0;
-          br_exist_d[rj] = exist_now[rj];
-          br_live_d[rj] = live;
-          br_port_d[rj*4 +: 4] = port_now[rj*4 +: 4];
-          br_vc_d[rj*VcIdxW +: VcIdxW] = vc_now[rj*VcIdxW +: VcIdxW];
-          br_ahead_d[rj*CntW +: CntW] = ahead;
-          br_dst_d[rj*NodeW +: NodeW] = dst_now[rj*NodeW +: NodeW];
-          br_mpos_d[rj*MposW +: MposW] = mpos_now[rj*MposW +: MposW];
+          br_exist_d[(r*NumBr + b)] = exist_now[(r*NumBr + b)];
+          br_live_d[(r*NumBr + b)] = live;
+          br_port_d[(r*NumBr + b)*4 +: 4] = port_now[(r*NumBr + b)*4 +: 4];
+          br_vc_d[(r*NumBr + b)*VcIdxW +: VcIdxW] = vc_now[(r*NumBr + b)*VcIdxW +: VcIdxW];
+          br_ahead_d[(r*NumBr + b)*CntW +: CntW] = ahead;
+          br_dst_d[(r*NumBr + b)*NodeW +: NodeW] = dst_now[(r*NumBr + b)*NodeW +: NodeW];
+          br_mpos_d[(r*NumBr + b)*MposW +: MposW] = mpos_now[(r*NumBr + b)*MposW +: MposW];
         end
         rep_d[r] = !all_done;
         active_d[r] = !all_done;

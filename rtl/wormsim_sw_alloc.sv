@@ -87,24 +87,32 @@ module wormsim_sw_alloc #(
     of_out_upd = '0;
     of_out_upd_idx = '0;
     o = '0;
-    for (int q = 0; q < NumOut; q++)
+    // Grants are written through compares with the picked index, not indexed part selects
+    // (yosys 0.23 maps a variable-index write to a shifter over the whole vector).
+    for (int q = 0; q < NumOut; q++) begin
       if (if_out_valid[q]) begin
-        gnt_o[if_out_pick[q*InW +: InW]] = 1'b1;
-        gnt_vc_o[if_out_pick[q*InW +: InW]*VcIdxW +: VcIdxW] =
-            if_in_pick[if_out_pick[q*InW +: InW]*VcIdxW +: VcIdxW];
-        if_in_upd[if_out_pick[q*InW +: InW]] = 1'b1;
         sel_valid_o[q] = 1'b1;
         sel_o[q*InW +: InW] = if_out_pick[q*InW +: InW];
       end
+      for (int i = 0; i < NumIn; i++)
+        if (if_out_valid[q] && 32'(if_out_pick[q*InW +: InW]) == i) begin
+          gnt_o[i] = 1'b1;
+          gnt_vc_o[i*VcIdxW +: VcIdxW] = if_in_pick[i*VcIdxW +: VcIdxW];
+          if_in_upd[i] = 1'b1;
+        end
+    end
     for (int i = 0; i < NumIn; i++)
       if (of_in_valid[i]) begin
         o = want(want_i, i, 32'(of_in_pick[i*VcIdxW +: VcIdxW]));
         gnt_o[i] = 1'b1;
         gnt_vc_o[i*VcIdxW +: VcIdxW] = of_in_pick[i*VcIdxW +: VcIdxW];
-        sel_valid_o[o] = 1'b1;
-        sel_o[o*InW +: InW] = InW'(i);
-        of_out_upd[o] = 1'b1;
-        of_out_upd_idx[o*InW +: InW] = InW'(i);
+        for (int q = 0; q < NumOut; q++)
+          if (32'(o) == q) begin
+            sel_valid_o[q] = 1'b1;
+            sel_o[q*InW +: InW] = InW'(i);
+            of_out_upd[q] = 1'b1;
+            of_out_upd_idx[q*InW +: InW] = InW'(i);
+          end
       end
   end
 

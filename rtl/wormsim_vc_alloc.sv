@@ -70,20 +70,27 @@ module wormsim_vc_alloc #(
     of_in_upd = '0;
     of_out_upd = '0;
     of_out_upd_idx = '0;
-    for (int o = 0; o < NumOut; o++)
-      if (if_out_valid[o]) begin
-        gnt_o[if_out_pick[o*InW +: InW]] = 1'b1;
-        gnt_out_o[if_out_pick[o*InW +: InW]*OutW +: OutW] = OutW'(o);
-        if_in_upd[if_out_pick[o*InW +: InW]] = 1'b1;
-        if_out_upd[o] = 1'b1;
-      end
+    // Grants are written through compares with the picked index, not indexed part selects
+    // (yosys 0.23 maps a variable-index write to a shifter over the whole vector).
+    for (int o = 0; o < NumOut; o++) begin
+      if_out_upd[o] = if_out_valid[o];
+      for (int i = 0; i < NumIn; i++)
+        if (if_out_valid[o] && 32'(if_out_pick[o*InW +: InW]) == i) begin
+          gnt_o[i] = 1'b1;
+          gnt_out_o[i*OutW +: OutW] = OutW'(o);
+          if_in_upd[i] = 1'b1;
+        end
+    end
     for (int i = 0; i < NumIn; i++)
       if (of_in_valid[i]) begin
         gnt_o[i] = 1'b1;
         gnt_out_o[i*OutW +: OutW] = of_in_pick[i*OutW +: OutW];
         of_in_upd[i] = 1'b1;
-        of_out_upd[of_in_pick[i*OutW +: OutW]] = 1'b1;
-        of_out_upd_idx[of_in_pick[i*OutW +: OutW]*InW +: InW] = InW'(i);
+        for (int o = 0; o < NumOut; o++)
+          if (32'(of_in_pick[i*OutW +: OutW]) == o) begin
+            of_out_upd[o] = 1'b1;
+            of_out_upd_idx[o*InW +: InW] = InW'(i);
+          end
       end
   end
 
