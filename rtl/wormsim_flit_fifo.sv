@@ -7,7 +7,9 @@
 // (rd_idx_i = 0 is the front; position count_o is a flit pushed this cycle): a replicating
 // worm's branches read the flits they have not taken yet (asynchronous replication, seed 003
 // section 3; docs/rtl.md). Contracts (asserted): never pushed when holding cap_i entries
-// (credit protocol), never popped when empty or before the front is eligible.
+// (credit protocol), never popped when empty or before the front is eligible; valid/data
+// stability of the front: a front flit that is not popped is still the front, unchanged, in
+// the next cycle, and a front that was eligible stays eligible.
 module wormsim_flit_fifo #(
   parameter int unsigned W = 8,
   parameter int unsigned Depth = 4,
@@ -85,8 +87,29 @@ module wormsim_flit_fifo #(
   end
 
 `ifndef SYNTHESIS
+  // The front as it was offered in the previous cycle, if it was not popped.
+  logic         held_q, held_ready_q;
+  logic [W-1:0] held_front_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      held_q <= 1'b0;
+      held_ready_q <= 1'b0;
+      held_front_q <= '0;
+    end else begin
+      held_q <= valid_o && !pop_i;
+      held_ready_q <= ready_o;
+      held_front_q <= front_o;
+    end
+  end
+
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
+      if (held_q) begin
+        assert (valid_o && front_o == held_front_q)
+        else $error("flit_fifo: the front flit changed or vanished without a pop");
+        assert (!held_ready_q || ready_o)
+        else $error("flit_fifo: an eligible front flit became ineligible");
+      end
       assert (!(push_i && 32'(cnt_q) >= 32'(cap_i)))
       else $error("flit_fifo: overflow, pushed into a full buffer (credit protocol violated)");
       assert (!(pop_i && !valid_o)) else $error("flit_fifo: underflow, popped an empty buffer");

@@ -21,8 +21,9 @@
 //
 // Contracts (asserted): flits arrive on VCs in use; a VC with no packet in progress sees a
 // head at its front; a flit leaves on an output VC held by its own input VC, which keeps it
-// until its tail; buffers and credit counters stay within bounds (in the blocks); a replicated
-// flit's slot is freed only after all branches took it; a synchronous worm's live branches
+// until its tail, and a replicating branch likewise; buffers and credit counters stay within
+// bounds and a waiting front flit stays unchanged (in the blocks); a replicated flit's slot is
+// freed only after all branches took it; a synchronous worm's live branches
 // send together; no output is driven by two inputs.
 module wormsim_router #(
   parameter int unsigned NumNet = 4,
@@ -625,6 +626,17 @@ module wormsim_router #(
                         cfg_i.node, j, b);
         end
       end
+      // A replicating branch sends only on an output VC its input VC holds (granted now or
+      // held since its grant, until the branch's tail).
+      for (int j = 0; j < NumInVc; j++)
+        for (int b = 0; b < NumBr; b++) begin
+          o = 32'(port_now[(j*NumBr + b)*4 +: 4]) * NumVcs +
+              32'(vc_now[(j*NumBr + b)*VcIdxW +: VcIdxW]);
+          if (rsa_gnt[j*NumBr + b])
+            assert ((own_q[o] && 32'(owner_q[o*InVcW +: InVcW]) == j) || (!own_q[o] && rva_gnt[j]))
+            else $error("router %0d: input VC %0d branch %0d sends on output VC %0d it does not hold",
+                        cfg_i.node, j, b, o);
+        end
       for (int p = 0; p < NumIn; p++) begin
         i = granted_vc(sa_gnt_vc, p);
         o = 32'(hold_port[i*4 +: 4]) * NumVcs + 32'(hold_vc[i*VcIdxW +: VcIdxW]);

@@ -130,6 +130,8 @@ class Network : public sc_core::sc_module {
   }
   // A traced cycle counter, updated every evaluated cycle.
   void set_cycle_probe(sc_dt::uint64* probe) { cycle_probe_ = probe; }
+  // Notified (delta) after every evaluated cycle, at that cycle's time (LockstepChecker).
+  const sc_core::sc_event& evaluated_event() const { return evaluated_event_; }
 
  private:
   void tick();
@@ -156,6 +158,7 @@ class Network : public sc_core::sc_module {
   std::vector<std::unique_ptr<NetworkEndpoint>> endpoints_;
   std::vector<Terminal*> terminals_;  // synthetic mode only
   sc_core::sc_event wake_event_;
+  sc_core::sc_event evaluated_event_;
   Cycle next_unevaluated_ = 0;  // node mode: cycles below this were evaluated
   std::vector<NodeId> probed_;
   Cycle probe_until_ = 0;

@@ -1,5 +1,6 @@
 #include "rtl_router.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -203,8 +204,12 @@ Router::StepResult RtlRouter::step_unchecked(Cycle now, ActivityCalendar& calend
     const int vc = ri % kMaxVcs;
     const Flit* source = nullptr;
     if (o < static_cast<int>(outputs_.size()) && p < static_cast<int>(inputs_.size()) && vc < params_.vcs) {
-      const FlitBuffer& buf = inputs_[static_cast<std::size_t>(p)].vcs[static_cast<std::size_t>(vc)].buffer;
-      for (int k = 0; k < buf.size() && source == nullptr; ++k)
+      const InputVc& ivc = inputs_[static_cast<std::size_t>(p)].vcs[static_cast<std::size_t>(vc)];
+      const FlitBuffer& buf = ivc.buffer;
+      // Only a replicating worm's branches send flits behind the front (asynchronous
+      // replication); every other departure is the front flit.
+      const int candidates = ivc.branches.empty() ? std::min(1, buf.size()) : buf.size();
+      for (int k = 0; k < candidates && source == nullptr; ++k)
         if (static_cast<std::uint32_t>(buf.at(k).flit.packet_id) == got.packet &&
             buf.at(k).flit.index == got.index)
           source = &buf.at(k).flit;

@@ -71,6 +71,7 @@ Config rtl(Config c) {
   c.validate();
   return c;
 }
+WORMSIM_BENCH(Mesh8x8_UR0p1_5flit_4k, mesh(8, 5, 0.1, 4000));  // the RTL case's traffic
 WORMSIM_BENCH(Mesh8x8_UR0p1_5flit_Rtl, rtl(mesh(8, 5, 0.1, 4000)));
 WORMSIM_BENCH(Mesh8x8_UR0p3_5flit, mesh(8, 5, 0.3, 4000));
 WORMSIM_BENCH(Mesh8x8_UR0p3_5flit_Rtl, rtl(mesh(8, 5, 0.3, 4000)));

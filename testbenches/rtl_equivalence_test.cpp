@@ -1,9 +1,11 @@
 // Lock-step equivalence of the RTL router (rtl/wormsim_router.sv, Verilated, behind
 // systemc/rtl_router.h) and the C++ router (systemc/router.cpp), DESIGN.md section 10 and
 // docs/rtl.md: the same workload through a network of C++ routers and a network of RTL routers
-// (or a mixed one), elaborated side by side, must give identical per-flit event logs (cycle,
-// router, output port, VC, packet id, flit index). The comparator is shown to catch a
-// difference once: two configurations one pipeline stage apart are reported as mismatching.
+// (or a mixed one), elaborated side by side, must give identical per-flit events (cycle,
+// router, output port, VC, packet id, flit index), checked cycle by cycle while they run
+// (systemc/lockstep_checker.h). The checker is shown to catch a difference once: C++ routers
+// against RTL routers one pipeline stage deeper are reported at the first differing cycle,
+// with both sides' router state.
 #include <gtest/gtest.h>
 
 #include <systemc>
@@ -11,6 +13,7 @@
 #include "collective_harness.h"
 #include "config.h"
 #include "flit_event_log.h"
+#include "lockstep_checker.h"
 #include "network.h"
 #include "network_test_util.h"
 #include "rtl_router.h"
@@ -42,31 +45,30 @@ struct PairRun {
   std::uint64_t replicated_b = 0;
 };
 
-// Runs `a` and `b` in one elaboration with synthetic traffic and compares their logs.
-PairRun run_pair(const Config& a, const Config& b) {
+// Runs `a` and `b` in one elaboration with synthetic traffic, compared in lock-step.
+PairRun run_pair(const Config& a, const Config& b, const std::string& a_name = "network a",
+                 const std::string& b_name = "network b") {
   NetworkOptions options;
   options.quiet = true;
   Network net_a("a", a, options);
   Network net_b("b", b, options);
-  std::vector<FlitEvent> log_a, log_b;
-  net_a.set_flit_event_log(&log_a);
-  net_b.set_flit_event_log(&log_b);
+  LockstepChecker checker("lockstep", net_a, net_b, a_name, b_name);
   sc_core::sc_start();
   EXPECT_EQ(net_a.outcome(), RunOutcome::kCompleted);
   EXPECT_EQ(net_b.outcome(), RunOutcome::kCompleted);
   EXPECT_EQ(net_a.scoreboard().violation_count(), 0u);
   EXPECT_EQ(net_b.scoreboard().violation_count(), 0u);
   PairRun r;
-  r.events = log_a.size();
+  r.comparison = checker.finish();
+  r.events = checker.events_a();
   r.delivered_a = net_a.stats().flits_ejected();
   r.replicated_a = net_a.stats().flits_replicated();
   r.replicated_b = net_b.stats().flits_replicated();
-  r.comparison = compare_flit_logs(log_a, log_b, "network a", "network b");
   return r;
 }
 
 void expect_equivalent(const Config& systemc, const Config& rtl) {
-  const PairRun r = run_pair(systemc, rtl);
+  const PairRun r = run_pair(systemc, rtl, "systemc", "rtl");
   // A run too light to exercise the routers would make the comparison vacuous.
   EXPECT_GT(r.events, 5000u);
   EXPECT_EQ(r.comparison.mismatches, 0u) << r.comparison.first_mismatch;
@@ -108,6 +110,12 @@ TEST(RtlEquivalence, Mesh8x8AllPortYxOrder) {
 TEST(RtlEquivalence, Torus4x4DatelineClasses) {
   Config c = loaded(testing::torus_config({4, 4}), 0.35);
   c.network.router.port_model = PortModel::kOnePort;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Torus4x4AllPortDatelineClasses) {
+  Config c = loaded(testing::torus_config({4, 4}), 0.35);
+  c.network.router.port_model = PortModel::kAllPort;
   expect_equivalent(c, as_rtl(c));
 }
 
@@ -188,10 +196,18 @@ TEST(RtlEquivalence, Mesh4x4HamiltonianRoutingOneVcDeepBuffers) {
   expect_equivalent(c, as_rtl(c));
 }
 
-TEST(RtlEquivalence, MixedNetworkEqualsAllRtlAndAllSystemc) {
+TEST(RtlEquivalence, MixedNetworkEqualsAllSystemc) {
   Config c = loaded(testing::mesh_config({4, 4}), 0.3);
   c.network.router.port_model = PortModel::kOnePort;
   expect_equivalent(c, as_rtl(c, {0, 5, 6, 9, 15}));
+}
+
+TEST(RtlEquivalence, MixedNetworkEqualsAllRtl) {
+  Config c = loaded(testing::mesh_config({4, 4}), 0.3);
+  c.network.router.port_model = PortModel::kOnePort;
+  const PairRun r = run_pair(as_rtl(c, {0, 5, 6, 9, 15}), as_rtl(c), "mixed", "rtl");
+  EXPECT_GT(r.events, 5000u);
+  EXPECT_EQ(r.comparison.mismatches, 0u) << r.comparison.first_mismatch;
 }
 
 TEST(RtlEquivalence, ConsumptionChannelsAndHotspot) {
@@ -307,14 +323,13 @@ TEST(RtlEquivalence, DeadlockIsTheSameAndReportedWithAWaitForCycle) {
   options.quiet = true;
   Network cpp("a", c, options);
   Network rtl("b", as_rtl(c), options);
-  std::vector<FlitEvent> log_a, log_b;
-  cpp.set_flit_event_log(&log_a);
-  rtl.set_flit_event_log(&log_b);
+  LockstepChecker checker("lockstep", cpp, rtl, "systemc", "rtl");
   sc_core::sc_start();
   ASSERT_EQ(cpp.outcome(), RunOutcome::kDeadlock);
   ASSERT_EQ(rtl.outcome(), RunOutcome::kDeadlock);
   EXPECT_EQ(cpp.cycles(), rtl.cycles());
-  const FlitLogComparison cmp = compare_flit_logs(log_a, log_b, "systemc", "rtl");
+  const FlitLogComparison& cmp = checker.finish();
+  EXPECT_GT(checker.events_a(), 100u);
   EXPECT_EQ(cmp.mismatches, 0u) << cmp.first_mismatch;
   ASSERT_TRUE(rtl.deadlock().has_value());
   EXPECT_FALSE(rtl.deadlock()->cycle.empty()) << rtl.deadlock()->text();
@@ -322,16 +337,27 @@ TEST(RtlEquivalence, DeadlockIsTheSameAndReportedWithAWaitForCycle) {
   EXPECT_EQ(rtl.deadlock()->text(), cpp.deadlock()->text());
 }
 
-// The comparator reports a difference: the same RTL network with one more pipeline stage.
+// The checker reports a difference: C++ routers against RTL routers with one more pipeline
+// stage (a changed RTL, as far as the comparison can tell), at the first differing cycle and
+// with both sides' state of the routers involved.
 TEST(RtlEquivalence, OneMorePipelineStageIsReportedAsAMismatch) {
   Config c = loaded(testing::mesh_config({4, 4}), 0.2);
   Config deeper = c;
   deeper.network.router.pipeline_depth = 2;
-  const PairRun r = run_pair(as_rtl(c), as_rtl(deeper));
-  EXPECT_GT(r.comparison.mismatches, 0u);
-  EXPECT_NE(r.comparison.first_mismatch.find("first at sorted position"), std::string::npos);
-  EXPECT_NE(r.comparison.first_mismatch.find(">>"), std::string::npos);
-  std::cout << r.comparison.first_mismatch;
+  const PairRun r = run_pair(c, as_rtl(deeper), "systemc", "rtl");
+  ASSERT_GT(r.comparison.mismatches, 0u);
+  const std::string& s = r.comparison.first_mismatch;
+  EXPECT_NE(s.find("first differing cycle " + std::to_string(r.comparison.first_cycle)),
+            std::string::npos) << s;
+  // The deeper pipeline sends nothing in the first cycle the C++ routers send a flit.
+  EXPECT_NE(s.find("only in rtl (0 events)"), std::string::npos) << s;
+  const std::size_t cpp_state = s.find("state of systemc after cycle");
+  const std::size_t rtl_state = s.find("state of rtl after cycle");
+  ASSERT_NE(cpp_state, std::string::npos) << s;
+  ASSERT_NE(rtl_state, std::string::npos) << s;
+  EXPECT_NE(s.find("(systemc,", cpp_state), std::string::npos) << s;
+  EXPECT_NE(s.find("(rtl,", rtl_state), std::string::npos) << s;
+  std::cout << s;
 }
 
 // Node firmware (collective operations) through both router models: identical logs and
@@ -341,9 +367,7 @@ void expect_equivalent_collectives(const Config& c) {
   options.quiet = true;
   CollectiveHarness a("a", c, options);
   CollectiveHarness b("b", as_rtl(c), options);
-  std::vector<FlitEvent> log_a, log_b;
-  a.network().set_flit_event_log(&log_a);
-  b.network().set_flit_event_log(&log_b);
+  LockstepChecker checker("lockstep", a.network(), b.network(), "systemc", "rtl");
   sc_core::sc_start();
   a.finish();
   b.finish();
@@ -351,8 +375,8 @@ void expect_equivalent_collectives(const Config& c) {
   ASSERT_TRUE(b.all_operations_run());
   EXPECT_EQ(a.verification_errors(), 0u);
   EXPECT_EQ(b.verification_errors(), 0u);
-  EXPECT_GT(log_a.size(), 1000u);
-  const FlitLogComparison cmp = compare_flit_logs(log_a, log_b, "systemc", "rtl");
+  const FlitLogComparison& cmp = checker.finish();
+  EXPECT_GT(checker.events_a(), 1000u);
   EXPECT_EQ(cmp.mismatches, 0u) << cmp.first_mismatch;
   EXPECT_EQ(a.network().stats().flits_replicated(), b.network().stats().flits_replicated());
   ASSERT_EQ(a.results().size(), b.results().size());

@@ -47,9 +47,10 @@ struct Departure {
 // One router of a 4x4 mesh (node 5 = (1,1)), one-port, 4 VCs, depth 4.
 class RouterBench {
  public:
-  explicit RouterBench(int pipeline) {
+  explicit RouterBench(int pipeline, int vcs = 4) {
     config_.network.topology.dims = {4, 4};
     config_.network.router.pipeline_depth = pipeline;
+    config_.network.router.vcs = vcs;
     config_.network.router.port_model = PortModel::kOnePort;
     Topology topology(config_.network.topology);
     const PortLayout layout = PortLayout::make(PortModel::kOnePort, 4, 1);
@@ -78,9 +79,11 @@ class RouterBench {
     model_->final();
   }
 
-  // Queues a packet of `length` flits to `dst` on RTL input `port`, VC `vc`.
-  void offer(int port, int vc, NodeId src, NodeId dst, int length, std::uint32_t packet) {
-    for (int i = 0; i < length; ++i) {
+  // Queues a packet of `length` flits to `dst` on RTL input `port`, VC `vc`; with
+  // `from_index` > 0 only the flits from that index on (a worm without its head).
+  void offer(int port, int vc, NodeId src, NodeId dst, int length, std::uint32_t packet,
+             int from_index = 0) {
+    for (int i = from_index; i < length; ++i) {
       rtl::FlitBits f;
       f.type = length == 1 ? FlitType::kHeadTail
                            : i == 0 ? FlitType::kHead : i == length - 1 ? FlitType::kTail : FlitType::kBody;
@@ -133,10 +136,15 @@ class RouterBench {
     model_->clk_i = 1;
     model_->eval();
     if (fst_) fst_->dump(static_cast<std::uint64_t>(now_) * 1000 + 500);
-    EXPECT_FALSE(context_.gotError()) << "RTL assertion failed in cycle " << now_;
+    if (expect_clean_) {
+      EXPECT_FALSE(context_.gotError()) << "RTL assertion failed in cycle " << now_;
+    }
     ++now_;
   }
 
+  // Negative tests: a failed RTL assertion is what the test expects.
+  void expect_assertion_failures() { expect_clean_ = false; }
+  bool assertion_failed() { return context_.gotError(); }
   const std::vector<Departure>& departures() const { return departures_; }
   const std::vector<Departure>& arrivals() const { return arrivals_; }
   int upstream_credits(int port, int vc) { return upstream_credits_[port * 4 + vc]; }
@@ -157,6 +165,7 @@ class RouterBench {
   std::vector<Departure> departures_;
   std::vector<Departure> arrivals_;
   int now_ = 0;
+  bool expect_clean_ = true;
 };
 
 class RtlRouterPipeline : public ::testing::TestWithParam<int> {};
@@ -217,6 +226,34 @@ TEST(RtlRouter, TwoWormsShareAnOutputFlitByFlitOnDifferentVcs) {
     }
   }
   EXPECT_NE(vc_of[1], vc_of[2]);
+}
+
+// The router's own contracts fire on traffic that breaks them (the block contracts have their
+// negative tests in rtl_<block>_test.cpp): a flit on a VC the configuration does not use, and a
+// body flit reaching the front of a VC that has no packet in progress.
+TEST(RtlRouter, AFlitOnAVcNotInUseFailsAnAssertion) {
+  RouterBench tb(1, 2);
+  tb.expect_assertion_failures();
+  tb.offer(kInjection, 3, 5, 7, 2, 11);
+  for (int c = 0; c < 4; ++c) tb.cycle();
+  EXPECT_TRUE(tb.assertion_failed());
+}
+
+TEST(RtlRouter, ABodyFlitWithNoPacketInProgressFailsAnAssertion) {
+  RouterBench tb(1);
+  tb.expect_assertion_failures();
+  tb.offer(kInjection, 0, 5, 7, 4, 12, 1);  // flits 1..3 of a worm whose head never came
+  for (int c = 0; c < 4; ++c) tb.cycle();
+  EXPECT_TRUE(tb.assertion_failed());
+}
+
+// The same traffic with its head is clean: the two tests above fail for the contract alone.
+TEST(RtlRouter, AWholeWormOnAVcInUseIsClean) {
+  RouterBench tb(1, 2);
+  tb.offer(kInjection, 1, 5, 7, 4, 12);
+  for (int c = 0; c < 10; ++c) tb.cycle();
+  EXPECT_FALSE(tb.assertion_failed());
+  EXPECT_EQ(tb.departures().size(), 4u);
 }
 
 }  // namespace
