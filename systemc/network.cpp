@@ -239,7 +239,7 @@ void Network::evaluate(Cycle now) {
   }
   for (NodeId r : probed_) calendar_.wake(static_cast<int>(r), now + 1);
   ++evaluated_;
-  evaluated_event_.notify(sc_core::SC_ZERO_TIME);
+  if (notify_evaluated_) evaluated_event_.notify(sc_core::SC_ZERO_TIME);
   if (moved > 0) last_progress_ = now;
   const std::uint64_t in_flight = stats_.flits_in_flight();
   if (in_flight > 0 && now - last_progress_ >= config_.simulation.watchdog_cycles) {

@@ -130,8 +130,12 @@ class Network : public sc_core::sc_module {
   }
   // A traced cycle counter, updated every evaluated cycle.
   void set_cycle_probe(sc_dt::uint64* probe) { cycle_probe_ = probe; }
-  // Notified (delta) after every evaluated cycle, at that cycle's time (LockstepChecker).
-  const sc_core::sc_event& evaluated_event() const { return evaluated_event_; }
+  // Notified (delta) after every evaluated cycle, at that cycle's time, from the first call on
+  // (LockstepChecker); a network nobody asked it of does not notify it.
+  const sc_core::sc_event& evaluated_event() {
+    notify_evaluated_ = true;
+    return evaluated_event_;
+  }
 
  private:
   void tick();
@@ -159,6 +163,7 @@ class Network : public sc_core::sc_module {
   std::vector<Terminal*> terminals_;  // synthetic mode only
   sc_core::sc_event wake_event_;
   sc_core::sc_event evaluated_event_;
+  bool notify_evaluated_ = false;
   Cycle next_unevaluated_ = 0;  // node mode: cycles below this were evaluated
   std::vector<NodeId> probed_;
   Cycle probe_until_ = 0;
