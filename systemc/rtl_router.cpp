@@ -8,6 +8,7 @@
 // verilated.h reads the simulation time through sc_time_stamp() when SystemC is present.
 using sc_core::sc_time_stamp;
 #include "Vwormsim_router.h"
+#include "Vwormsim_router_uc.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
@@ -98,24 +99,38 @@ RtlRouter::RtlRouter(const sc_core::sc_module_name& name, const RouterParams& pa
       table_(table),
       context_(std::move(context)),
       period_ps_(period_ps) {
-  model_ = std::make_unique<Vwormsim_router>(context_.get(), this->name());
   const auto straps = rtl_straps(config, topology, layout_, params.id);
-  for (std::size_t i = 0; i < straps.size(); ++i) model_->cfg_i[i] = straps[i];
+  // A network without multidestination worms gets the unicast-only build of the RTL router
+  // (the same RTL without the path/tree hardware, docs/rtl.md): same ports, same behaviour,
+  // a smaller and faster model.
+  if (config.network.router.multidest == MultidestMode::kNone) {
+    unicast_model_ = std::make_unique<Vwormsim_router_uc>(context_.get(), this->name());
+    reset_model(*unicast_model_, straps, fst_file);
+  } else {
+    model_ = std::make_unique<Vwormsim_router>(context_.get(), this->name());
+    reset_model(*model_, straps, fst_file);
+  }
+  if (context_->gotError())
+    throw std::logic_error(fmt::format("{}: RTL assertion failed during reset", this->name()));
+}
+
+template <class Model>
+void RtlRouter::reset_model(Model& m, const std::array<std::uint32_t, (rtl::kCfgW + 31) / 32>& straps,
+                            const std::string& fst_file) {
+  for (std::size_t i = 0; i < straps.size(); ++i) m.cfg_i[i] = straps[i];
   if (!fst_file.empty()) {
     trace_ = std::make_unique<VerilatedFstC>();
-    model_->trace(trace_.get(), 99);
+    m.trace(trace_.get(), 99);
     trace_->open(fst_file.c_str());
   }
   // A real negative edge on rst_ni (the flops reset asynchronously).
-  model_->clk_i = 0;
-  model_->rst_ni = 1;
-  model_->eval();
-  model_->rst_ni = 0;
-  model_->eval();
-  model_->rst_ni = 1;
-  model_->eval();
-  if (context_->gotError())
-    throw std::logic_error(fmt::format("{}: RTL assertion failed during reset", this->name()));
+  m.clk_i = 0;
+  m.rst_ni = 1;
+  m.eval();
+  m.rst_ni = 0;
+  m.eval();
+  m.rst_ni = 1;
+  m.eval();
 }
 
 void RtlRouter::close_trace() {
@@ -128,26 +143,36 @@ RtlRouter::~RtlRouter() {
   // set by the last context constructed; with several networks it must be pointed at ours.
   Verilated::threadContextp(context_.get());
   if (trace_) trace_->close();
-  model_->final();
+  if (model_) model_->final();
+  if (unicast_model_) unicast_model_->final();
   model_.reset();
+  unicast_model_.reset();
 }
 
-void RtlRouter::evaluate(bool clock) {
-  model_->clk_i = clock ? 1 : 0;
-  model_->eval();
+template <class Model>
+void RtlRouter::evaluate(Model& m, bool clock) {
+  m.clk_i = clock ? 1 : 0;
+  m.eval();
   if (context_->gotError())
     throw std::logic_error(fmt::format("RTL assertion failed (the message above names it){}",
                                        clock ? " at the clock edge" : ""));
 }
 
 Router::StepResult RtlRouter::step_unchecked(Cycle now, ActivityCalendar& calendar, bool measuring) {
+  return model_ ? step_model(*model_, now, calendar, measuring)
+                : step_model(*unicast_model_, now, calendar, measuring);
+}
+
+template <class Model>
+Router::StepResult RtlRouter::step_model(Model& m, Cycle now, ActivityCalendar& calendar,
+                                         bool measuring) {
   using namespace rtl;
   if (probes_enabled_) {
     for (FlitProbe& p : in_probes_) p.clear();
     for (FlitProbe& p : out_probes_) p.clear();
   }
   // Arrivals: at most one flit per input link and one credit per output link per cycle.
-  std::uint32_t* in_words = model_->in_flit_i.data();
+  std::uint32_t* in_words = m.in_flit_i.data();
   std::uint64_t in_valid = 0;
   const Cycle pipeline_delay = static_cast<Cycle>(params_.pipeline_depth - 1);
   for (std::uint64_t ports = flits_pending_; ports != 0; ports &= ports - 1) {
@@ -184,22 +209,22 @@ Router::StepResult RtlRouter::step_unchecked(Cycle now, ActivityCalendar& calend
     }
     if (link->credits.empty()) credits_pending_ &= ~(std::uint64_t{1} << p);
   }
-  model_->in_valid_i = static_cast<std::uint8_t>(in_valid);
-  model_->out_credit_i = static_cast<std::uint8_t>(credit_valid);
-  model_->out_credit_vc_i = static_cast<std::remove_reference_t<decltype(model_->out_credit_vc_i)>>(credit_vc);
-  evaluate(false);
+  m.in_valid_i = static_cast<std::uint8_t>(in_valid);
+  m.out_credit_i = static_cast<std::uint8_t>(credit_valid);
+  m.out_credit_vc_i = static_cast<std::remove_reference_t<decltype(m.out_credit_vc_i)>>(credit_vc);
+  evaluate(m, false);
   if (trace_) trace_->dump(now * period_ps_);
 
   // Departures: each is a flit of the mirror's buffer of the input VC the RTL names, carried
   // unchanged (a replicating branch restamps the target and path position).
   int moved = 0;
-  const std::uint32_t* out_words = model_->out_flit_o.data();
-  const std::uint64_t out_valid = model_->out_valid_o;
+  const std::uint32_t* out_words = m.out_flit_o.data();
+  const std::uint64_t out_valid = m.out_valid_o;
   for (int ro = 0; ro < kOutPorts; ++ro) {
     if (!bit(out_valid, ro)) continue;
     const int o = sc_port(ro);
     const FlitBits got = unpack(out_words, static_cast<unsigned>(ro) * kFlitW);
-    const int ri = static_cast<int>(field(model_->out_src_o, kInVcW * static_cast<unsigned>(ro), kInVcW));
+    const int ri = static_cast<int>(field(m.out_src_o, kInVcW * static_cast<unsigned>(ro), kInVcW));
     const int p = sc_port(ri / kMaxVcs);
     const int vc = ri % kMaxVcs;
     const Flit* source = nullptr;
@@ -232,11 +257,11 @@ Router::StepResult RtlRouter::step_unchecked(Cycle now, ActivityCalendar& calend
   }
   // Slots freed this cycle (after every branch took their flit), credited upstream.
   int freed = 0;
-  const std::uint64_t credits_out = model_->in_credit_o;
+  const std::uint64_t credits_out = m.in_credit_o;
   for (int rp = 0; rp < kInPorts; ++rp) {
     if (!bit(credits_out, rp)) continue;
     const int p = sc_port(rp);
-    const int vc = static_cast<int>(field(model_->in_credit_vc_o, kVcW * static_cast<unsigned>(rp), kVcW));
+    const int vc = static_cast<int>(field(m.in_credit_vc_o, kVcW * static_cast<unsigned>(rp), kVcW));
     if (p >= static_cast<int>(inputs_.size()) || vc >= params_.vcs ||
         inputs_[static_cast<std::size_t>(p)].vcs[static_cast<std::size_t>(vc)].buffer.empty())
       throw std::logic_error(fmt::format("RTL freed a slot of empty input {} VC {}", p, vc));
@@ -245,9 +270,9 @@ Router::StepResult RtlRouter::step_unchecked(Cycle now, ActivityCalendar& calend
   }
   if (freed > moved)
     throw std::logic_error(fmt::format("RTL freed {} slots but sent {} flits", freed, moved));
-  evaluate(true);
+  evaluate(m, true);
   if (trace_) trace_->dump(now * period_ps_ + period_ps_ / 2);
-  mirror_state();
+  mirror_state(m);
 
   StepResult result;
   result.moved = moved;
@@ -259,11 +284,12 @@ Router::StepResult RtlRouter::step_unchecked(Cycle now, ActivityCalendar& calend
 }
 
 // VC states and the owner table from the RTL's registered state, in C++ port numbering.
-void RtlRouter::mirror_state() {
+template <class Model>
+void RtlRouter::mirror_state(const Model& m) {
   using namespace rtl;
-  const std::uint64_t active = model_->vc_active_o;
-  const std::uint64_t replicating = model_->vc_replicating_o;
-  const std::uint64_t owned = model_->owner_valid_o;
+  const std::uint64_t active = m.vc_active_o;
+  const std::uint64_t replicating = m.vc_replicating_o;
+  const std::uint64_t owned = m.owner_valid_o;
   const int vcs = params_.vcs;
   for (std::size_t p = 0; p < inputs_.size(); ++p)
     for (int v = 0; v < vcs; ++v) {
@@ -276,7 +302,7 @@ void RtlRouter::mirror_state() {
         ivc.out_port = ivc.out_vc = -1;
         for (int ro = 0; ro < kOutPorts * kMaxVcs; ++ro)
           if (bit(owned, ro) &&
-              static_cast<int>(field(model_->owner_o, kInVcW * static_cast<unsigned>(ro), kInVcW)) == ri) {
+              static_cast<int>(field(m.owner_o, kInVcW * static_cast<unsigned>(ro), kInVcW)) == ri) {
             ReplicaBranch b;
             b.out_port = sc_port(ro / kMaxVcs);
             b.out_vc = ro % kMaxVcs;
@@ -285,8 +311,8 @@ void RtlRouter::mirror_state() {
           }
       } else if (bit(active, ri)) {
         ivc.state = VcState::kActive;
-        ivc.out_port = sc_port(static_cast<int>(field(model_->vc_out_port_o, kPortW * static_cast<unsigned>(ri), kPortW)));
-        ivc.out_vc = static_cast<int>(field(model_->vc_out_vc_o, kVcIdxW * static_cast<unsigned>(ri), kVcIdxW));
+        ivc.out_port = sc_port(static_cast<int>(field(m.vc_out_port_o, kPortW * static_cast<unsigned>(ri), kPortW)));
+        ivc.out_vc = static_cast<int>(field(m.vc_out_vc_o, kVcIdxW * static_cast<unsigned>(ri), kVcIdxW));
       } else {
         ivc.state = ivc.buffer.empty() ? VcState::kIdle : VcState::kRouted;
         ivc.out_port = ivc.out_vc = -1;
@@ -312,7 +338,7 @@ void RtlRouter::mirror_state() {
       const int ro = rtl_out(static_cast<int>(o)) * kMaxVcs + v;
       int holder = -1;
       if (bit(owned, ro)) {
-        const int ri = static_cast<int>(field(model_->owner_o, kInVcW * static_cast<unsigned>(ro), kInVcW));
+        const int ri = static_cast<int>(field(m.owner_o, kInVcW * static_cast<unsigned>(ro), kInVcW));
         holder = sc_port(ri / kMaxVcs) * vcs + ri % kMaxVcs;
       }
       owner_[o * static_cast<std::size_t>(vcs) + static_cast<std::size_t>(v)] = holder;

@@ -23,6 +23,7 @@
 #include "topology.h"
 
 class Vwormsim_router;
+class Vwormsim_router_uc;
 class VerilatedContext;
 class VerilatedFstC;
 
@@ -58,8 +59,17 @@ class RtlRouter : public Router {
   StepResult step_unchecked(Cycle now, ActivityCalendar& calendar, bool measuring) override;
 
  private:
-  void evaluate(bool clock);
-  void mirror_state();
+  // The same code drives either build of the RTL router (Vwormsim_router with the
+  // multidestination hardware, Vwormsim_router_uc without it); they have the same ports.
+  template <class Model>
+  void reset_model(Model& m, const std::array<std::uint32_t, (rtl::kCfgW + 31) / 32>& straps,
+                   const std::string& fst_file);
+  template <class Model>
+  StepResult step_model(Model& m, Cycle now, ActivityCalendar& calendar, bool measuring);
+  template <class Model>
+  void evaluate(Model& m, bool clock);
+  template <class Model>
+  void mirror_state(const Model& m);
   rtl::FlitBits flit_bits(const Flit& f) const {
     return rtl::to_bits(f, f.mcast != 0 && table_ != nullptr ? &table_->at(f.mcast) : nullptr);
   }
@@ -70,7 +80,8 @@ class RtlRouter : public Router {
   PortLayout layout_;
   const MulticastTable* table_;
   std::shared_ptr<VerilatedContext> context_;
-  std::unique_ptr<Vwormsim_router> model_;
+  std::unique_ptr<Vwormsim_router> model_;             // with multidestination worms
+  std::unique_ptr<Vwormsim_router_uc> unicast_model_;  // without (one of the two is set)
   std::unique_ptr<VerilatedFstC> trace_;
   std::uint64_t period_ps_;
   Cycle last_dump_ = 0;
