@@ -87,6 +87,10 @@ void LockstepChecker::compare_pending() {
   events_b_ += log_b_.size();
   std::sort(log_a_.begin(), log_a_.end());
   std::sort(log_b_.begin(), log_b_.end());
+  // The state read below is the one after the latest cycle compared here (the first differing
+  // cycle itself unless the run ended by sc_stop before a check).
+  const Cycle latest = std::max(log_a_.empty() ? 0 : log_a_.back().cycle,
+                                log_b_.empty() ? 0 : log_b_.back().cycle);
   const FlitLogDifference diff = difference(log_a_, log_b_);
   log_a_.clear();
   log_b_.clear();
@@ -103,7 +107,7 @@ void LockstepChecker::compare_pending() {
   std::string state;
   for (const auto& [network, name] : {std::pair<const Network*, const std::string*>{&a_, &a_name_},
                                       {&b_, &b_name_}}) {
-    state += fmt::format("  state of {} after cycle {}:\n", *name, result_.first_cycle);
+    state += fmt::format("  state of {} after cycle {}:\n", *name, latest);
     for (NodeId r : routers) state += describe_router_state(*network, r);
   }
   first_report_ = describe_first_cycle(diff, a_name_, b_name_) + state;
