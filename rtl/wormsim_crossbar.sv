@@ -18,7 +18,10 @@ module wormsim_crossbar #(
   always_comb begin
     for (int o = 0; o < NumOut; o++) begin
       valid_o[o] = sel_valid_i[o];
-      data_o[o*W +: W] = sel_valid_i[o] ? data_i[sel_i[o*SelW +: SelW]*W +: W] : '0;
+      // A compare per input, not a part select at a run-time index (a shifter in yosys).
+      data_o[o*W +: W] = '0;
+      for (int i = 0; i < NumIn; i++)
+        if (sel_valid_i[o] && 32'(sel_i[o*SelW +: SelW]) == i) data_o[o*W +: W] = data_i[i*W +: W];
     end
   end
 

@@ -41,11 +41,23 @@ module wormsim_flit_fifo #(
 
   assign empty = cnt_q == '0;
   assign valid_o = !empty || push_i;
-  assign front_o = empty ? data_i : mem_q[rd_q*W +: W];
-  assign ready_o = empty ? (push_i && delay_i == 2'd0) : (wait_q[rd_q*2 +: 2] == 2'd0);
+  // The front slot through a compare with the read pointer (see the branch read ports below).
+  always_comb begin
+    front_o = data_i;
+    ready_o = push_i && delay_i == 2'd0;
+    for (int i = 0; i < Depth; i++)
+      if (!empty && 32'(rd_q) == i) begin
+        front_o = mem_q[i*W +: W];
+        ready_o = wait_q[i*2 +: 2] == 2'd0;
+      end
+  end
   assign count_o = cnt_q;
   assign bypass = empty && push_i && pop_i;  // arrives and leaves in the same cycle
 
+  // Slots are read through a compare with each slot number, not an indexed part select at a
+  // run-time slot: yosys 0.23 maps that to a shifter over the whole memory vector per port,
+  // and the gate-level mapping of a router with five branch read ports per buffer then ran
+  // out of memory (over 20 GB; docs/rtl-cost.md).
   always_comb begin
     int k, slot;
     for (int r = 0; r < NumRd; r++) begin
@@ -53,9 +65,14 @@ module wormsim_flit_fifo #(
       slot = 32'(rd_q) + k;
       if (slot >= Depth) slot = slot - Depth;  // k <= Depth: one wrap at most
       rd_valid_o[r] = k < 32'(cnt_q) || (k == 32'(cnt_q) && push_i);
-      rd_ready_o[r] = k < 32'(cnt_q) ? wait_q[slot*2 +: 2] == 2'd0
-                                     : (k == 32'(cnt_q) && push_i && delay_i == 2'd0);
-      rd_data_o[r*W +: W] = k < 32'(cnt_q) ? mem_q[slot*W +: W] : data_i;
+      rd_ready_o[r] = k == 32'(cnt_q) && push_i && delay_i == 2'd0;
+      rd_data_o[r*W +: W] = data_i;
+      for (int i = 0; i < Depth; i++) begin
+        if (k < 32'(cnt_q) && slot == i) begin
+          rd_ready_o[r] = wait_q[i*2 +: 2] == 2'd0;
+          rd_data_o[r*W +: W] = mem_q[i*W +: W];
+        end
+      end
     end
   end
 

@@ -374,18 +374,25 @@ module wormsim_router #(
     end
   end
 
+  // The VC an input port sends from is selected by comparing the grant with each of the port's
+  // VCs, not by a part select at a run-time index: yosys 0.23 maps that to a shifter over
+  // all buffer fronts per port (docs/rtl.md, "Flat vectors").
   logic [NumIn*FlitW-1:0] xbar_in;
   always_comb begin
     int i;
+    i = 0;
     pop = '0;
+    xbar_in = '0;
     for (int p = 0; p < NumIn; p++) begin
-      i = granted_vc(sa_gnt_vc, p);
-      xbar_in[p*FlitW +: FlitW] = front[i*EntryW +: FlitW];
-      xbar_in[p*FlitW + wormsim_pkg::FlitVcLsb +: VcW] = VcW'(hold_vc[i*VcIdxW +: VcIdxW]);
+      for (int v = 0; v < NumVcs; v++)
+        if (32'(sa_gnt_vc[p*VcIdxW +: VcIdxW]) == v) begin
+          i = p * NumVcs + v;
+          xbar_in[p*FlitW +: FlitW] = front[i*EntryW +: FlitW];
+          xbar_in[p*FlitW + wormsim_pkg::FlitVcLsb +: VcW] = VcW'(hold_vc[i*VcIdxW +: VcIdxW]);
+          if (sa_gnt[p]) pop[i] = 1'b1;
+        end
       in_credit_o[p] = sa_gnt[p];
       in_credit_vc_o[p*VcW +: VcW] = VcW'(sa_gnt_vc[p*VcIdxW +: VcIdxW]);
-      for (int k = 0; k < NumInVc; k++)
-        if (k == i && sa_gnt[p]) pop[k] = 1'b1;
       for (int v = 0; v < NumVcs; v++)
         if (rpop[p*NumVcs + v]) begin
           in_credit_o[p] = 1'b1;
@@ -471,16 +478,17 @@ module wormsim_router #(
           end
       end
     // A tail leaving releases its input VC and its output VC.
-    for (int p = 0; p < NumIn; p++) begin
-      i = granted_vc(sa_gnt_vc, p);
-      o = 32'(hold_port[i*4 +: 4]) * NumVcs + 32'(hold_vc[i*VcIdxW +: VcIdxW]);
-      if (sa_gnt[p] && wormsim_pkg::is_tail(front[i*EntryW + wormsim_pkg::FlitTypLsb +: 2])) begin
-        for (int k = 0; k < NumInVc; k++)
-          if (k == i) active_d[k] = 1'b0;
-        for (int k = 0; k < NumOut*NumVcs; k++)
-          if (k == o) own_d[k] = 1'b0;
+    for (int p = 0; p < NumIn; p++)
+      for (int v = 0; v < NumVcs; v++) begin
+        i = p * NumVcs + v;
+        o = 32'(hold_port[i*4 +: 4]) * NumVcs + 32'(hold_vc[i*VcIdxW +: VcIdxW]);
+        if (sa_gnt[p] && 32'(sa_gnt_vc[p*VcIdxW +: VcIdxW]) == v &&
+            wormsim_pkg::is_tail(front[i*EntryW + wormsim_pkg::FlitTypLsb +: 2])) begin
+          active_d[i] = 1'b0;
+          for (int k = 0; k < NumOut*NumVcs; k++)
+            if (k == o) own_d[k] = 1'b0;
+        end
       end
-    end
     // Replicating worms: branches granted their output VCs, flits sent and freed, a branch
     // done (and its output VC released) after its tail, the worm done after all branches.
     rep_d = rep_q;
