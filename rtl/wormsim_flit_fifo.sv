@@ -57,7 +57,7 @@ module wormsim_flit_fifo #(
   // Slots are read through a compare with each slot number, not an indexed part select at a
   // run-time slot: yosys 0.23 maps that to a shifter over the whole memory vector per port,
   // and the gate-level mapping of a router with five branch read ports per buffer then ran
-  // out of memory (over 20 GB; docs/rtl-cost.md).
+  // out of memory (over 20 GB; docs/rtl.md, "Wide reads through compares").
   always_comb begin
     int k, slot;
     for (int r = 0; r < NumRd; r++) begin

@@ -376,7 +376,7 @@ module wormsim_router #(
 
   // The VC an input port sends from is selected by comparing the grant with each of the port's
   // VCs, not by a part select at a run-time index: yosys 0.23 maps that to a shifter over
-  // all buffer fronts per port (docs/rtl.md, "Flat vectors").
+  // all buffer fronts per port (docs/rtl.md, "Wide reads through compares").
   logic [NumIn*FlitW-1:0] xbar_in;
   always_comb begin
     int i;
