@@ -104,7 +104,7 @@ module wormsim_mc_route #(
           // address bits in which the destination differs.
           x = cfg_i.node ^ src;
           diff = src ^ NodeW'(n);
-          for (int b = 0; b <= 6; b++) begin
+          for (int b = 0; b <= NumNet; b++) begin
             mask = NodeW'((32'd1 << b) - 1);
             if (cfg_i.ecube_high_to_low) mask = ~mask;
             if (x == (diff & mask)) hit = 1'b1;

@@ -98,7 +98,7 @@ package wormsim_pkg;
     multidest_e                     multidest;
     logic                           sync_replication;  // a flit goes to all branches at once
     topo_e                          topo;
-    logic [2:0]                     dims;         // mesh/torus: 1..3; hypercube: n (ports permitting)
+    logic [3:0]                     dims;         // mesh/torus: 1..3; hypercube: n <= NumNet
     logic [MaxDims*CoordW-1:0]      side;         // side length of dimension d at [d*CoordW +: CoordW]
     logic [MaxDims*NodeW-1:0]       stride;       // node-id stride of dimension d
     logic [MaxDims*2-1:0]           order;        // DOR: dimension resolved i-th at [i*2 +: 2]

@@ -92,9 +92,10 @@ module wormsim_route_compute #(
       end
       arrived = !found;
     end else if (cube) begin
-      // High-to-low takes the highest differing address bit, low-to-high the lowest.
-      for (int j = 0; j < 6; j++) begin
-        d = cfg_i.ecube_high_to_low ? 5 - j : j;
+      // High-to-low takes the highest differing address bit, low-to-high the lowest; an
+      // n-cube has n network ports, so n <= NumNet.
+      for (int j = 0; j < NumNet; j++) begin
+        d = cfg_i.ecube_high_to_low ? NumNet - 1 - j : j;
         if (arrived && 32'(d) < 32'(cfg_i.dims) && diff[d]) begin
           arrived = 1'b0;
           port = 4'(d);
@@ -118,13 +119,19 @@ module wormsim_route_compute #(
 
   always_comb begin
     logic class1, wrap, same_dim;
-    logic [CoordW-1:0] c;
+    logic [CoordW-1:0] c, k;
     logic [3:0] lo;
     logic [4:0] split;
-    int d;
-    d = 32'(port) / 2;
-    c = here_c[d*CoordW +: CoordW];
-    wrap = port[0] == 1'b0 ? c == cfg_i.side[d*CoordW +: CoordW] - 1'b1 : c == '0;
+    // Coordinate and side of the dimension of `port` (a hypercube's port may lie beyond
+    // MaxDims; its wrap is never used).
+    c = '0;
+    k = '0;
+    for (int d = 0; d < MaxDims; d++)
+      if (32'(port) / 2 == d) begin
+        c = here_c[d*CoordW +: CoordW];
+        k = cfg_i.side[d*CoordW +: CoordW];
+      end
+    wrap = port[0] == 1'b0 ? c == k - 1'b1 : c == '0;
     same_dim = 32'(in_port_i) < NumNet && in_port_i[3:1] == port[3:1];
     split = (cfg_i.vcs + 5'd1) >> 1;
     class1 = wrap || (same_dim && in_vc_i >= split);

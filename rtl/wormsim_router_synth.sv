@@ -37,7 +37,7 @@ module wormsim_router_synth #(
   always_comb begin
     cfg = '0;
     cfg.topo = wormsim_pkg::TopoMesh;
-    cfg.dims = 3'd2;
+    cfg.dims = 4'd2;
     cfg.side[0 +: CoordW] = CoordW'(Side);
     cfg.side[CoordW +: CoordW] = CoordW'(Side);
     cfg.stride[0 +: NodeW] = NodeW'(1);

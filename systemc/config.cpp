@@ -118,7 +118,7 @@ WORMSIM_ENUM_TABLE(RootSelection, kRootNames)
 #undef WORMSIM_ENUM_TABLE
 
 // The Verilated router's structural maxima (systemc/rtl_flit.h, docs/rtl.md).
-void Config::validate_rtl(int nodes, int network_ports, int ejection_channels) const {
+void Config::validate_rtl(int nodes, int network_ports, int channels) const {
   const RouterConfig& r = network.router;
   for (std::size_t i = 0; i < r.rtl_nodes.size(); ++i)
     require(static_cast<int>(r.rtl_nodes[i]) < nodes, fmt::format("network.router.rtl_nodes[{}]", i),
@@ -144,11 +144,12 @@ void Config::validate_rtl(int nodes, int network_ports, int ejection_channels) c
   require(r.buffer_depth <= rtl::kMaxDepth, key,
           fmt::format("the RTL router is built for buffers of at most {} flits "
                       "(network.router.buffer_depth is {})", rtl::kMaxDepth, r.buffer_depth));
-  require(network_ports <= rtl::kMaxNetworkPorts, key,
-          fmt::format("the RTL router has at most {} network ports (the topology needs {})",
-                      rtl::kMaxNetworkPorts, network_ports));
-  require(ejection_channels <= rtl::kMaxEjection, key,
-          fmt::format("the RTL router has at most {} injection/ejection channels", rtl::kMaxEjection));
+  require(rtl::rtl_build_ports(network_ports, channels) != 0, key,
+          fmt::format("the RTL router is built with at most {} network ports and {} injection and "
+                      "{} ejection channels (this network needs {} and {}; route_t numbers ports "
+                      "with 4 bits, so a router has at most {} outputs)",
+                      rtl::kWidePorts, rtl::kWidePorts, rtl::kWidePorts, network_ports, channels,
+                      rtl::kMaxRoutePorts));
   require(nodes <= rtl::kMaxNodes, key,
           fmt::format("the RTL flit carries {}-bit node ids: at most {} nodes (got {})",
                       rtl::kNodeW, rtl::kMaxNodes, nodes));
@@ -248,8 +249,10 @@ void Config::validate() const {
           "network.router.consumption_channels",
           fmt::format("must be 0 (the port model's {}) or 1..{} (got {})", ejection_channels,
                       network_ports, r.consumption_channels));
+  // Injection channels are the port model's; ejection channels may be consumption channels.
   validate_rtl(node_count(topo), network_ports,
-               r.consumption_channels > 0 ? r.consumption_channels : ejection_channels);
+               std::max(ejection_channels,
+                        r.consumption_channels > 0 ? r.consumption_channels : ejection_channels));
   if (r.multidest == MultidestMode::kTree)
     require(rt.algorithm != RoutingAlgorithm::kHamiltonian, "network.router.multidest",
             "tree replication follows the dimension-ordered tree; use routing dor or ecube");

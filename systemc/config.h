@@ -193,7 +193,7 @@ struct Config {
 
  private:
   void validate_node_layer(int nodes) const;
-  void validate_rtl(int nodes, int network_ports, int ejection_channels) const;
+  void validate_rtl(int nodes, int network_ports, int channels) const;
 };
 
 int node_count(const TopologyConfig& t);

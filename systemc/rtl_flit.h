@@ -37,26 +37,45 @@ inline constexpr unsigned kTypLsb = kVcLsb + kVcW;
 inline constexpr unsigned kFlitW = kTypLsb + 2;  // 283
 inline constexpr unsigned kDataBytes = kDataW / 8;
 
-// Structural maxima of the Verilated router (rtl/CMakeLists.txt builds wormsim_router with its
-// default parameters); a configuration may use less. Config::validate checks them.
-inline constexpr int kMaxNetworkPorts = 4;  // NumNet
-inline constexpr int kMaxInjection = 4;     // NumInj
-inline constexpr int kMaxEjection = 4;      // NumEj
-inline constexpr int kMaxVcs = 4;           // NumVcs
-inline constexpr int kMaxDepth = 8;         // Depth
+// Structural maxima of the Verilated routers (rtl/CMakeLists.txt); a configuration may use
+// less, and Config::validate checks them. Two shapes are built (docs/rtl.md):
+//  - narrow: Vwormsim_router (with the multidestination hardware) and Vwormsim_router_uc
+//    (without), kNarrowPorts network ports and as many injection and ejection channels:
+//    1D/2D meshes and tori and hypercubes up to 4 dimensions;
+//  - wide: Vwormsim_router_wide (with the multidestination hardware), kWidePorts network
+//    ports and as many channels: 3D meshes and tori and 5- to 7-cubes, in every port model.
+// route_t numbers ports with 4 bits and its port_hi is one past the last candidate, so a
+// router has at most 15 output ports (NumNet + NumEj <= 15).
+inline constexpr int kNarrowPorts = 4;  // NumNet = NumInj = NumEj of the narrow builds
+// NumNet = NumInj = NumEj of the wide build; rtl/CMakeLists.txt reads this line.
+inline constexpr int kWidePorts = 7;
+inline constexpr int kMaxRoutePorts = 15;
+static_assert(2 * kWidePorts <= kMaxRoutePorts, "route_t carries 4-bit port numbers");
+inline constexpr int kMaxVcs = 4;    // NumVcs
+inline constexpr int kMaxDepth = 8;  // Depth
 inline constexpr int kMaxNodes = 1 << kNodeW;
 // Multidestination worms: a path header lists node ids of kPathIdW bits (kPathEnd ends it),
 // a tree header is a bit-string of kMaxTreeNodes nodes (the router's MaxNodes).
 inline constexpr int kMaxPathNodes = static_cast<int>(kPathEnd);
 inline constexpr int kMaxTreeNodes = static_cast<int>(kHdrW);
 
-// Port numbers: C++ routers number NI channels right after their `network` ports, the RTL
-// after its kMaxNetworkPorts (same order, so arbitration order is preserved; docs/rtl.md).
-inline int rtl_port(int cpp_port, int network) {
-  return cpp_port < network ? cpp_port : kMaxNetworkPorts + cpp_port - network;
+// The network ports (= injection = ejection channels) of the build that serves a router with
+// `network` network ports and `channels` injection or ejection channels: the narrow shape
+// when it fits, else the wide one; 0 when neither does.
+inline int rtl_build_ports(int network, int channels) {
+  if (network <= kNarrowPorts && channels <= kNarrowPorts) return kNarrowPorts;
+  if (network <= kWidePorts && channels <= kWidePorts) return kWidePorts;
+  return 0;
 }
-inline int cpp_port(int rtl_port, int network) {
-  return rtl_port < kMaxNetworkPorts ? rtl_port : network + rtl_port - kMaxNetworkPorts;
+
+// Port numbers: C++ routers number NI channels right after their `network` ports, the RTL
+// after the `rtl_net` network ports of its build (same order, so arbitration order is
+// preserved; docs/rtl.md).
+inline int rtl_port(int cpp_port, int network, int rtl_net) {
+  return cpp_port < network ? cpp_port : rtl_net + cpp_port - network;
+}
+inline int cpp_port(int rtl_port, int network, int rtl_net) {
+  return rtl_port < rtl_net ? rtl_port : network + rtl_port - rtl_net;
 }
 
 // route_t, LSB first: vc_hi[4:0], vc_lo[9:5], port_hi[13:10], port_lo[17:14].
@@ -64,13 +83,13 @@ inline constexpr unsigned kRouteVcHiLsb = 0, kRouteVcLoLsb = 5, kRoutePortHiLsb 
                           kRoutePortLoLsb = 14, kRouteW = 18;
 
 // cfg_t straps, LSB first (rtl/wormsim_pkg.sv).
-inline constexpr unsigned kCfgW = 156;
+inline constexpr unsigned kCfgW = 157;
 inline constexpr unsigned kCfgNodeLsb = 0, kCfgEjectByDirLsb = 16, kCfgEjectionLsb = 17,
                           kCfgNetPortsLsb = 21, kCfgAllocLsb = 25, kCfgPipelineLsb = 26,
                           kCfgDepthLsb = 29, kCfgVcsLsb = 38, kCfgDatelineLsb = 43,
                           kCfgHamiltonianLsb = 44, kCfgEcubeLsb = 45, kCfgOrderLsb = 46,
                           kCfgStrideLsb = 52, kCfgSideLsb = 100, kCfgDimsLsb = 148,
-                          kCfgTopoLsb = 151, kCfgSyncLsb = 153, kCfgMultidestLsb = 154;
+                          kCfgTopoLsb = 152, kCfgSyncLsb = 154, kCfgMultidestLsb = 155;
 
 // Bit fields of little-endian 32-bit word arrays (Verilator's VlWide layout).
 inline void set_bits(std::uint32_t* words, unsigned lsb, unsigned width, std::uint64_t value) {

@@ -9,21 +9,29 @@
 using sc_core::sc_time_stamp;
 #include "Vwormsim_router.h"
 #include "Vwormsim_router_uc.h"
+#include "Vwormsim_router_wide.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
 namespace wormsim {
 
 namespace {
-constexpr int kInPorts = rtl::kMaxNetworkPorts + rtl::kMaxInjection;
-constexpr int kOutPorts = rtl::kMaxNetworkPorts + rtl::kMaxEjection;
 constexpr unsigned clog2(unsigned n) { return n <= 1 ? 0 : 1 + clog2((n + 1) / 2); }
-// Widths of the router's state outputs (localparams of rtl/wormsim_router.sv).
-constexpr unsigned kInVcW = clog2(kInPorts * rtl::kMaxVcs);                       // InVcW
+// Widths of the router's state outputs (localparams of rtl/wormsim_router.sv). A build with
+// `net` network ports has net + net input and output ports; InVcW depends on the build.
+constexpr unsigned in_vc_width(int net) { return clog2(static_cast<unsigned>(2 * net * rtl::kMaxVcs)); }
 constexpr unsigned kVcIdxW = rtl::kMaxVcs > 1 ? clog2(rtl::kMaxVcs) : 1;          // VcIdxW
 constexpr unsigned kPortW = 4;                                                    // route_t ports
-static_assert(kInPorts <= 16 && kOutPorts <= 16, "route_t carries 4-bit port numbers");
-static_assert(kInVcW == 5 && kVcIdxW == 2, "the Verilated model's state widths");
+static_assert(in_vc_width(rtl::kNarrowPorts) == 5 && in_vc_width(rtl::kWidePorts) == 6 &&
+                  kVcIdxW == 2, "the Verilated models' state widths");
+// Per-port bit masks of the model ports and of the input and output VCs fit 64 bits.
+static_assert(2 * rtl::kWidePorts * rtl::kMaxVcs <= 64, "VC masks are read as 64-bit words");
+
+// A model port set from the low bits of `v`, whichever C++ type Verilator gave it.
+template <typename T>
+void set_port(T& port, std::uint64_t v) {
+  port = static_cast<T>(v);
+}
 
 bool bit(std::uint64_t v, int i) { return ((v >> i) & 1u) != 0; }
 
@@ -49,7 +57,7 @@ std::array<std::uint32_t, (rtl::kCfgW + 31) / 32> rtl_straps(const Config& confi
   const bool cube = topology.kind() == TopologyKind::kHypercube;
   set_bits(w.data(), kCfgTopoLsb, 2,
            topology.kind() == TopologyKind::kMesh ? 0u : topology.kind() == TopologyKind::kTorus ? 1u : 2u);
-  set_bits(w.data(), kCfgDimsLsb, 3, static_cast<unsigned>(topology.dimensions()));
+  set_bits(w.data(), kCfgDimsLsb, 4, static_cast<unsigned>(topology.dimensions()));
   std::uint64_t stride = 1;
   for (int d = 0; d < 3 && !cube && d < topology.dimensions(); ++d) {
     set_bits(w.data(), kCfgSideLsb + 16u * static_cast<unsigned>(d), 16,
@@ -96,14 +104,25 @@ RtlRouter::RtlRouter(const sc_core::sc_module_name& name, const RouterParams& pa
                      const std::string& fst_file, std::uint64_t period_ps)
     : Router(name, params, route_compute, multicast),
       layout_(params.layout),
+      rtl_net_(rtl::rtl_build_ports(params.layout.network,
+                                    std::max(params.layout.injection, params.layout.ejection))),
+      in_vc_w_(in_vc_width(rtl_net_)),
       table_(table),
       context_(std::move(context)),
       period_ps_(period_ps) {
   const auto straps = rtl_straps(config, topology, layout_, params.id);
-  // A network without multidestination worms gets the unicast-only build of the RTL router
-  // (the same RTL without the path/tree hardware, docs/rtl.md): same ports, same behaviour,
-  // a smaller and faster model.
-  if (config.network.router.multidest == MultidestMode::kNone) {
+  // Routers with more ports than the narrow builds have get the wide build. Otherwise a
+  // network without multidestination worms gets the unicast-only build (the same RTL without
+  // the path/tree hardware, docs/rtl.md): same ports, same behaviour, a smaller and faster
+  // model.
+  if (rtl_net_ == 0)
+    throw std::logic_error(fmt::format("{}: no RTL router build has {} network ports and {} "
+                                       "injection/ejection channels", this->name(),
+                                       layout_.network, std::max(layout_.injection, layout_.ejection)));
+  if (rtl_net_ == rtl::kWidePorts) {
+    wide_model_ = std::make_unique<Vwormsim_router_wide>(context_.get(), this->name());
+    reset_model(*wide_model_, straps, fst_file);
+  } else if (config.network.router.multidest == MultidestMode::kNone) {
     unicast_model_ = std::make_unique<Vwormsim_router_uc>(context_.get(), this->name());
     reset_model(*unicast_model_, straps, fst_file);
   } else {
@@ -145,8 +164,10 @@ RtlRouter::~RtlRouter() {
   if (trace_) trace_->close();
   if (model_) model_->final();
   if (unicast_model_) unicast_model_->final();
+  if (wide_model_) wide_model_->final();
   model_.reset();
   unicast_model_.reset();
+  wide_model_.reset();
 }
 
 template <class Model>
@@ -159,8 +180,9 @@ void RtlRouter::evaluate(Model& m, bool clock) {
 }
 
 Router::StepResult RtlRouter::step_unchecked(Cycle now, ActivityCalendar& calendar, bool measuring) {
-  return model_ ? step_model(*model_, now, calendar, measuring)
-                : step_model(*unicast_model_, now, calendar, measuring);
+  if (model_) return step_model(*model_, now, calendar, measuring);
+  if (wide_model_) return step_model(*wide_model_, now, calendar, measuring);
+  return step_model(*unicast_model_, now, calendar, measuring);
 }
 
 template <class Model>
@@ -209,9 +231,9 @@ Router::StepResult RtlRouter::step_model(Model& m, Cycle now, ActivityCalendar& 
     }
     if (link->credits.empty()) credits_pending_ &= ~(std::uint64_t{1} << p);
   }
-  m.in_valid_i = static_cast<std::uint8_t>(in_valid);
-  m.out_credit_i = static_cast<std::uint8_t>(credit_valid);
-  m.out_credit_vc_i = static_cast<std::remove_reference_t<decltype(m.out_credit_vc_i)>>(credit_vc);
+  set_port(m.in_valid_i, in_valid);
+  set_port(m.out_credit_i, credit_valid);
+  set_port(m.out_credit_vc_i, credit_vc);
   evaluate(m, false);
   if (trace_) trace_->dump(now * period_ps_);
 
@@ -220,11 +242,12 @@ Router::StepResult RtlRouter::step_model(Model& m, Cycle now, ActivityCalendar& 
   int moved = 0;
   const std::uint32_t* out_words = m.out_flit_o.data();
   const std::uint64_t out_valid = m.out_valid_o;
-  for (int ro = 0; ro < kOutPorts; ++ro) {
+  const int out_ports = 2 * rtl_net_;
+  for (int ro = 0; ro < out_ports; ++ro) {
     if (!bit(out_valid, ro)) continue;
     const int o = sc_port(ro);
     const FlitBits got = unpack(out_words, static_cast<unsigned>(ro) * kFlitW);
-    const int ri = static_cast<int>(field(m.out_src_o, kInVcW * static_cast<unsigned>(ro), kInVcW));
+    const int ri = static_cast<int>(field(m.out_src_o, in_vc_w_ * static_cast<unsigned>(ro), in_vc_w_));
     const int p = sc_port(ri / kMaxVcs);
     const int vc = ri % kMaxVcs;
     const Flit* source = nullptr;
@@ -258,7 +281,8 @@ Router::StepResult RtlRouter::step_model(Model& m, Cycle now, ActivityCalendar& 
   // Slots freed this cycle (after every branch took their flit), credited upstream.
   int freed = 0;
   const std::uint64_t credits_out = m.in_credit_o;
-  for (int rp = 0; rp < kInPorts; ++rp) {
+  const int in_ports = 2 * rtl_net_;
+  for (int rp = 0; rp < in_ports; ++rp) {
     if (!bit(credits_out, rp)) continue;
     const int p = sc_port(rp);
     const int vc = static_cast<int>(field(m.in_credit_vc_o, kVcW * static_cast<unsigned>(rp), kVcW));
@@ -300,9 +324,9 @@ void RtlRouter::mirror_state(const Model& m) {
         // A replicating worm: its live branches are the output VCs it holds.
         ivc.state = VcState::kActive;
         ivc.out_port = ivc.out_vc = -1;
-        for (int ro = 0; ro < kOutPorts * kMaxVcs; ++ro)
+        for (int ro = 0; ro < 2 * rtl_net_ * kMaxVcs; ++ro)
           if (bit(owned, ro) &&
-              static_cast<int>(field(m.owner_o, kInVcW * static_cast<unsigned>(ro), kInVcW)) == ri) {
+              static_cast<int>(field(m.owner_o, in_vc_w_ * static_cast<unsigned>(ro), in_vc_w_)) == ri) {
             ReplicaBranch b;
             b.out_port = sc_port(ro / kMaxVcs);
             b.out_vc = ro % kMaxVcs;
@@ -338,7 +362,7 @@ void RtlRouter::mirror_state(const Model& m) {
       const int ro = rtl_out(static_cast<int>(o)) * kMaxVcs + v;
       int holder = -1;
       if (bit(owned, ro)) {
-        const int ri = static_cast<int>(field(m.owner_o, kInVcW * static_cast<unsigned>(ro), kInVcW));
+        const int ri = static_cast<int>(field(m.owner_o, in_vc_w_ * static_cast<unsigned>(ro), in_vc_w_));
         holder = sc_port(ri / kMaxVcs) * vcs + ri % kMaxVcs;
       }
       owner_[o * static_cast<std::size_t>(vcs) + static_cast<std::size_t>(v)] = holder;

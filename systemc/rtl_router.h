@@ -24,6 +24,7 @@
 
 class Vwormsim_router;
 class Vwormsim_router_uc;
+class Vwormsim_router_wide;
 class VerilatedContext;
 class VerilatedFstC;
 
@@ -59,8 +60,9 @@ class RtlRouter : public Router {
   StepResult step_unchecked(Cycle now, ActivityCalendar& calendar, bool measuring) override;
 
  private:
-  // The same code drives either build of the RTL router (Vwormsim_router with the
-  // multidestination hardware, Vwormsim_router_uc without it); they have the same ports.
+  // The same code drives every build of the RTL router (rtl/CMakeLists.txt, docs/rtl.md):
+  // Vwormsim_router (narrow, with the multidestination hardware), Vwormsim_router_uc (narrow,
+  // without it) and Vwormsim_router_wide (wide, with it). They differ in port counts only.
   template <class Model>
   void reset_model(Model& m, const std::array<std::uint32_t, (rtl::kCfgW + 31) / 32>& straps,
                    const std::string& fst_file);
@@ -73,15 +75,19 @@ class RtlRouter : public Router {
   rtl::FlitBits flit_bits(const Flit& f) const {
     return rtl::to_bits(f, f.mcast != 0 && table_ != nullptr ? &table_->at(f.mcast) : nullptr);
   }
-  int rtl_in(int port) const { return rtl::rtl_port(port, layout_.network); }
-  int rtl_out(int port) const { return rtl::rtl_port(port, layout_.network); }
-  int sc_port(int rtl_port) const { return rtl::cpp_port(rtl_port, layout_.network); }
+  int rtl_in(int port) const { return rtl::rtl_port(port, layout_.network, rtl_net_); }
+  int rtl_out(int port) const { return rtl::rtl_port(port, layout_.network, rtl_net_); }
+  int sc_port(int rtl_port) const { return rtl::cpp_port(rtl_port, layout_.network, rtl_net_); }
 
   PortLayout layout_;
+  int rtl_net_;         // network ports (= injection = ejection channels) of the model's build
+  unsigned in_vc_w_;    // InVcW of the model's build: bits of an input VC index
   const MulticastTable* table_;
   std::shared_ptr<VerilatedContext> context_;
-  std::unique_ptr<Vwormsim_router> model_;             // with multidestination worms
-  std::unique_ptr<Vwormsim_router_uc> unicast_model_;  // without (one of the two is set)
+  // One of the three is set.
+  std::unique_ptr<Vwormsim_router> model_;             // narrow, multidestination worms
+  std::unique_ptr<Vwormsim_router_uc> unicast_model_;  // narrow, unicast only
+  std::unique_ptr<Vwormsim_router_wide> wide_model_;   // wide, multidestination worms
   std::unique_ptr<VerilatedFstC> trace_;
   std::uint64_t period_ps_;
   Cycle last_dump_ = 0;

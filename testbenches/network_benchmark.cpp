@@ -75,6 +75,14 @@ WORMSIM_BENCH(Mesh8x8_UR0p1_5flit_4k, mesh(8, 5, 0.1, 4000));  // the RTL case's
 WORMSIM_BENCH(Mesh8x8_UR0p1_5flit_Rtl, rtl(mesh(8, 5, 0.1, 4000)));
 WORMSIM_BENCH(Mesh8x8_UR0p3_5flit, mesh(8, 5, 0.3, 4000));
 WORMSIM_BENCH(Mesh8x8_UR0p3_5flit_Rtl, rtl(mesh(8, 5, 0.3, 4000)));
+// A 4x4x4 mesh (64 nodes, 6 network ports): its RTL routers are the wide build.
+Config mesh3d(Config c) {
+  c.network.topology.dims = {4, 4, 4};
+  c.validate();
+  return c;
+}
+WORMSIM_BENCH(Mesh4x4x4_UR0p1_5flit_4k, mesh3d(mesh(8, 5, 0.1, 4000)));
+WORMSIM_BENCH(Mesh4x4x4_UR0p1_5flit_RtlWide, rtl(mesh3d(mesh(8, 5, 0.1, 4000))));
 
 }  // namespace
 

@@ -313,6 +313,79 @@ TEST(RtlEquivalence, Mesh4x4HamiltonianPathWormsMixedNetwork) {
   expect_equivalent(c, as_rtl(c, {1, 2, 5, 6, 9, 10}));
 }
 
+// More than 4 network ports: the wide RTL build (rtl::kWidePorts network ports and NI
+// channels; docs/rtl.md). 3D meshes and tori, 5- to 7-cubes, unicast and multidestination.
+TEST(RtlEquivalence, Mesh3x3x3OnePortWideBuild) {
+  Config c = loaded(testing::mesh_config({3, 3, 3}), 0.25);
+  c.network.router.port_model = PortModel::kOnePort;
+  c.simulation.measure_cycles = 800;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Torus3x4x3AllPortDatelineClassesZyxOrder) {
+  Config c = loaded(testing::torus_config({3, 4, 3}), 0.35);
+  c.network.router.port_model = PortModel::kAllPort;
+  c.network.router.vcs = 4;
+  c.network.routing.order = {2, 1, 0};
+  c.simulation.measure_cycles = 600;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Hypercube5OutputFirstThreeConsumptionChannels) {
+  Config c = loaded(testing::hypercube_config(5), 0.3);
+  c.network.router.allocator = AllocatorKind::kSeparableOutputFirst;
+  c.network.router.consumption_channels = 3;
+  c.simulation.measure_cycles = 800;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Hypercube7LowToHighAllPort) {
+  Config c = loaded(testing::hypercube_config(7), 0.3);
+  c.network.router.port_model = PortModel::kAllPort;
+  c.network.routing.ecube_order = EcubeOrder::kLowToHigh;
+  c.simulation.warmup_cycles = 50;
+  c.simulation.measure_cycles = 150;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Mesh3x3x3MixedNetworkWideAndCppRouters) {
+  Config c = loaded(testing::mesh_config({3, 3, 3}), 0.25);
+  c.network.router.port_model = PortModel::kAllPort;
+  c.simulation.measure_cycles = 600;
+  expect_equivalent(c, as_rtl(c, {0, 4, 13, 14, 22, 26}));
+}
+
+TEST(RtlEquivalence, Mesh3x3x3TreeWormsAsynchronousAllPort) {
+  Config c = multidest(testing::mesh_config({3, 3, 3}), MultidestMode::kTree,
+                       Replication::kAsynchronous, 0.08, 6);
+  c.network.router.port_model = PortModel::kAllPort;
+  c.simulation.measure_cycles = 800;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Torus3x3x3PathWormsSynchronous) {
+  Config c = multidest(testing::torus_config({3, 3, 3}), MultidestMode::kPath,
+                       Replication::kSynchronous, 0.1, 6);
+  c.simulation.measure_cycles = 800;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Hypercube6TreeWormsSynchronousHighToLow) {
+  Config c = multidest(testing::hypercube_config(6), MultidestMode::kTree,
+                       Replication::kSynchronous, 0.06, 8);
+  c.simulation.measure_cycles = 500;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Hypercube5PathWormsAsynchronousKPort) {
+  Config c = multidest(testing::hypercube_config(5), MultidestMode::kPath,
+                       Replication::kAsynchronous, 0.1, 6);
+  c.network.router.port_model = PortModel::kKPort;
+  c.network.router.ports = 3;
+  c.simulation.measure_cycles = 800;
+  expect_equivalent(c, as_rtl(c));
+}
+
 // A deadlock-prone torus (one VC, no dateline classes, heavy load): the RTL network deadlocks
 // in the same cycle with the same flit history as the C++ one, and the deadlock report built
 // from the RTL routers' mirrored state finds a wait-for cycle.
@@ -412,6 +485,15 @@ TEST(RtlEquivalence, CollectiveFirmwarePathWormsMesh4x4) {
   expect_equivalent_collectives(c);
 }
 
+// The same firmware on a 3D mesh of wide-build RTL routers.
+TEST(RtlEquivalence, CollectiveFirmwareMesh3x3x3WideBuild) {
+  Config c = collective_config({CollectiveAlgorithm::kDimensionalBroadcast,
+                                CollectiveAlgorithm::kScatterBinomial});
+  c.network.topology.dims = {3, 3, 3};
+  c.network.router.port_model = PortModel::kAllPort;
+  expect_equivalent_collectives(c);
+}
+
 // Multicast firmware sending one tree worm, synchronous replication.
 TEST(RtlEquivalence, CollectiveFirmwareTreeWormsMesh4x4) {
   Config c = collective_config({CollectiveAlgorithm::kTreeMulticast});
@@ -448,8 +530,18 @@ TEST(RtlConfig, LimitsOfTheVerilatedRouterNameTheKey) {
   c = as_rtl(testing::mesh_config({4, 4}));
   c.network.router.buffer_depth = 16;
   expect_error(c, "at most 8 flits");
+  // 3D meshes and 7-cubes fit the wide build; an all-port 8-cube needs 8 + 8 outputs.
   c = as_rtl(testing::mesh_config({4, 4, 4}));
-  expect_error(c, "network ports");
+  c.network.router.port_model = PortModel::kAllPort;
+  EXPECT_NO_THROW(c.validate());
+  c = as_rtl(testing::hypercube_config(7));
+  c.network.router.port_model = PortModel::kAllPort;
+  EXPECT_NO_THROW(c.validate());
+  c = as_rtl(testing::hypercube_config(8));
+  expect_error(c, "at most 7 network ports");
+  c = as_rtl(testing::hypercube_config(8));
+  c.network.router.port_model = PortModel::kAllPort;
+  expect_error(c, "this network needs 8 and 8");
   c = as_rtl(testing::mesh_config({16, 16}));
   c.network.router.multidest = MultidestMode::kTree;
   expect_error(c, "128-node bit-string");

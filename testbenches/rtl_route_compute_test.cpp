@@ -1,12 +1,14 @@
-// Block-level test of rtl/wormsim_route_compute.sv (Verilated with NumNet = 4) against the C++
-// RouteCompute (systemc/route_compute.cpp): for every node, destination, input port and input
-// VC of a configuration, the candidate ports and VCs must be equal. The straps are packed by
+// Block-level test of rtl/wormsim_route_compute.sv against the C++ RouteCompute
+// (systemc/route_compute.cpp): for every node, destination, input port and input VC of a
+// configuration, the candidate ports and VCs must be equal. The straps are packed by
 // rtl_straps (systemc/rtl_router.h), as for the RTL router. Port numbering: C++ network ports
-// are RTL ports; C++ injection/ejection channel j (port network + j) is RTL port 4 + j.
-// Configurations: 1D/2D meshes and tori (the RTL block has at most 4 network ports, so no 3D),
-// DOR in both orders, tori with and without datelines and odd VC counts, 3- and 4-cubes with
-// both e-cube orders, Hamiltonian routing, and one-port, k-port, all-port and consumption-
-// channel port layouts.
+// are RTL ports; C++ injection/ejection channel j (port network + j) is RTL port NumNet + j.
+// Two Verilated blocks: NumNet = 4 (the narrow router builds) runs 1D/2D meshes and tori, DOR
+// in both orders, tori with and without datelines and odd VC counts, 3- and 4-cubes with both
+// e-cube orders, Hamiltonian routing, and one-port, k-port, all-port and consumption-channel
+// port layouts; NumNet = rtl::kWidePorts (the wide build) runs 3D meshes and tori in all
+// three dimension orders tested and 5- to 7-cubes, plus 2D cases again (a build routes every
+// topology within its ports).
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -25,12 +27,14 @@
 using sc_core::sc_time_stamp;
 
 #include "Vwormsim_route_compute.h"
+#include "Vwormsim_route_compute_wide.h"
 #include "rtl_block_harness.h"
 
 namespace wormsim {
 namespace {
 
 constexpr int kRtlNet = 4;  // rtl/CMakeLists.txt: wormsim_route_compute NumNet=4
+constexpr int kRtlNetWide = rtl::kWidePorts;  // Vwormsim_route_compute_wide
 // route_t in rtl/wormsim_pkg.sv: port_lo[17:14] port_hi[13:10] vc_lo[9:5] vc_hi[4:0].
 constexpr unsigned kPortLoLsb = 14, kPortHiLsb = 10, kVcLoLsb = 5, kVcHiLsb = 0;
 
@@ -70,8 +74,8 @@ Config make_config(const Case& c) {
   return config;
 }
 
-int rtl_port(int port, const PortLayout& layout) {
-  return port < layout.network ? port : kRtlNet + port - layout.network;
+int rtl_port(int port, const PortLayout& layout, int rtl_net) {
+  return rtl::rtl_port(port, layout.network, rtl_net);
 }
 
 struct Counts {
@@ -81,14 +85,15 @@ struct Counts {
   long class1 = 0;  // routes restricted to the upper dateline class
 };
 
-Counts compare_all(const Case& c) {
+template <class Model>
+Counts compare_all(const Case& c, int rtl_net) {
   const Config config = make_config(c);
   config.validate();  // within the RTL maxima
   const Topology topology(config.network.topology);
   const PortLayout layout =
       PortLayout::make(c.ports, topology.network_ports(), c.k, c.consumption);
   const RouteCompute cpp(topology, config.network.routing, layout, c.vcs);
-  rtl_test::Block<Vwormsim_route_compute> rtl;
+  rtl_test::Block<Model> rtl;
   Counts counts;
   counts.nodes = topology.nodes();
   for (NodeId here = 0; here < static_cast<NodeId>(topology.nodes()); ++here) {
@@ -99,7 +104,7 @@ Counts compare_all(const Case& c) {
         for (int in_vc = 0; in_vc < c.vcs; ++in_vc) {
           const RouteResult want = cpp.route(here, dst, in_port, in_vc);
           rtl->dst_i = static_cast<std::uint16_t>(dst);
-          rtl->in_port_i = static_cast<std::uint8_t>(rtl_port(in_port, layout));
+          rtl->in_port_i = static_cast<std::uint8_t>(rtl_port(in_port, layout, rtl_net));
           rtl->in_vc_i = static_cast<std::uint8_t>(in_vc);
           rtl.eval();
           const std::uint32_t r = rtl->route_o;
@@ -110,9 +115,9 @@ Counts compare_all(const Case& c) {
           const std::string where = c.name + ": node " + std::to_string(here) + " dst " +
                                     std::to_string(dst) + " in_port " + std::to_string(in_port) +
                                     " in_vc " + std::to_string(in_vc);
-          EXPECT_EQ(port_lo, rtl_port(want.port_lo, layout)) << where;
+          EXPECT_EQ(port_lo, rtl_port(want.port_lo, layout, rtl_net)) << where;
           // port_hi is one past the last candidate: map the last one.
-          EXPECT_EQ(port_hi, rtl_port(want.port_hi - 1, layout) + 1) << where;
+          EXPECT_EQ(port_hi, rtl_port(want.port_hi - 1, layout, rtl_net) + 1) << where;
           EXPECT_EQ(vc_lo, want.vc_lo) << where;
           EXPECT_EQ(vc_hi, want.vc_hi) << where;
           if (::testing::Test::HasFailure()) return counts;  // one report, not thousands
@@ -207,25 +212,82 @@ std::vector<Case> hamiltonian_cases() {
   return cases;
 }
 
-void run(const std::vector<Case>& cases, bool datelines) {
+template <class Model = Vwormsim_route_compute>
+void run(const std::vector<Case>& cases, bool datelines, int rtl_net = kRtlNet) {
   for (const Case& c : cases) {
-    const Counts n = compare_all(c);
+    const Counts n = compare_all<Model>(c, rtl_net);
     if (::testing::Test::HasFailure()) return;
     const long nodes = n.nodes;
     // Every (node, dst) pair was compared, for every input port and VC; at each node exactly
     // the packets to that node eject.
     EXPECT_GT(n.routes, nodes * nodes) << c.name;
     EXPECT_EQ(n.ejections * nodes, n.routes) << c.name;
-    if (datelines && c.dateline && c.vcs > 1) {
+    if (datelines && c.kind == TopologyKind::kTorus && c.dateline && c.vcs > 1) {
       EXPECT_GT(n.class1, 0) << c.name;
     }
   }
+}
+
+// 3D meshes and tori (6 network ports) in several dimension orders and port models.
+std::vector<Case> wide_3d_cases() {
+  std::vector<Case> cases;
+  Case m = base("mesh 4x3x3 one-port", TopologyKind::kMesh, {4, 3, 3});
+  cases.push_back(m);
+  Case mz = base("mesh 3x4x2 order {2,0,1} all-port 3 VCs", TopologyKind::kMesh, {3, 4, 2});
+  mz.order = {2, 0, 1};
+  mz.vcs = 3;
+  mz.ports = PortModel::kAllPort;
+  cases.push_back(mz);
+  Case t = base("torus 4x3x5 all-port", TopologyKind::kTorus, {4, 3, 5});
+  t.ports = PortModel::kAllPort;
+  cases.push_back(t);
+  Case tz = base("torus 3x4x4 order {1,2,0} 4 VCs 3-port", TopologyKind::kTorus, {3, 4, 4});
+  tz.order = {1, 2, 0};
+  tz.vcs = 4;
+  tz.ports = PortModel::kKPort;
+  tz.k = 3;
+  cases.push_back(tz);
+  Case tn = base("torus 4x4x4 no dateline consumption 5", TopologyKind::kTorus, {4, 4, 4});
+  tn.dateline = false;
+  tn.consumption = 5;
+  cases.push_back(tn);
+  return cases;
+}
+
+// 5- to 7-cubes (5 to 7 network ports), both e-cube orders, up to 7 NI channels.
+std::vector<Case> wide_hypercube_cases() {
+  std::vector<Case> cases;
+  for (int n : {5, 6, 7}) {
+    for (EcubeOrder order : {EcubeOrder::kHighToLow, EcubeOrder::kLowToHigh}) {
+      Case h = base(std::to_string(n) + "-cube " +
+                        (order == EcubeOrder::kHighToLow ? "high-to-low" : "low-to-high"),
+                    TopologyKind::kHypercube, {n});
+      h.algorithm = RoutingAlgorithm::kEcube;
+      h.ecube = order;
+      h.vcs = n == 7 ? 1 : 2;
+      h.ports = n == 6 ? PortModel::kAllPort : PortModel::kOnePort;
+      cases.push_back(h);
+    }
+  }
+  return cases;
 }
 
 TEST(RtlRouteCompute, MeshesMatchCpp) { run(mesh_cases(), false); }
 TEST(RtlRouteCompute, ToriWithDatelinesMatchCpp) { run(torus_cases(), true); }
 TEST(RtlRouteCompute, HypercubesBothEcubeOrdersMatchCpp) { run(hypercube_cases(), false); }
 TEST(RtlRouteCompute, HamiltonianMatchesCpp) { run(hamiltonian_cases(), false); }
+
+TEST(RtlRouteComputeWide, ThreeDimensionalMeshesAndToriMatchCpp) {
+  run<Vwormsim_route_compute_wide>(wide_3d_cases(), true, kRtlNetWide);
+}
+TEST(RtlRouteComputeWide, FiveToSevenCubesMatchCpp) {
+  run<Vwormsim_route_compute_wide>(wide_hypercube_cases(), false, kRtlNetWide);
+}
+TEST(RtlRouteComputeWide, TwoDimensionalCasesMatchCppToo) {
+  run<Vwormsim_route_compute_wide>(torus_cases(), true, kRtlNetWide);
+  run<Vwormsim_route_compute_wide>(hamiltonian_cases(), false, kRtlNetWide);
+  run<Vwormsim_route_compute_wide>(hypercube_cases(), false, kRtlNetWide);
+}
 
 }  // namespace
 }  // namespace wormsim

@@ -29,8 +29,8 @@ using sc_core::sc_time_stamp;
 namespace wormsim {
 namespace {
 
-constexpr int kInjection = rtl::kMaxNetworkPorts;  // RTL port of injection channel 0
-constexpr int kEjection = rtl::kMaxNetworkPorts;   // RTL port of ejection channel 0
+constexpr int kInjection = rtl::kNarrowPorts;  // RTL port of injection channel 0
+constexpr int kEjection = rtl::kNarrowPorts;   // RTL port of ejection channel 0
 
 bool trace_requested() {
   for (int i = 0; i < sc_core::sc_argc(); ++i)
@@ -125,7 +125,7 @@ class RouterBench {
       if (((model_->out_valid_o >> o) & 1u) == 0) continue;
       const rtl::FlitBits f = rtl::unpack(model_->out_flit_o.data(), static_cast<unsigned>(o) * rtl::kFlitW);
       departures_.push_back({now_, o, f});
-      if (o < rtl::kMaxNetworkPorts) {  // the downstream router frees the slot at once
+      if (o < rtl::kNarrowPorts) {  // the downstream router frees the slot at once
         pending_credit_valid_ |= 1u << o;
         pending_credit_vc_ |= f.vc << (4 * o);
       }
