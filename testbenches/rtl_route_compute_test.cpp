@@ -182,15 +182,21 @@ std::vector<Case> torus_cases() {
   return cases;
 }
 
+// An n-cube routed by e-cube in `order`.
+Case cube(int n, EcubeOrder order) {
+  Case h = base(std::to_string(n) + "-cube " +
+                    (order == EcubeOrder::kHighToLow ? "high-to-low" : "low-to-high"),
+                TopologyKind::kHypercube, {n});
+  h.algorithm = RoutingAlgorithm::kEcube;
+  h.ecube = order;
+  return h;
+}
+
 std::vector<Case> hypercube_cases() {
   std::vector<Case> cases;
   for (int n : {3, 4}) {
     for (EcubeOrder order : {EcubeOrder::kHighToLow, EcubeOrder::kLowToHigh}) {
-      Case h = base(std::to_string(n) + "-cube " +
-                        (order == EcubeOrder::kHighToLow ? "high-to-low" : "low-to-high"),
-                    TopologyKind::kHypercube, {n});
-      h.algorithm = RoutingAlgorithm::kEcube;
-      h.ecube = order;
+      Case h = cube(n, order);
       h.vcs = order == EcubeOrder::kHighToLow ? 2 : 3;
       h.ports = n == 3 ? PortModel::kAllPort : PortModel::kKPort;
       h.k = 2;
@@ -259,11 +265,7 @@ std::vector<Case> wide_hypercube_cases() {
   std::vector<Case> cases;
   for (int n : {5, 6, 7}) {
     for (EcubeOrder order : {EcubeOrder::kHighToLow, EcubeOrder::kLowToHigh}) {
-      Case h = base(std::to_string(n) + "-cube " +
-                        (order == EcubeOrder::kHighToLow ? "high-to-low" : "low-to-high"),
-                    TopologyKind::kHypercube, {n});
-      h.algorithm = RoutingAlgorithm::kEcube;
-      h.ecube = order;
+      Case h = cube(n, order);
       h.vcs = n == 7 ? 1 : 2;
       h.ports = n == 6 ? PortModel::kAllPort : PortModel::kOnePort;
       cases.push_back(h);
