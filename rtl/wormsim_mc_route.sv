@@ -23,15 +23,16 @@ module wormsim_mc_route #(
   localparam int unsigned RouteW = wormsim_pkg::RouteW,
   localparam int unsigned MposW = wormsim_pkg::MposW,
   localparam int unsigned FlitW = wormsim_pkg::FlitW,
+  localparam int unsigned PortW = wormsim_pkg::PortW,
   localparam int unsigned BrW = 1 + RouteW + NodeW + MposW
 ) (
   input  wormsim_pkg::cfg_t                  cfg_i,
   input  logic [FlitW-1:0]                   flit_i,   // wormsim_pkg::flit_t
-  input  logic [3:0]                         in_port_i,
+  input  logic [PortW-1:0]                   in_port_i,
   // wormsim_tree_table of this router (unused without Tree)
   /* verilator lint_off UNUSEDSIGNAL */
   input  logic [MaxNodes*MaxDims*CoordW-1:0] coord_i,
-  input  logic [MaxNodes*4-1:0]              port_i,
+  input  logic [MaxNodes*PortW-1:0]          port_i,
   input  logic [MaxNodes-1:0]                here_i,
   /* verilator lint_on UNUSEDSIGNAL */
   output logic [RouteW-1:0]                  route_o,  // wormsim_pkg::route_t
@@ -148,9 +149,9 @@ module wormsim_mc_route #(
       // Highest node first, so the lowest-numbered destination of each port wins (the C++
       // header lists tree destinations in ascending order).
       for (int n = MaxNodes - 1; n >= 0; n--)
-        if (hdr[n] && on_route[n] && !here_i[n] && 32'(port_i[n*4 +: 4]) < NumNet) begin
+        if (hdr[n] && on_route[n] && !here_i[n] && 32'(port_i[n*PortW +: PortW]) < NumNet) begin
           for (int p = 0; p < NumNet; p++)
-            if (32'(port_i[n*4 +: 4]) == p) begin
+            if (32'(port_i[n*PortW +: PortW]) == p) begin
               tree_valid[p] = 1'b1;
               tree_dst[p*NodeW +: NodeW] = NodeW'(n);
             end
@@ -182,12 +183,12 @@ module wormsim_mc_route #(
     br_o = '0;
     lost_o = 1'b0;
     count = 0;
-    if (path && has_next && 32'(route0[wormsim_pkg::RoutePortLoLsb +: 4]) >= NumNet) begin
+    if (path && has_next && 32'(route0[wormsim_pkg::RoutePortLoLsb +: PortW]) >= NumNet) begin
       // Absorb and forward.
       multi_o = 1'b1;
       br_o[NumNet*BrW +: BrW] = branch(1'b1, route0, cfg_i.node, mpos);
       for (int p = 0; p < NumNet; p++)
-        if (32'(route_aux[wormsim_pkg::RoutePortLoLsb +: 4]) == p)
+        if (32'(route_aux[wormsim_pkg::RoutePortLoLsb +: PortW]) == p)
           br_o[p*BrW +: BrW] = branch(1'b1, route_aux, next, mpos + 1'b1);
     end else if (tree) begin
       count = 32'(tree_eject);

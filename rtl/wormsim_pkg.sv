@@ -27,6 +27,10 @@ package wormsim_pkg;
   parameter int unsigned MaxPath = HdrW / PathIdW;  // 16
   parameter int unsigned MposW = 4;                 // position in a path list
   parameter logic [PathIdW-1:0] PathEnd = '1;
+  // Router port number (input or output): 6 bits, so a router has up to 63 outputs, enough
+  // for an all-port 16-cube (16 network ports and 16 ejection channels; route_t's port_hi is
+  // one past the last candidate, so it reaches 32).
+  parameter int unsigned PortW = 6;
 
   // ---- flit ---------------------------------------------------------------------------
   // A packet of L flits is a head, L-2 bodies and a tail; a 1-flit packet is one head_tail
@@ -98,7 +102,7 @@ package wormsim_pkg;
     multidest_e                     multidest;
     logic                           sync_replication;  // a flit goes to all branches at once
     topo_e                          topo;
-    logic [3:0]                     dims;         // mesh/torus: 1..3; hypercube: n <= NumNet
+    logic [4:0]                     dims;         // mesh/torus: 1..3; hypercube: n <= NumNet
     logic [MaxDims*CoordW-1:0]      side;         // side length of dimension d at [d*CoordW +: CoordW]
     logic [MaxDims*NodeW-1:0]       stride;       // node-id stride of dimension d
     logic [MaxDims*2-1:0]           order;        // DOR: dimension resolved i-th at [i*2 +: 2]
@@ -109,22 +113,22 @@ package wormsim_pkg;
     logic [8:0]                     depth;        // flit buffer depth in use (credits)
     logic [2:0]                     pipeline;     // pipeline depth 1..4
     alloc_e                         alloc;
-    logic [3:0]                     net_ports;    // network ports in use (informational, waves)
-    logic [3:0]                     ejection;     // ejection channels in use
+    logic [PortW-1:0]               net_ports;    // network ports in use (informational, waves)
+    logic [PortW-1:0]               ejection;     // ejection channels in use
     logic                           eject_by_direction;  // all-port: eject on arrival dir.
     logic [NodeW-1:0]               node;         // this router's node id
   } cfg_t;
 
   // Candidate outputs of a head: ports [port_lo, port_hi), VCs [vc_lo, vc_hi).
   typedef struct packed {
-    logic [3:0] port_lo;
-    logic [3:0] port_hi;
+    logic [PortW-1:0] port_lo;
+    logic [PortW-1:0] port_hi;
     logic [4:0] vc_lo;
     logic [4:0] vc_hi;
   } route_t;
-  parameter int unsigned RouteW = 18;
+  parameter int unsigned RouteW = 2 * PortW + 10;
   // Bit offsets of route_t fields (for flat vectors: yosys 0.23 mis-reads struct-typed locals).
-  parameter int unsigned RoutePortLoLsb = 14;
+  parameter int unsigned RoutePortLoLsb = 10 + PortW;
   parameter int unsigned RoutePortHiLsb = 10;
   parameter int unsigned RouteVcLoLsb = 5;
   parameter int unsigned RouteVcHiLsb = 0;

@@ -21,7 +21,8 @@ module wormsim_replica_alloc #(
   localparam int unsigned InW = NumIn > 1 ? $clog2(NumIn) : 1,
   localparam int unsigned OutW = NumOut > 1 ? $clog2(NumOut) : 1,
   localparam int unsigned VcIdxW = NumVcs > 1 ? $clog2(NumVcs) : 1,
-  localparam int unsigned RouteW = wormsim_pkg::RouteW
+  localparam int unsigned RouteW = wormsim_pkg::RouteW,
+  localparam int unsigned PortW = wormsim_pkg::PortW
 ) (
   input  logic                            clk_i,
   input  logic                            rst_ni,
@@ -32,14 +33,14 @@ module wormsim_replica_alloc #(
   input  logic [NumInVc*NumBr*RouteW-1:0] va_route_i,  // [in VC][slot] its candidates
   input  logic [NumOutVc-1:0]             own_i,       // [out VC] held
   output logic [NumInVc-1:0]              va_gnt_o,
-  output logic [NumInVc*NumBr*4-1:0]      va_port_o,   // [in VC][slot] output port granted
+  output logic [NumInVc*NumBr*PortW-1:0]      va_port_o,   // [in VC][slot] output port granted
   output logic [NumInVc*NumBr*VcIdxW-1:0] va_vc_o,     // [in VC][slot] output VC granted
   output logic [NumOutVc-1:0]             va_taken_o,  // [out VC] granted here
   // Switch allocation
   input  logic [NumInVc-1:0]              sa_req_i,    // [in VC] replicating worm
   input  logic [NumInVc*NumBr-1:0]        sa_live_i,   // [in VC][slot] branch not done
   input  logic [NumInVc*NumBr-1:0]        sa_ok_i,     // [in VC][slot] its flit can go
-  input  logic [NumInVc*NumBr*4-1:0]      sa_port_i,   // [in VC][slot] its output port
+  input  logic [NumInVc*NumBr*PortW-1:0]      sa_port_i,   // [in VC][slot] its output port
   output logic [NumInVc*NumBr-1:0]        sa_gnt_o,    // [in VC][slot] sends this cycle
   output logic [NumIn-1:0]                in_taken_o,
   output logic [NumOut-1:0]               out_taken_o
@@ -49,7 +50,7 @@ module wormsim_replica_alloc #(
   // VC allocation, requesters at or after the pointer first (k < NumInVc), then the rest.
   always_comb begin
     logic [NumOutVc-1:0] taken;
-    logic [NumBr*4-1:0] port;
+    logic [NumBr*PortW-1:0] port;
     logic [NumBr*VcIdxW-1:0] vc;
     logic [RouteW-1:0] r;
     logic all, found, first;
@@ -78,23 +79,23 @@ module wormsim_replica_alloc #(
           for (int o = 0; o < NumOut; o++)
             for (int v = 0; v < NumVcs; v++)
               if (!found && !taken[o*NumVcs + v] &&
-                  32'(o) >= 32'(r[wormsim_pkg::RoutePortLoLsb +: 4]) &&
-                  32'(o) < 32'(r[wormsim_pkg::RoutePortHiLsb +: 4]) &&
+                  32'(o) >= 32'(r[wormsim_pkg::RoutePortLoLsb +: PortW]) &&
+                  32'(o) < 32'(r[wormsim_pkg::RoutePortHiLsb +: PortW]) &&
                   32'(v) >= 32'(r[wormsim_pkg::RouteVcLoLsb +: 5]) &&
                   32'(v) < 32'(r[wormsim_pkg::RouteVcHiLsb +: 5])) begin
                 found = 1'b1;
-                port[b*4 +: 4] = 4'(o);
+                port[b*PortW +: PortW] = PortW'(o);
                 vc[b*VcIdxW +: VcIdxW] = VcIdxW'(v);
               end
           if (va_br_i[i*NumBr + b] && !found) all = 1'b0;
         end
         if (all) begin
           va_gnt_o[i] = 1'b1;
-          va_port_o[i*NumBr*4 +: NumBr*4] = port;
+          va_port_o[i*NumBr*PortW +: NumBr*PortW] = port;
           va_vc_o[i*NumBr*VcIdxW +: NumBr*VcIdxW] = vc;
           for (int b = 0; b < NumBr; b++)
             if (va_br_i[i*NumBr + b])
-              taken[32'(port[b*4 +: 4])*NumVcs + 32'(vc[b*VcIdxW +: VcIdxW])] = 1'b1;
+              taken[32'(port[b*PortW +: PortW])*NumVcs + 32'(vc[b*VcIdxW +: VcIdxW])] = 1'b1;
           if (first) va_ptr_d = PtrW'(i + 1);
           first = 1'b0;
         end
@@ -131,10 +132,10 @@ module wormsim_replica_alloc #(
         for (int b = 0; b < NumBr; b++)
           if (sa_live_i[i*NumBr + b]) begin
             ok = sa_ok_i[i*NumBr + b] &&
-                 !out_taken_o[OutW'(sa_port_i[(i*NumBr + b)*4 +: 4])];
+                 !out_taken_o[OutW'(sa_port_i[(i*NumBr + b)*PortW +: PortW])];
             if (ok) begin
               granted[b] = 1'b1;
-              outs[OutW'(sa_port_i[(i*NumBr + b)*4 +: 4])] = 1'b1;
+              outs[OutW'(sa_port_i[(i*NumBr + b)*PortW +: PortW])] = 1'b1;
             end else begin
               all = 1'b0;
             end
@@ -168,7 +169,7 @@ module wormsim_replica_alloc #(
       for (int i = 0; i < NumInVc; i++)
         for (int b = 0; b < NumBr; b++)
           if (va_gnt_o[i] && va_br_i[i*NumBr + b])
-            assert (!own_i[32'(va_port_o[(i*NumBr + b)*4 +: 4])*NumVcs +
+            assert (!own_i[32'(va_port_o[(i*NumBr + b)*PortW +: PortW])*NumVcs +
                            32'(va_vc_o[(i*NumBr + b)*VcIdxW +: VcIdxW])])
             else $error("replica_alloc: input VC %0d branch %0d granted a held output VC", i, b);
     end

@@ -7,13 +7,14 @@
 // all of them, or (all-port) the one of its arrival direction.
 // Ports are RTL port numbers: network ports [0, NumNet), ejection ports from NumNet.
 module wormsim_route_compute #(
-  parameter int unsigned NumNet = 4
+  parameter int unsigned NumNet = 4,
+  localparam int unsigned PortW = wormsim_pkg::PortW
 ) (
   /* verilator lint_off UNUSEDSIGNAL */
   input  wormsim_pkg::cfg_t             cfg_i,  // reads the topology and routing straps only
   /* verilator lint_on UNUSEDSIGNAL */
   input  logic [wormsim_pkg::NodeW-1:0] dst_i,
-  input  logic [3:0]                    in_port_i,
+  input  logic [PortW-1:0]              in_port_i,
   input  logic [4:0]                    in_vc_i,
   output wormsim_pkg::route_t           route_o
 );
@@ -48,7 +49,7 @@ module wormsim_route_compute #(
   end
 
   logic        arrived;
-  logic [3:0]  port;
+  logic [PortW-1:0] port;
 
   always_comb begin
     logic [CoordW-1:0] x, y, w, c, t, k, fwd;
@@ -87,7 +88,7 @@ module wormsim_route_compute #(
             (!found || (up ? nl > best : nl < best))) begin
           found = 1'b1;
           best = nl;
-          port = 4'(p);
+          port = PortW'(p);
         end
       end
       arrived = !found;
@@ -98,7 +99,7 @@ module wormsim_route_compute #(
         d = cfg_i.ecube_high_to_low ? NumNet - 1 - j : j;
         if (arrived && 32'(d) < 32'(cfg_i.dims) && diff[d]) begin
           arrived = 1'b0;
-          port = 4'(d);
+          port = PortW'(d);
         end
       end
     end else begin
@@ -110,8 +111,8 @@ module wormsim_route_compute #(
         fwd = t >= c ? t - c : t + k - c;
         if (arrived && 32'(i) < 32'(cfg_i.dims) && c != t) begin
           arrived = 1'b0;
-          if (cfg_i.topo == wormsim_pkg::TopoMesh) port = 4'(2 * d) + (t > c ? 4'd0 : 4'd1);
-          else port = 4'(2 * d) + (fwd <= k - fwd ? 4'd0 : 4'd1);  // ties go the + way
+          if (cfg_i.topo == wormsim_pkg::TopoMesh) port = PortW'(2 * d) + (t > c ? PortW'(0) : PortW'(1));
+          else port = PortW'(2 * d) + (fwd <= k - fwd ? PortW'(0) : PortW'(1));  // ties go the + way
         end
       end
     end
@@ -120,7 +121,7 @@ module wormsim_route_compute #(
   always_comb begin
     logic class1, wrap, same_dim;
     logic [CoordW-1:0] c, k;
-    logic [3:0] lo;
+    logic [PortW-1:0] lo;
     logic [4:0] split;
     // Coordinate and side of the dimension of `port` (a hypercube's port may lie beyond
     // MaxDims; its wrap is never used).
@@ -132,21 +133,21 @@ module wormsim_route_compute #(
         k = cfg_i.side[d*CoordW +: CoordW];
       end
     wrap = port[0] == 1'b0 ? c == k - 1'b1 : c == '0;
-    same_dim = 32'(in_port_i) < NumNet && in_port_i[3:1] == port[3:1];
+    same_dim = 32'(in_port_i) < NumNet && in_port_i[PortW-1:1] == port[PortW-1:1];
     split = (cfg_i.vcs + 5'd1) >> 1;
     class1 = wrap || (same_dim && in_vc_i >= split);
-    lo = 4'(NumNet);
+    lo = PortW'(NumNet);
     if (cfg_i.eject_by_direction)
-      lo = lo + (32'(in_port_i) < NumNet ? in_port_i : in_port_i - 4'(NumNet));
+      lo = lo + (32'(in_port_i) < NumNet ? in_port_i : in_port_i - PortW'(NumNet));
     route_o = '0;
     if (arrived) begin
       route_o.port_lo = lo;
-      route_o.port_hi = lo + (cfg_i.eject_by_direction ? 4'd1 : cfg_i.ejection);
+      route_o.port_hi = lo + (cfg_i.eject_by_direction ? PortW'(1) : cfg_i.ejection);
       route_o.vc_lo = '0;
       route_o.vc_hi = cfg_i.vcs;
     end else begin
       route_o.port_lo = port;
-      route_o.port_hi = port + 4'd1;
+      route_o.port_hi = port + PortW'(1);
       route_o.vc_lo = '0;
       route_o.vc_hi = cfg_i.vcs;
       if (cfg_i.topo == wormsim_pkg::TopoTorus && cfg_i.dateline) begin

@@ -49,6 +49,7 @@ module wormsim_router #(
   localparam int unsigned FlitW = wormsim_pkg::FlitW,
   localparam int unsigned RouteW = wormsim_pkg::RouteW,
   localparam int unsigned VcW = wormsim_pkg::VcW,
+  localparam int unsigned PortW = wormsim_pkg::PortW,
   localparam int unsigned NumBr = NumNet + 1  // branch slots: network ports, then ejection
 ) (
   input  logic                           clk_i,
@@ -66,7 +67,7 @@ module wormsim_router #(
   input  logic [NumOut*VcW-1:0]          out_credit_vc_i, // [out]
   // Registered state, for waveforms and deadlock reports.
   output logic [NumInVc-1:0]             vc_active_o,     // [in][vc]
-  output logic [NumInVc*4-1:0]           vc_out_port_o,   // [in][vc]
+  output logic [NumInVc*PortW-1:0]           vc_out_port_o,   // [in][vc]
   output logic [NumInVc*VcIdxW-1:0]      vc_out_vc_o,     // [in][vc]
   output logic [NumInVc*CntW-1:0]        vc_count_o,      // [in][vc]
   output logic [NumOutVc-1:0]            owner_valid_o,   // [out][vc]
@@ -90,7 +91,7 @@ module wormsim_router #(
 
   // ---- routing at buffer write (one per input port) ---------------------------------------
   logic [MaxNodes*wormsim_pkg::MaxDims*wormsim_pkg::CoordW-1:0] node_coord;
-  logic [MaxNodes*4-1:0]   node_port;
+  logic [MaxNodes*PortW-1:0]   node_port;
   logic [MaxNodes-1:0]     node_here;
   if (McTree) begin : g_tree_table
     wormsim_tree_table #(.NumNet(NumNet), .MaxNodes(MaxNodes)) u_tree_table (
@@ -109,7 +110,7 @@ module wormsim_router #(
     wormsim_mc_route #(.NumNet(NumNet), .MaxNodes(MaxNodes), .Path(McPath), .Tree(McTree)) u_route (
       .cfg_i,
       .flit_i(in_flit_i[p*FlitW +: FlitW]),
-      .in_port_i(4'(p)),
+      .in_port_i(PortW'(p)),
       .coord_i(node_coord), .port_i(node_port), .here_i(node_here),
       .route_o(in_route[p*RouteW +: RouteW]),
       .multi_o(in_multi[p]),
@@ -151,14 +152,14 @@ module wormsim_router #(
 
   // ---- input VC state and output VC ownership ---------------------------------------------
   logic [NumInVc-1:0]          active_q, active_d;
-  logic [NumInVc*4-1:0]        out_port_q, out_port_d;
+  logic [NumInVc*PortW-1:0]        out_port_q, out_port_d;
   logic [NumInVc*VcIdxW-1:0]   out_vc_q, out_vc_d;
   logic [NumOutVc-1:0]         own_q, own_d;
   logic [NumOutVc*InVcW-1:0]   owner_q, owner_d;
   // Replicating worms: per input VC, and per branch slot [in VC][slot].
   logic [NumInVc-1:0]             rep_q, rep_d;
   logic [NumInVc*NumBr-1:0]       br_exist_q, br_exist_d, br_live_q, br_live_d;
-  logic [NumInVc*NumBr*4-1:0]     br_port_q, br_port_d;
+  logic [NumInVc*NumBr*PortW-1:0]     br_port_q, br_port_d;
   logic [NumInVc*NumBr*VcIdxW-1:0] br_vc_q, br_vc_d;
   logic [NumInVc*NumBr*CntW-1:0]  br_ahead_q, br_ahead_d;  // flits taken and not yet freed
   logic [NumInVc*NumBr*NodeW-1:0] br_dst_q, br_dst_d;
@@ -168,7 +169,7 @@ module wormsim_router #(
   logic [NumInVc-1:0]              rva_req, rva_gnt;
   logic [NumInVc*NumBr-1:0]        rva_br;
   logic [NumInVc*NumBr*RouteW-1:0] rva_route;
-  logic [NumInVc*NumBr*4-1:0]      rva_port;
+  logic [NumInVc*NumBr*PortW-1:0]      rva_port;
   logic [NumInVc*NumBr*VcIdxW-1:0] rva_vc;
   logic [NumOutVc-1:0]             rva_taken;
   always_comb begin
@@ -184,7 +185,7 @@ module wormsim_router #(
   // Replica switch requests and slot readiness are computed below (after credits).
   logic [NumInVc-1:0]       rsa_req;
   logic [NumInVc*NumBr-1:0] rsa_live, rsa_ok, rsa_gnt;
-  logic [NumInVc*NumBr*4-1:0] rsa_port;
+  logic [NumInVc*NumBr*PortW-1:0] rsa_port;
   logic [NumIn-1:0]         r_in_taken;
   logic [NumOut-1:0]        r_out_taken;
   if (McPath || McTree) begin : g_replica
@@ -224,8 +225,8 @@ module wormsim_router #(
       for (int op = 0; op < NumOut; op++)
         for (int ov = 0; ov < NumVcs; ov++)
           va_cand[i*NumOutVc + op*NumVcs + ov] =
-              32'(op) >= 32'(r[wormsim_pkg::RoutePortLoLsb +: 4]) &&
-              32'(op) < 32'(r[wormsim_pkg::RoutePortHiLsb +: 4]) &&
+              32'(op) >= 32'(r[wormsim_pkg::RoutePortLoLsb +: PortW]) &&
+              32'(op) < 32'(r[wormsim_pkg::RoutePortHiLsb +: PortW]) &&
               32'(ov) >= 32'(r[wormsim_pkg::RouteVcLoLsb +: 5]) &&
               32'(ov) < 32'(r[wormsim_pkg::RouteVcHiLsb +: 5]);
     end
@@ -243,13 +244,13 @@ module wormsim_router #(
 
   // The output VC each input VC holds this cycle, including grants made this cycle.
   logic [NumInVc-1:0]        hold;
-  logic [NumInVc*4-1:0]      hold_port;
+  logic [NumInVc*PortW-1:0]      hold_port;
   logic [NumInVc*VcIdxW-1:0] hold_vc;
   always_comb begin
     for (int i = 0; i < NumInVc; i++) begin
       hold[i] = active_q[i] || va_gnt[i];
-      hold_port[i*4 +: 4] = active_q[i] ? out_port_q[i*4 +: 4]
-                                        : 4'(32'(va_gnt_out[i*OutVcW +: OutVcW]) / NumVcs);
+      hold_port[i*PortW +: PortW] = active_q[i] ? out_port_q[i*PortW +: PortW]
+                                        : PortW'(32'(va_gnt_out[i*OutVcW +: OutVcW]) / NumVcs);
       hold_vc[i*VcIdxW +: VcIdxW] = active_q[i] ? out_vc_q[i*VcIdxW +: VcIdxW]
                                     : VcIdxW'(32'(va_gnt_out[i*OutVcW +: OutVcW]) % NumVcs);
     end
@@ -275,7 +276,7 @@ module wormsim_router #(
   // ---- replicating worms this cycle (including VC grants made this cycle) ----------------
   logic [NumInVc-1:0]              rep_now;
   logic [NumInVc*NumBr-1:0]        exist_now, live_now;
-  logic [NumInVc*NumBr*4-1:0]      port_now;
+  logic [NumInVc*NumBr*PortW-1:0]      port_now;
   logic [NumInVc*NumBr*VcIdxW-1:0] vc_now;
   logic [NumInVc*NumBr*CntW-1:0]   ahead_now;
   logic [NumInVc*NumBr*NodeW-1:0]  dst_now;
@@ -296,7 +297,7 @@ module wormsim_router #(
       for (int b = 0; b < NumBr; b++) begin
         exist_now[(i*NumBr + b)] = rep_q[i] ? br_exist_q[(i*NumBr + b)] : rva_gnt[i] && rva_br[(i*NumBr + b)];
         live_now[(i*NumBr + b)] = rep_q[i] ? br_live_q[(i*NumBr + b)] : rva_gnt[i] && rva_br[(i*NumBr + b)];
-        port_now[(i*NumBr + b)*4 +: 4] = rep_q[i] ? br_port_q[(i*NumBr + b)*4 +: 4] : rva_port[(i*NumBr + b)*4 +: 4];
+        port_now[(i*NumBr + b)*PortW +: PortW] = rep_q[i] ? br_port_q[(i*NumBr + b)*PortW +: PortW] : rva_port[(i*NumBr + b)*PortW +: PortW];
         vc_now[(i*NumBr + b)*VcIdxW +: VcIdxW] = rep_q[i] ? br_vc_q[(i*NumBr + b)*VcIdxW +: VcIdxW] : rva_vc[(i*NumBr + b)*VcIdxW +: VcIdxW];
         ahead_now[(i*NumBr + b)*CntW +: CntW] = rep_q[i] ? br_ahead_q[(i*NumBr + b)*CntW +: CntW] : '0;
         dst_now[(i*NumBr + b)*NodeW +: NodeW] = rep_q[i] ? br_dst_q[(i*NumBr + b)*NodeW +: NodeW]
@@ -311,9 +312,9 @@ module wormsim_router #(
   always_comb begin
     for (int j = 0; j < NumInVc*NumBr; j++) begin
       rsa_live[j] = live_now[j];
-      rsa_port[j*4 +: 4] = port_now[j*4 +: 4];
+      rsa_port[j*PortW +: PortW] = port_now[j*PortW +: PortW];
       rsa_ok[j] = live_now[j] && rd_valid[j] && rd_ready[j] &&
-                  cr_avail[32'(port_now[j*4 +: 4])*NumVcs + 32'(vc_now[j*VcIdxW +: VcIdxW])];
+                  cr_avail[32'(port_now[j*PortW +: PortW])*NumVcs + 32'(vc_now[j*VcIdxW +: VcIdxW])];
     end
   end
 
@@ -333,11 +334,11 @@ module wormsim_router #(
   logic [NumOut*InW-1:0]     sa_sel;
   always_comb begin
     for (int i = 0; i < NumInVc; i++) begin
-      sa_want[i*OutW +: OutW] = OutW'(hold_port[i*4 +: 4]);
+      sa_want[i*OutW +: OutW] = OutW'(hold_port[i*PortW +: PortW]);
       // Single-output flits compete for the input and output ports the replicas left free.
       sa_req[i] = hold[i] && !rep_now[i] && front_valid[i] && front_ready[i] &&
-                  cr_avail[32'(hold_port[i*4 +: 4])*NumVcs + 32'(hold_vc[i*VcIdxW +: VcIdxW])] &&
-                  !r_in_taken[i / NumVcs] && !r_out_taken[OutW'(hold_port[i*4 +: 4])];
+                  cr_avail[32'(hold_port[i*PortW +: PortW])*NumVcs + 32'(hold_vc[i*VcIdxW +: VcIdxW])] &&
+                  !r_in_taken[i / NumVcs] && !r_out_taken[OutW'(hold_port[i*PortW +: PortW])];
     end
   end
 
@@ -424,7 +425,7 @@ module wormsim_router #(
     rep_src = '0;
     for (int o = 0; o < NumOut; o++)
       for (int j = 0; j < NumInVc*NumBr; j++)
-        if (rsa_gnt[j] && 32'(port_now[j*4 +: 4]) == o) begin
+        if (rsa_gnt[j] && 32'(port_now[j*PortW +: PortW]) == o) begin
           rep_valid[o] = 1'b1;
           rep_src[o*InVcW +: InVcW] = InVcW'(j / NumBr);
           rep_flit[o*FlitW +: FlitW] = rd_data[j*EntryW +: FlitW];
@@ -467,9 +468,9 @@ module wormsim_router #(
     owner_d = owner_q;
     for (int j = 0; j < NumInVc; j++)
       if (va_gnt[j]) begin
-        o = 32'(hold_port[j*4 +: 4]) * NumVcs + 32'(hold_vc[j*VcIdxW +: VcIdxW]);
+        o = 32'(hold_port[j*PortW +: PortW]) * NumVcs + 32'(hold_vc[j*VcIdxW +: VcIdxW]);
         active_d[j] = 1'b1;
-        out_port_d[j*4 +: 4] = hold_port[j*4 +: 4];
+        out_port_d[j*PortW +: PortW] = hold_port[j*PortW +: PortW];
         out_vc_d[j*VcIdxW +: VcIdxW] = hold_vc[j*VcIdxW +: VcIdxW];
         for (int k = 0; k < NumOut*NumVcs; k++)
           if (k == o) begin
@@ -481,7 +482,7 @@ module wormsim_router #(
     for (int p = 0; p < NumIn; p++)
       for (int v = 0; v < NumVcs; v++) begin
         i = p * NumVcs + v;
-        o = 32'(hold_port[i*4 +: 4]) * NumVcs + 32'(hold_vc[i*VcIdxW +: VcIdxW]);
+        o = 32'(hold_port[i*PortW +: PortW]) * NumVcs + 32'(hold_vc[i*VcIdxW +: VcIdxW]);
         if (sa_gnt[p] && 32'(sa_gnt_vc[p*VcIdxW +: VcIdxW]) == v &&
             wormsim_pkg::is_tail(front[i*EntryW + wormsim_pkg::FlitTypLsb +: 2])) begin
           active_d[i] = 1'b0;
@@ -503,7 +504,7 @@ module wormsim_router #(
       if (rep_now[r]) begin
         all_done = 1'b1;
         for (int b = 0; b < NumBr; b++) begin
-          o = 32'(port_now[(r*NumBr + b)*4 +: 4]) * NumVcs + 32'(vc_now[(r*NumBr + b)*VcIdxW +: VcIdxW]);
+          o = 32'(port_now[(r*NumBr + b)*PortW +: PortW]) * NumVcs + 32'(vc_now[(r*NumBr + b)*VcIdxW +: VcIdxW]);
           live = live_now[(r*NumBr + b)];
           ahead = ahead_now[(r*NumBr + b)*CntW +: CntW];
           if (rva_gnt[r] && exist_now[(r*NumBr + b)]) begin
@@ -525,7 +526,7 @@ module wormsim_router #(
           if (live) all_done = 1'b0;
           br_exist_d[(r*NumBr + b)] = exist_now[(r*NumBr + b)];
           br_live_d[(r*NumBr + b)] = live;
-          br_port_d[(r*NumBr + b)*4 +: 4] = port_now[(r*NumBr + b)*4 +: 4];
+          br_port_d[(r*NumBr + b)*PortW +: PortW] = port_now[(r*NumBr + b)*PortW +: PortW];
           br_vc_d[(r*NumBr + b)*VcIdxW +: VcIdxW] = vc_now[(r*NumBr + b)*VcIdxW +: VcIdxW];
           br_ahead_d[(r*NumBr + b)*CntW +: CntW] = ahead;
           br_dst_d[(r*NumBr + b)*NodeW +: NodeW] = dst_now[(r*NumBr + b)*NodeW +: NodeW];
@@ -638,7 +639,7 @@ module wormsim_router #(
       // held since its grant, until the branch's tail).
       for (int j = 0; j < NumInVc; j++)
         for (int b = 0; b < NumBr; b++) begin
-          o = 32'(port_now[(j*NumBr + b)*4 +: 4]) * NumVcs +
+          o = 32'(port_now[(j*NumBr + b)*PortW +: PortW]) * NumVcs +
               32'(vc_now[(j*NumBr + b)*VcIdxW +: VcIdxW]);
           if (rsa_gnt[j*NumBr + b])
             assert ((own_q[o] && 32'(owner_q[o*InVcW +: InVcW]) == j) || (!own_q[o] && rva_gnt[j]))
@@ -647,7 +648,7 @@ module wormsim_router #(
         end
       for (int p = 0; p < NumIn; p++) begin
         i = granted_vc(sa_gnt_vc, p);
-        o = 32'(hold_port[i*4 +: 4]) * NumVcs + 32'(hold_vc[i*VcIdxW +: VcIdxW]);
+        o = 32'(hold_port[i*PortW +: PortW]) * NumVcs + 32'(hold_vc[i*VcIdxW +: VcIdxW]);
         if (sa_gnt[p])
           assert ((own_q[o] && 32'(owner_q[o*InVcW +: InVcW]) == i) || (!own_q[o] && va_gnt[i]))
           else $error("router %0d: input VC %0d sends on output VC %0d it does not hold",

@@ -19,7 +19,8 @@ module wormsim_router_synth #(
   localparam int unsigned FlitW = wormsim_pkg::FlitW,
   localparam int unsigned VcW = wormsim_pkg::VcW,
   localparam int unsigned NodeW = wormsim_pkg::NodeW,
-  localparam int unsigned CoordW = wormsim_pkg::CoordW
+  localparam int unsigned CoordW = wormsim_pkg::CoordW,
+  localparam int unsigned PortW = wormsim_pkg::PortW
 ) (
   input  logic                    clk_i,
   input  logic                    rst_ni,
@@ -37,7 +38,7 @@ module wormsim_router_synth #(
   always_comb begin
     cfg = '0;
     cfg.topo = wormsim_pkg::TopoMesh;
-    cfg.dims = 4'd2;
+    cfg.dims = 5'd2;
     cfg.side[0 +: CoordW] = CoordW'(Side);
     cfg.side[CoordW +: CoordW] = CoordW'(Side);
     cfg.stride[0 +: NodeW] = NodeW'(1);
@@ -48,8 +49,8 @@ module wormsim_router_synth #(
     cfg.depth = 9'(Depth);
     cfg.pipeline = 3'(Pipeline);
     cfg.alloc = OutputFirst != 0 ? wormsim_pkg::AllocOutputFirst : wormsim_pkg::AllocInputFirst;
-    cfg.net_ports = 4'(NumNet);
-    cfg.ejection = 4'(NumEj);
+    cfg.net_ports = PortW'(NumNet);
+    cfg.ejection = PortW'(NumEj);
     cfg.eject_by_direction = AllPort != 0;
     cfg.node = node_i;
     cfg.multidest = Multidest == 1 ? wormsim_pkg::McPath

@@ -9,11 +9,12 @@ module wormsim_tree_table #(
   localparam int unsigned CoordW = wormsim_pkg::CoordW,
   localparam int unsigned MaxDims = wormsim_pkg::MaxDims,
   localparam int unsigned NodeW = wormsim_pkg::NodeW,
-  localparam int unsigned RouteW = wormsim_pkg::RouteW
+  localparam int unsigned RouteW = wormsim_pkg::RouteW,
+  localparam int unsigned PortW = wormsim_pkg::PortW
 ) (
   input  wormsim_pkg::cfg_t                  cfg_i,
   output logic [MaxNodes*MaxDims*CoordW-1:0] coord_o,  // [node][dim]
-  output logic [MaxNodes*4-1:0]              port_o,   // [node] first hop from here
+  output logic [MaxNodes*PortW-1:0]          port_o,   // [node] first hop from here
   output logic [MaxNodes-1:0]                here_o    // [node] is this router's node
 );
   for (genvar n = 0; n < MaxNodes; n++) begin : g_node
@@ -23,11 +24,11 @@ module wormsim_tree_table #(
     wormsim_route_compute #(.NumNet(NumNet)) u_rc (
       .cfg_i,
       .dst_i(NodeW'(n)),
-      .in_port_i(4'd0),
+      .in_port_i(PortW'(0)),
       .in_vc_i(5'd0),
       .route_o(r)
     );
-    assign port_o[n*4 +: 4] = r[wormsim_pkg::RoutePortLoLsb +: 4];
+    assign port_o[n*PortW +: PortW] = r[wormsim_pkg::RoutePortLoLsb +: PortW];
     assign here_o[n] = 32'(cfg_i.node) == n;
     always_comb begin
       for (int d = 0; d < MaxDims; d++)

@@ -147,9 +147,9 @@ void Config::validate_rtl(int nodes, int network_ports, int channels) const {
   require(rtl::rtl_build_ports(network_ports, channels) != 0, key,
           fmt::format("the RTL router is built with at most {} network ports and {} injection and "
                       "{} ejection channels (this network needs {} and {}; route_t numbers ports "
-                      "with 4 bits, so a router has at most {} outputs)",
+                      "with {} bits, so a router has at most {} outputs)",
                       rtl::kWidePorts, rtl::kWidePorts, rtl::kWidePorts, network_ports, channels,
-                      rtl::kMaxRoutePorts));
+                      rtl::kPortW, rtl::kMaxRoutePorts));
   require(nodes <= rtl::kMaxNodes, key,
           fmt::format("the RTL flit carries {}-bit node ids: at most {} nodes (got {})",
                       rtl::kNodeW, rtl::kMaxNodes, nodes));

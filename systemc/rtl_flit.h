@@ -24,6 +24,7 @@ inline constexpr unsigned kNodeW = 16;
 inline constexpr unsigned kIdxW = 16;
 inline constexpr unsigned kPktW = 32;
 inline constexpr unsigned kVcW = 4;
+inline constexpr unsigned kPortW = 6;  // router port numbers (PortW)
 inline constexpr unsigned kDataLsb = 0;
 inline constexpr unsigned kHdrLsb = kDataLsb + kDataW;
 inline constexpr unsigned kDstLsb = kHdrLsb + kHdrW;
@@ -44,13 +45,13 @@ inline constexpr unsigned kDataBytes = kDataW / 8;
 //    1D/2D meshes and tori and hypercubes up to 4 dimensions;
 //  - wide: Vwormsim_router_wide (with the multidestination hardware), kWidePorts network
 //    ports and as many channels: 3D meshes and tori and 5- to 7-cubes, in every port model.
-// route_t numbers ports with 4 bits and its port_hi is one past the last candidate, so a
-// router has at most 15 output ports (NumNet + NumEj <= 15).
+// route_t numbers ports with kPortW bits and its port_hi is one past the last candidate, so a
+// router has at most 63 output ports (NumNet + NumEj <= 63).
 inline constexpr int kNarrowPorts = 4;  // NumNet = NumInj = NumEj of the narrow builds
 // NumNet = NumInj = NumEj of the wide build; rtl/CMakeLists.txt reads this line.
 inline constexpr int kWidePorts = 7;
-inline constexpr int kMaxRoutePorts = 15;
-static_assert(2 * kWidePorts <= kMaxRoutePorts, "route_t carries 4-bit port numbers");
+inline constexpr int kMaxRoutePorts = (1 << kPortW) - 1;
+static_assert(2 * kWidePorts <= kMaxRoutePorts, "route_t's port numbers are too narrow");
 inline constexpr int kMaxVcs = 4;    // NumVcs
 inline constexpr int kMaxDepth = 8;  // Depth
 inline constexpr int kMaxNodes = 1 << kNodeW;
@@ -78,18 +79,19 @@ inline int cpp_port(int rtl_port, int network, int rtl_net) {
   return rtl_port < rtl_net ? rtl_port : network + rtl_port - rtl_net;
 }
 
-// route_t, LSB first: vc_hi[4:0], vc_lo[9:5], port_hi[13:10], port_lo[17:14].
+// route_t, LSB first: vc_hi[4:0], vc_lo[9:5], port_hi[15:10], port_lo[21:16].
 inline constexpr unsigned kRouteVcHiLsb = 0, kRouteVcLoLsb = 5, kRoutePortHiLsb = 10,
-                          kRoutePortLoLsb = 14, kRouteW = 18;
+                          kRoutePortLoLsb = kRoutePortHiLsb + kPortW, kRouteW = 10 + 2 * kPortW;
 
 // cfg_t straps, LSB first (rtl/wormsim_pkg.sv).
-inline constexpr unsigned kCfgW = 157;
+inline constexpr unsigned kCfgW = 162;
+inline constexpr unsigned kCfgDimsW = 5;
 inline constexpr unsigned kCfgNodeLsb = 0, kCfgEjectByDirLsb = 16, kCfgEjectionLsb = 17,
-                          kCfgNetPortsLsb = 21, kCfgAllocLsb = 25, kCfgPipelineLsb = 26,
-                          kCfgDepthLsb = 29, kCfgVcsLsb = 38, kCfgDatelineLsb = 43,
-                          kCfgHamiltonianLsb = 44, kCfgEcubeLsb = 45, kCfgOrderLsb = 46,
-                          kCfgStrideLsb = 52, kCfgSideLsb = 100, kCfgDimsLsb = 148,
-                          kCfgTopoLsb = 152, kCfgSyncLsb = 154, kCfgMultidestLsb = 155;
+                          kCfgNetPortsLsb = 23, kCfgAllocLsb = 29, kCfgPipelineLsb = 30,
+                          kCfgDepthLsb = 33, kCfgVcsLsb = 42, kCfgDatelineLsb = 47,
+                          kCfgHamiltonianLsb = 48, kCfgEcubeLsb = 49, kCfgOrderLsb = 50,
+                          kCfgStrideLsb = 56, kCfgSideLsb = 104, kCfgDimsLsb = 152,
+                          kCfgTopoLsb = 157, kCfgSyncLsb = 159, kCfgMultidestLsb = 160;
 
 // Bit fields of little-endian 32-bit word arrays (Verilator's VlWide layout).
 inline void set_bits(std::uint32_t* words, unsigned lsb, unsigned width, std::uint64_t value) {

@@ -21,7 +21,6 @@ constexpr unsigned clog2(unsigned n) { return n <= 1 ? 0 : 1 + clog2((n + 1) / 2
 // `net` network ports has net + net input and output ports; InVcW depends on the build.
 constexpr unsigned in_vc_width(int net) { return clog2(static_cast<unsigned>(2 * net * rtl::kMaxVcs)); }
 constexpr unsigned kVcIdxW = rtl::kMaxVcs > 1 ? clog2(rtl::kMaxVcs) : 1;          // VcIdxW
-constexpr unsigned kPortW = 4;                                                    // route_t ports
 static_assert(in_vc_width(rtl::kNarrowPorts) == 5 && in_vc_width(rtl::kWidePorts) == 6 &&
                   kVcIdxW == 2, "the Verilated models' state widths");
 // Per-port bit masks of the model ports and of the input and output VCs fit 64 bits.
@@ -57,7 +56,7 @@ std::array<std::uint32_t, (rtl::kCfgW + 31) / 32> rtl_straps(const Config& confi
   const bool cube = topology.kind() == TopologyKind::kHypercube;
   set_bits(w.data(), kCfgTopoLsb, 2,
            topology.kind() == TopologyKind::kMesh ? 0u : topology.kind() == TopologyKind::kTorus ? 1u : 2u);
-  set_bits(w.data(), kCfgDimsLsb, 4, static_cast<unsigned>(topology.dimensions()));
+  set_bits(w.data(), kCfgDimsLsb, kCfgDimsW, static_cast<unsigned>(topology.dimensions()));
   std::uint64_t stride = 1;
   for (int d = 0; d < 3 && !cube && d < topology.dimensions(); ++d) {
     set_bits(w.data(), kCfgSideLsb + 16u * static_cast<unsigned>(d), 16,
@@ -78,8 +77,8 @@ std::array<std::uint32_t, (rtl::kCfgW + 31) / 32> rtl_straps(const Config& confi
   set_bits(w.data(), kCfgDepthLsb, 9, static_cast<std::uint64_t>(rc.buffer_depth));
   set_bits(w.data(), kCfgPipelineLsb, 3, static_cast<std::uint64_t>(rc.pipeline_depth));
   set_bits(w.data(), kCfgAllocLsb, 1, rc.allocator == AllocatorKind::kSeparableOutputFirst);
-  set_bits(w.data(), kCfgNetPortsLsb, 4, static_cast<std::uint64_t>(layout.network));
-  set_bits(w.data(), kCfgEjectionLsb, 4, static_cast<std::uint64_t>(layout.ejection));
+  set_bits(w.data(), kCfgNetPortsLsb, kPortW, static_cast<std::uint64_t>(layout.network));
+  set_bits(w.data(), kCfgEjectionLsb, kPortW, static_cast<std::uint64_t>(layout.ejection));
   set_bits(w.data(), kCfgEjectByDirLsb, 1, layout.eject_by_direction);
   set_bits(w.data(), kCfgNodeLsb, 16, id);
   set_bits(w.data(), kCfgMultidestLsb, 2,
@@ -335,7 +334,7 @@ void RtlRouter::mirror_state(const Model& m) {
           }
       } else if (bit(active, ri)) {
         ivc.state = VcState::kActive;
-        ivc.out_port = sc_port(static_cast<int>(field(m.vc_out_port_o, kPortW * static_cast<unsigned>(ri), kPortW)));
+        ivc.out_port = sc_port(static_cast<int>(field(m.vc_out_port_o, rtl::kPortW * static_cast<unsigned>(ri), rtl::kPortW)));
         ivc.out_vc = static_cast<int>(field(m.vc_out_vc_o, kVcIdxW * static_cast<unsigned>(ri), kVcIdxW));
       } else {
         ivc.state = ivc.buffer.empty() ? VcState::kIdle : VcState::kRouted;

@@ -35,8 +35,8 @@ namespace {
 
 constexpr int kRtlNet = 4;  // rtl/CMakeLists.txt: wormsim_route_compute NumNet=4
 constexpr int kRtlNetWide = rtl::kWidePorts;  // Vwormsim_route_compute_wide
-// route_t in rtl/wormsim_pkg.sv: port_lo[17:14] port_hi[13:10] vc_lo[9:5] vc_hi[4:0].
-constexpr unsigned kPortLoLsb = 14, kPortHiLsb = 10, kVcLoLsb = 5, kVcHiLsb = 0;
+// route_t of rtl/wormsim_pkg.sv (systemc/rtl_flit.h).
+constexpr std::uint32_t kPortMask = (1u << rtl::kPortW) - 1;
 
 struct Case {
   std::string name;
@@ -108,10 +108,10 @@ Counts compare_all(const Case& c, int rtl_net) {
           rtl->in_vc_i = static_cast<std::uint8_t>(in_vc);
           rtl.eval();
           const std::uint32_t r = rtl->route_o;
-          const int port_lo = static_cast<int>((r >> kPortLoLsb) & 0xfu);
-          const int port_hi = static_cast<int>((r >> kPortHiLsb) & 0xfu);
-          const int vc_lo = static_cast<int>((r >> kVcLoLsb) & 0x1fu);
-          const int vc_hi = static_cast<int>((r >> kVcHiLsb) & 0x1fu);
+          const int port_lo = static_cast<int>((r >> rtl::kRoutePortLoLsb) & kPortMask);
+          const int port_hi = static_cast<int>((r >> rtl::kRoutePortHiLsb) & kPortMask);
+          const int vc_lo = static_cast<int>((r >> rtl::kRouteVcLoLsb) & 0x1fu);
+          const int vc_hi = static_cast<int>((r >> rtl::kRouteVcHiLsb) & 0x1fu);
           const std::string where = c.name + ": node " + std::to_string(here) + " dst " +
                                     std::to_string(dst) + " in_port " + std::to_string(in_port) +
                                     " in_vc " + std::to_string(in_vc);
