@@ -144,12 +144,12 @@ void Config::validate_rtl(int nodes, int network_ports, int channels) const {
   require(r.buffer_depth <= rtl::kMaxDepth, key,
           fmt::format("the RTL router is built for buffers of at most {} flits "
                       "(network.router.buffer_depth is {})", rtl::kMaxDepth, r.buffer_depth));
-  require(rtl::rtl_build_ports(network_ports, channels) != 0, key,
+  const int build = rtl::rtl_build_ports(network_ports, channels);
+  require(build != 0, key,
           fmt::format("the RTL router is built with at most {} network ports and {} injection and "
-                      "{} ejection channels (this network needs {} and {}; route_t numbers ports "
-                      "with {} bits, so a router has at most {} outputs)",
-                      rtl::kWidePorts, rtl::kWidePorts, rtl::kWidePorts, network_ports, channels,
-                      rtl::kPortW, rtl::kMaxRoutePorts));
+                      "{} ejection channels (this network needs {} and {}; hypercubes of 8 or more "
+                      "dimensions have no RTL router build yet, docs/rtl.md)",
+                      rtl::kWidePorts, rtl::kWidePorts, rtl::kWidePorts, network_ports, channels));
   require(nodes <= rtl::kMaxNodes, key,
           fmt::format("the RTL flit carries {}-bit node ids: at most {} nodes (got {})",
                       rtl::kNodeW, rtl::kMaxNodes, nodes));

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 
 #include "flit.h"
 #include "multicast_table.h"
@@ -45,13 +46,18 @@ inline constexpr unsigned kDataBytes = kDataW / 8;
 //    1D/2D meshes and tori and hypercubes up to 4 dimensions;
 //  - wide: Vwormsim_router_wide (with the multidestination hardware), kWidePorts network
 //    ports and as many channels: 3D meshes and tori and 5- to 7-cubes, in every port model.
+// 8- to 16-cubes would need a router with kCubePorts network ports and channels. Its route
+// compute is Verilated and checked at that width (Vwormsim_route_compute_cube), but the router
+// model is not built yet (docs/rtl.md, "Not done yet"), so such networks are rejected.
 // route_t numbers ports with kPortW bits and its port_hi is one past the last candidate, so a
 // router has at most 63 output ports (NumNet + NumEj <= 63).
 inline constexpr int kNarrowPorts = 4;  // NumNet = NumInj = NumEj of the narrow builds
 // NumNet = NumInj = NumEj of the wide build; rtl/CMakeLists.txt reads this line.
 inline constexpr int kWidePorts = 7;
+// Network ports of a 16-cube router; rtl/CMakeLists.txt reads this line.
+inline constexpr int kCubePorts = 16;
 inline constexpr int kMaxRoutePorts = (1 << kPortW) - 1;
-static_assert(2 * kWidePorts <= kMaxRoutePorts, "route_t's port numbers are too narrow");
+static_assert(2 * kCubePorts <= kMaxRoutePorts, "route_t's port numbers are too narrow");
 inline constexpr int kMaxVcs = 4;    // NumVcs
 inline constexpr int kMaxDepth = 8;  // Depth
 inline constexpr int kMaxNodes = 1 << kNodeW;
@@ -61,11 +67,11 @@ inline constexpr int kMaxPathNodes = static_cast<int>(kPathEnd);
 inline constexpr int kMaxTreeNodes = static_cast<int>(kHdrW);
 
 // The network ports (= injection = ejection channels) of the build that serves a router with
-// `network` network ports and `channels` injection or ejection channels: the narrow shape
-// when it fits, else the wide one; 0 when neither does.
+// `network` network ports and `channels` injection or ejection channels: the narrowest shape
+// that fits; 0 when none does.
 inline int rtl_build_ports(int network, int channels) {
-  if (network <= kNarrowPorts && channels <= kNarrowPorts) return kNarrowPorts;
-  if (network <= kWidePorts && channels <= kWidePorts) return kWidePorts;
+  for (int ports : {kNarrowPorts, kWidePorts})
+    if (network <= ports && channels <= ports) return ports;
   return 0;
 }
 

@@ -22,14 +22,25 @@ constexpr unsigned clog2(unsigned n) { return n <= 1 ? 0 : 1 + clog2((n + 1) / 2
 constexpr unsigned in_vc_width(int net) { return clog2(static_cast<unsigned>(2 * net * rtl::kMaxVcs)); }
 constexpr unsigned kVcIdxW = rtl::kMaxVcs > 1 ? clog2(rtl::kMaxVcs) : 1;          // VcIdxW
 static_assert(in_vc_width(rtl::kNarrowPorts) == 5 && in_vc_width(rtl::kWidePorts) == 6 &&
-                  kVcIdxW == 2, "the Verilated models' state widths");
-// Per-port bit masks of the model ports and of the input and output VCs fit 64 bits.
-static_assert(2 * rtl::kWidePorts * rtl::kMaxVcs <= 64, "VC masks are read as 64-bit words");
+                  kVcIdxW == 2,
+              "the Verilated models' state widths");
+// Per-port masks (one bit per input or output port) fit 64 bits; per-VC masks and per-port
+// fields are read through field() and bit_of(), whatever width Verilator gave them.
+static_assert(2 * rtl::kWidePorts <= 64, "per-port masks are 64-bit words");
+// Per-port VC fields of the largest build, in 32-bit words.
+constexpr std::size_t kVcFieldWords = (2 * rtl::kWidePorts * rtl::kVcW + 31) / 32;
+using VcFieldWords = std::array<std::uint32_t, kVcFieldWords>;
 
 // A model port set from the low bits of `v`, whichever C++ type Verilator gave it.
 template <typename T>
 void set_port(T& port, std::uint64_t v) {
   port = static_cast<T>(v);
+}
+// A model port of at most 64 bits set from little-endian 32-bit words.
+template <typename T>
+void set_port(T& port, const VcFieldWords& words) {
+  static_assert(sizeof(T) <= 8 && kVcFieldWords == 2, "a port of at most two words");
+  set_port(port, std::uint64_t{words[0]} | (std::uint64_t{words[1]} << 32));
 }
 
 bool bit(std::uint64_t v, int i) { return ((v >> i) & 1u) != 0; }
@@ -43,6 +54,11 @@ template <typename T>
 std::uint64_t field(T sig, unsigned lsb, unsigned width) {
   const auto v = static_cast<std::uint64_t>(sig);
   return width >= 64 ? v >> lsb : (v >> lsb) & ((std::uint64_t{1} << width) - 1);
+}
+// Bit i of a model port of any width.
+template <typename T>
+bool bit_of(const T& sig, int i) {
+  return field(sig, static_cast<unsigned>(i), 1) != 0;
 }
 }  // namespace
 
@@ -110,24 +126,22 @@ RtlRouter::RtlRouter(const sc_core::sc_module_name& name, const RouterParams& pa
       context_(std::move(context)),
       period_ps_(period_ps) {
   const auto straps = rtl_straps(config, topology, layout_, params.id);
-  // Routers with more ports than the narrow builds have get the wide build. Otherwise a
+  // The narrowest build with enough ports (rtl::rtl_build_ports). Among the narrow ones, a
   // network without multidestination worms gets the unicast-only build (the same RTL without
   // the path/tree hardware, docs/rtl.md): same ports, same behaviour, a smaller and faster
   // model.
+  const bool multidest = config.network.router.multidest != MultidestMode::kNone;
   if (rtl_net_ == 0)
     throw std::logic_error(fmt::format("{}: no RTL router build has {} network ports and {} "
                                        "injection/ejection channels", this->name(),
                                        layout_.network, std::max(layout_.injection, layout_.ejection)));
-  if (rtl_net_ == rtl::kWidePorts) {
-    wide_model_ = std::make_unique<Vwormsim_router_wide>(context_.get(), this->name());
-    reset_model(*wide_model_, straps, fst_file);
-  } else if (config.network.router.multidest == MultidestMode::kNone) {
-    unicast_model_ = std::make_unique<Vwormsim_router_uc>(context_.get(), this->name());
-    reset_model(*unicast_model_, straps, fst_file);
-  } else {
+  if (rtl_net_ == rtl::kWidePorts)
+    model_ = std::make_unique<Vwormsim_router_wide>(context_.get(), this->name());
+  else if (!multidest)
+    model_ = std::make_unique<Vwormsim_router_uc>(context_.get(), this->name());
+  else
     model_ = std::make_unique<Vwormsim_router>(context_.get(), this->name());
-    reset_model(*model_, straps, fst_file);
-  }
+  std::visit([&](auto& m) { reset_model(*m, straps, fst_file); }, model_);
   if (context_->gotError())
     throw std::logic_error(fmt::format("{}: RTL assertion failed during reset", this->name()));
 }
@@ -161,12 +175,10 @@ RtlRouter::~RtlRouter() {
   // set by the last context constructed; with several networks it must be pointed at ours.
   Verilated::threadContextp(context_.get());
   if (trace_) trace_->close();
-  if (model_) model_->final();
-  if (unicast_model_) unicast_model_->final();
-  if (wide_model_) wide_model_->final();
-  model_.reset();
-  unicast_model_.reset();
-  wide_model_.reset();
+  std::visit([](auto& m) {
+    if (m) m->final();
+    m.reset();
+  }, model_);
 }
 
 template <class Model>
@@ -179,9 +191,7 @@ void RtlRouter::evaluate(Model& m, bool clock) {
 }
 
 Router::StepResult RtlRouter::step_unchecked(Cycle now, ActivityCalendar& calendar, bool measuring) {
-  if (model_) return step_model(*model_, now, calendar, measuring);
-  if (wide_model_) return step_model(*wide_model_, now, calendar, measuring);
-  return step_model(*unicast_model_, now, calendar, measuring);
+  return std::visit([&](auto& m) { return step_model(*m, now, calendar, measuring); }, model_);
 }
 
 template <class Model>
@@ -213,7 +223,7 @@ Router::StepResult RtlRouter::step_model(Model& m, Cycle now, ActivityCalendar& 
     if (link->flits.empty()) flits_pending_ &= ~(std::uint64_t{1} << p);
   }
   std::uint64_t credit_valid = 0;
-  std::uint64_t credit_vc = 0;
+  VcFieldWords credit_vc{};
   for (std::uint64_t ports = credits_pending_; ports != 0; ports &= ports - 1) {
     const int p = __builtin_ctzll(ports);
     OutputPort& out = outputs_[static_cast<std::size_t>(p)];
@@ -222,7 +232,7 @@ Router::StepResult RtlRouter::step_model(Model& m, Cycle now, ActivityCalendar& 
       const int rp = rtl_out(p);
       const std::uint8_t vc = link->credits.front();
       credit_valid |= std::uint64_t{1} << rp;
-      credit_vc |= std::uint64_t{vc} << (kVcW * static_cast<unsigned>(rp));
+      set_bits(credit_vc.data(), kVcW * static_cast<unsigned>(rp), kVcW, vc);
       out.credits[vc].give();
       link->credits.pop();
       if (link->credits.ready(now))
@@ -310,21 +320,21 @@ Router::StepResult RtlRouter::step_model(Model& m, Cycle now, ActivityCalendar& 
 template <class Model>
 void RtlRouter::mirror_state(const Model& m) {
   using namespace rtl;
-  const std::uint64_t active = m.vc_active_o;
-  const std::uint64_t replicating = m.vc_replicating_o;
-  const std::uint64_t owned = m.owner_valid_o;
+  const auto& active = m.vc_active_o;
+  const auto& replicating = m.vc_replicating_o;
+  const auto& owned = m.owner_valid_o;
   const int vcs = params_.vcs;
   for (std::size_t p = 0; p < inputs_.size(); ++p)
     for (int v = 0; v < vcs; ++v) {
       const int ri = rtl_in(static_cast<int>(p)) * kMaxVcs + v;
       InputVc& ivc = inputs_[p].vcs[static_cast<std::size_t>(v)];
       ivc.branches.clear();
-      if (bit(replicating, ri)) {
+      if (bit_of(replicating, ri)) {
         // A replicating worm: its live branches are the output VCs it holds.
         ivc.state = VcState::kActive;
         ivc.out_port = ivc.out_vc = -1;
         for (int ro = 0; ro < 2 * rtl_net_ * kMaxVcs; ++ro)
-          if (bit(owned, ro) &&
+          if (bit_of(owned, ro) &&
               static_cast<int>(field(m.owner_o, in_vc_w_ * static_cast<unsigned>(ro), in_vc_w_)) == ri) {
             ReplicaBranch b;
             b.out_port = sc_port(ro / kMaxVcs);
@@ -332,7 +342,7 @@ void RtlRouter::mirror_state(const Model& m) {
             b.target.route = {b.out_port, b.out_port + 1, b.out_vc, b.out_vc + 1};
             ivc.branches.push_back(b);
           }
-      } else if (bit(active, ri)) {
+      } else if (bit_of(active, ri)) {
         ivc.state = VcState::kActive;
         ivc.out_port = sc_port(static_cast<int>(field(m.vc_out_port_o, rtl::kPortW * static_cast<unsigned>(ri), rtl::kPortW)));
         ivc.out_vc = static_cast<int>(field(m.vc_out_vc_o, kVcIdxW * static_cast<unsigned>(ri), kVcIdxW));
@@ -360,7 +370,7 @@ void RtlRouter::mirror_state(const Model& m) {
     for (int v = 0; v < vcs; ++v) {
       const int ro = rtl_out(static_cast<int>(o)) * kMaxVcs + v;
       int holder = -1;
-      if (bit(owned, ro)) {
+      if (bit_of(owned, ro)) {
         const int ri = static_cast<int>(field(m.owner_o, in_vc_w_ * static_cast<unsigned>(ro), in_vc_w_));
         holder = sc_port(ri / kMaxVcs) * vcs + ri % kMaxVcs;
       }

@@ -14,6 +14,7 @@
 #include <array>
 #include <memory>
 #include <string>
+#include <variant>
 
 #include "config.h"
 #include "multicast_route.h"
@@ -62,7 +63,8 @@ class RtlRouter : public Router {
  private:
   // The same code drives every build of the RTL router (rtl/CMakeLists.txt, docs/rtl.md):
   // Vwormsim_router (narrow, with the multidestination hardware), Vwormsim_router_uc (narrow,
-  // without it) and Vwormsim_router_wide (wide, with it). They differ in port counts only.
+  // without it) and Vwormsim_router_wide (wide, with it). They differ in port counts and in what
+  // Verilator made of their signal widths.
   template <class Model>
   void reset_model(Model& m, const std::array<std::uint32_t, (rtl::kCfgW + 31) / 32>& straps,
                    const std::string& fst_file);
@@ -84,10 +86,10 @@ class RtlRouter : public Router {
   unsigned in_vc_w_;    // InVcW of the model's build: bits of an input VC index
   const MulticastTable* table_;
   std::shared_ptr<VerilatedContext> context_;
-  // One of the three is set.
-  std::unique_ptr<Vwormsim_router> model_;             // narrow, multidestination worms
-  std::unique_ptr<Vwormsim_router_uc> unicast_model_;  // narrow, unicast only
-  std::unique_ptr<Vwormsim_router_wide> wide_model_;   // wide, multidestination worms
+  // The model of this router's build (set by the constructor).
+  std::variant<std::unique_ptr<Vwormsim_router>, std::unique_ptr<Vwormsim_router_uc>,
+               std::unique_ptr<Vwormsim_router_wide>>
+      model_;
   std::unique_ptr<VerilatedFstC> trace_;
   std::uint64_t period_ps_;
   Cycle last_dump_ = 0;

@@ -530,7 +530,7 @@ TEST(RtlConfig, LimitsOfTheVerilatedRouterNameTheKey) {
   c = as_rtl(testing::mesh_config({4, 4}));
   c.network.router.buffer_depth = 16;
   expect_error(c, "at most 8 flits");
-  // 3D meshes and 7-cubes fit the wide build; an all-port 8-cube needs 8 + 8 outputs.
+  // 3D meshes and 7-cubes fit the wide build; 8-cubes and larger have no RTL router build.
   c = as_rtl(testing::mesh_config({4, 4, 4}));
   c.network.router.port_model = PortModel::kAllPort;
   EXPECT_NO_THROW(c.validate());
@@ -539,9 +539,9 @@ TEST(RtlConfig, LimitsOfTheVerilatedRouterNameTheKey) {
   EXPECT_NO_THROW(c.validate());
   c = as_rtl(testing::hypercube_config(8));
   expect_error(c, "at most 7 network ports");
-  c = as_rtl(testing::hypercube_config(8));
+  c = as_rtl(testing::hypercube_config(16));
   c.network.router.port_model = PortModel::kAllPort;
-  expect_error(c, "this network needs 8 and 8");
+  expect_error(c, "this network needs 16 and 16");
   c = as_rtl(testing::mesh_config({16, 16}));
   c.network.router.multidest = MultidestMode::kTree;
   expect_error(c, "128-node bit-string");

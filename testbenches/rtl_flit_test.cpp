@@ -207,5 +207,26 @@ TEST(RtlFlit, PackAtOffsetLeavesNeighboursAlone) {
   }
 }
 
+// The build serving a router is the narrowest whose ports and channels suffice; RTL and C++
+// port numbers map both ways, NI channels after each side's network ports.
+TEST(RtlFlit, BuildsAndPortNumbering) {
+  EXPECT_EQ(rtl::rtl_build_ports(4, 4), rtl::kNarrowPorts);  // all-port 2D mesh
+  EXPECT_EQ(rtl::rtl_build_ports(2, 1), rtl::kNarrowPorts);  // 1D torus
+  EXPECT_EQ(rtl::rtl_build_ports(6, 6), rtl::kWidePorts);    // all-port 3D mesh
+  EXPECT_EQ(rtl::rtl_build_ports(7, 1), rtl::kWidePorts);    // one-port 7-cube
+  EXPECT_EQ(rtl::rtl_build_ports(8, 1), 0);  // 8-cubes: no router build yet
+  EXPECT_EQ(rtl::rtl_build_ports(4, 8), 0);
+  // route_t's port_hi of the last ejection channel of an all-port 16-cube is representable.
+  EXPECT_LE(2 * rtl::kCubePorts, rtl::kMaxRoutePorts);
+  for (int rtl_net : {rtl::kNarrowPorts, rtl::kWidePorts}) {
+    const int network = rtl_net - 1;  // a router with fewer network ports than its build
+    for (int p = 0; p < network + 3; ++p) {
+      const int r = rtl::rtl_port(p, network, rtl_net);
+      EXPECT_EQ(r, p < network ? p : rtl_net + p - network) << rtl_net << " " << p;
+      EXPECT_EQ(rtl::cpp_port(r, network, rtl_net), p) << rtl_net << " " << p;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace wormsim
