@@ -16,7 +16,9 @@ module wormsim_mc_route #(
   parameter int unsigned MaxNodes = 128,  // tree bit-string length used (<= HdrW)
   parameter bit Path = 1'b1,              // hardware for path worms
   parameter bit Tree = 1'b1,              // hardware for tree worms
-  localparam int unsigned NumBr = NumNet + 1,
+  // Branch slots: NumNet + 1 with multidestination hardware, else one constant slot (as
+  // wormsim_router's NumBr).
+  localparam int unsigned NumBr = (Path || Tree) ? NumNet + 1 : 1,
   localparam int unsigned NodeW = wormsim_pkg::NodeW,
   localparam int unsigned CoordW = wormsim_pkg::CoordW,
   localparam int unsigned MaxDims = wormsim_pkg::MaxDims,
@@ -37,7 +39,7 @@ module wormsim_mc_route #(
   /* verilator lint_on UNUSEDSIGNAL */
   output logic [RouteW-1:0]                  route_o,  // wormsim_pkg::route_t
   output logic                               multi_o,
-  // [slot] {valid, route, dst, mpos}, see wormsim_pkg::Br*Lsb
+  // [slot] {valid, route, dst, mpos}, see wormsim_router's Br*Lsb
   output logic [NumBr*BrW-1:0]               br_o,
   output logic                               lost_o    // tree head that leads nowhere
 );
@@ -176,20 +178,22 @@ module wormsim_mc_route #(
     branch = {v, r, d, m};
   endfunction
 
+  // Every slot, [network port p, then ejection]; br_o is all of them when branches are built.
+  logic [(NumNet+1)*BrW-1:0] br_all;
   always_comb begin
     int count;
     route_o = route0;
     multi_o = 1'b0;
-    br_o = '0;
+    br_all = '0;
     lost_o = 1'b0;
     count = 0;
     if (path && has_next && 32'(route0[wormsim_pkg::RoutePortLoLsb +: PortW]) >= NumNet) begin
       // Absorb and forward.
       multi_o = 1'b1;
-      br_o[NumNet*BrW +: BrW] = branch(1'b1, route0, cfg_i.node, mpos);
+      br_all[NumNet*BrW +: BrW] = branch(1'b1, route0, cfg_i.node, mpos);
       for (int p = 0; p < NumNet; p++)
         if (32'(route_aux[wormsim_pkg::RoutePortLoLsb +: PortW]) == p)
-          br_o[p*BrW +: BrW] = branch(1'b1, route_aux, next, mpos + 1'b1);
+          br_all[p*BrW +: BrW] = branch(1'b1, route_aux, next, mpos + 1'b1);
     end else if (tree) begin
       count = 32'(tree_eject);
       for (int p = 0; p < NumNet; p++) count += 32'(tree_valid[p]);
@@ -200,11 +204,22 @@ module wormsim_mc_route #(
           if (tree_valid[p]) route_o = tree_route[p*RouteW +: RouteW];
       end else begin
         multi_o = count > 1;
-        br_o[NumNet*BrW +: BrW] = branch(tree_eject, route_aux, cfg_i.node, '0);
+        br_all[NumNet*BrW +: BrW] = branch(tree_eject, route_aux, cfg_i.node, '0);
         for (int p = 0; p < NumNet; p++)
-          br_o[p*BrW +: BrW] = branch(tree_valid[p], tree_route[p*RouteW +: RouteW],
-                                      tree_dst[p*NodeW +: NodeW], '0);
+          br_all[p*BrW +: BrW] = branch(tree_valid[p], tree_route[p*RouteW +: RouteW],
+                                        tree_dst[p*NodeW +: NodeW], '0);
       end
     end
+  end
+
+  if (Path || Tree) begin : g_br
+    assign br_o = br_all;
+  end else begin : g_no_br
+    // Unicast only: br_all is constant zero and the router keeps one unused slot.
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic unused;
+    assign unused = ^br_all;
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign br_o = '0;
   end
 endmodule

@@ -50,7 +50,10 @@ module wormsim_router #(
   localparam int unsigned RouteW = wormsim_pkg::RouteW,
   localparam int unsigned VcW = wormsim_pkg::VcW,
   localparam int unsigned PortW = wormsim_pkg::PortW,
-  localparam int unsigned NumBr = NumNet + 1  // branch slots: network ports, then ejection
+  // Branch slots per input VC: one per network port, then ejection. Without multidestination
+  // hardware nothing replicates: one slot, never used, so the buffer entries and the branch
+  // read ports do not grow with the port count (docs/rtl.md, "Unicast-only builds").
+  localparam int unsigned NumBr = (McPath || McTree) ? NumNet + 1 : 1
 ) (
   input  logic                           clk_i,
   input  logic                           rst_ni,

@@ -147,9 +147,8 @@ void Config::validate_rtl(int nodes, int network_ports, int channels) const {
   const int build = rtl::rtl_build_ports(network_ports, channels);
   require(build != 0, key,
           fmt::format("the RTL router is built with at most {} network ports and {} injection and "
-                      "{} ejection channels (this network needs {} and {}; hypercubes of 8 or more "
-                      "dimensions have no RTL router build yet, docs/rtl.md)",
-                      rtl::kWidePorts, rtl::kWidePorts, rtl::kWidePorts, network_ports, channels));
+                      "{} ejection channels (this network needs {} and {})",
+                      rtl::kCubePorts, rtl::kCubePorts, rtl::kCubePorts, network_ports, channels));
   require(nodes <= rtl::kMaxNodes, key,
           fmt::format("the RTL flit carries {}-bit node ids: at most {} nodes (got {})",
                       rtl::kNodeW, rtl::kMaxNodes, nodes));

@@ -40,21 +40,23 @@ inline constexpr unsigned kFlitW = kTypLsb + 2;  // 283
 inline constexpr unsigned kDataBytes = kDataW / 8;
 
 // Structural maxima of the Verilated routers (rtl/CMakeLists.txt); a configuration may use
-// less, and Config::validate checks them. Two shapes are built (docs/rtl.md):
+// less, and Config::validate checks them. Three shapes are built (docs/rtl.md):
 //  - narrow: Vwormsim_router (with the multidestination hardware) and Vwormsim_router_uc
 //    (without), kNarrowPorts network ports and as many injection and ejection channels:
 //    1D/2D meshes and tori and hypercubes up to 4 dimensions;
 //  - wide: Vwormsim_router_wide (with the multidestination hardware), kWidePorts network
-//    ports and as many channels: 3D meshes and tori and 5- to 7-cubes, in every port model.
-// 8- to 16-cubes would need a router with kCubePorts network ports and channels. Its route
-// compute is Verilated and checked at that width (Vwormsim_route_compute_cube), but the router
-// model is not built yet (docs/rtl.md, "Not done yet"), so such networks are rejected.
+//    ports and as many channels: 3D meshes and tori and 5- to 7-cubes, in every port model;
+//  - cube: Vwormsim_router_cube (without the multidestination hardware), kCubePorts network
+//    ports and as many channels: 8- to 16-cubes, in every port model. Their 256 and more
+//    nodes exceed both RTL multidestination headers (kMaxPathNodes, kMaxTreeNodes), so
+//    these networks carry unicast worms only.
 // route_t numbers ports with kPortW bits and its port_hi is one past the last candidate, so a
 // router has at most 63 output ports (NumNet + NumEj <= 63).
 inline constexpr int kNarrowPorts = 4;  // NumNet = NumInj = NumEj of the narrow builds
 // NumNet = NumInj = NumEj of the wide build; rtl/CMakeLists.txt reads this line.
 inline constexpr int kWidePorts = 7;
-// Network ports of a 16-cube router; rtl/CMakeLists.txt reads this line.
+// NumNet = NumInj = NumEj of the cube build (a 16-cube router); rtl/CMakeLists.txt reads
+// this line.
 inline constexpr int kCubePorts = 16;
 inline constexpr int kMaxRoutePorts = (1 << kPortW) - 1;
 static_assert(2 * kCubePorts <= kMaxRoutePorts, "route_t's port numbers are too narrow");
@@ -70,7 +72,7 @@ inline constexpr int kMaxTreeNodes = static_cast<int>(kHdrW);
 // `network` network ports and `channels` injection or ejection channels: the narrowest shape
 // that fits; 0 when none does.
 inline int rtl_build_ports(int network, int channels) {
-  for (int ports : {kNarrowPorts, kWidePorts})
+  for (int ports : {kNarrowPorts, kWidePorts, kCubePorts})
     if (network <= ports && channels <= ports) return ports;
   return 0;
 }

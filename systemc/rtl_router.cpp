@@ -10,6 +10,7 @@ using sc_core::sc_time_stamp;
 #include "Vwormsim_router.h"
 #include "Vwormsim_router_uc.h"
 #include "Vwormsim_router_wide.h"
+#include "Vwormsim_router_cube.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
@@ -22,13 +23,13 @@ constexpr unsigned clog2(unsigned n) { return n <= 1 ? 0 : 1 + clog2((n + 1) / 2
 constexpr unsigned in_vc_width(int net) { return clog2(static_cast<unsigned>(2 * net * rtl::kMaxVcs)); }
 constexpr unsigned kVcIdxW = rtl::kMaxVcs > 1 ? clog2(rtl::kMaxVcs) : 1;          // VcIdxW
 static_assert(in_vc_width(rtl::kNarrowPorts) == 5 && in_vc_width(rtl::kWidePorts) == 6 &&
-                  kVcIdxW == 2,
+                  in_vc_width(rtl::kCubePorts) == 7 && kVcIdxW == 2,
               "the Verilated models' state widths");
 // Per-port masks (one bit per input or output port) fit 64 bits; per-VC masks and per-port
 // fields are read through field() and bit_of(), whatever width Verilator gave them.
-static_assert(2 * rtl::kWidePorts <= 64, "per-port masks are 64-bit words");
-// Per-port VC fields of the largest build, in 32-bit words.
-constexpr std::size_t kVcFieldWords = (2 * rtl::kWidePorts * rtl::kVcW + 31) / 32;
+static_assert(2 * rtl::kCubePorts <= 64, "per-port masks are 64-bit words");
+// Per-port VC fields of the largest build (the cube build: 128 bits), in 32-bit words.
+constexpr std::size_t kVcFieldWords = (2 * rtl::kCubePorts * rtl::kVcW + 31) / 32;
 using VcFieldWords = std::array<std::uint32_t, kVcFieldWords>;
 
 // A model port set from the low bits of `v`, whichever C++ type Verilator gave it.
@@ -36,11 +37,17 @@ template <typename T>
 void set_port(T& port, std::uint64_t v) {
   port = static_cast<T>(v);
 }
-// A model port of at most 64 bits set from little-endian 32-bit words.
+// A model port of at most 64 bits set from little-endian 32-bit words (the rest are zero).
 template <typename T>
 void set_port(T& port, const VcFieldWords& words) {
-  static_assert(sizeof(T) <= 8 && kVcFieldWords == 2, "a port of at most two words");
+  static_assert(sizeof(T) <= 8, "a port of at most two words");
   set_port(port, std::uint64_t{words[0]} | (std::uint64_t{words[1]} << 32));
+}
+// A wide model port set from little-endian 32-bit words.
+template <std::size_t N>
+void set_port(VlWide<N>& port, const VcFieldWords& words) {
+  static_assert(N <= kVcFieldWords, "a port wider than the largest build's");
+  std::copy_n(words.begin(), N, port.data());
 }
 
 bool bit(std::uint64_t v, int i) { return ((v >> i) & 1u) != 0; }
@@ -135,7 +142,14 @@ RtlRouter::RtlRouter(const sc_core::sc_module_name& name, const RouterParams& pa
     throw std::logic_error(fmt::format("{}: no RTL router build has {} network ports and {} "
                                        "injection/ejection channels", this->name(),
                                        layout_.network, std::max(layout_.injection, layout_.ejection)));
-  if (rtl_net_ == rtl::kWidePorts)
+  if (rtl_net_ == rtl::kCubePorts) {
+    // Only 8- to 16-cubes need this build, and their node counts exceed both multidestination
+    // headers, which Config::validate_rtl rejects first.
+    if (multidest)
+      throw std::logic_error(fmt::format("{}: the RTL router with {} ports is built without the "
+                                         "multidestination hardware", this->name(), rtl_net_));
+    model_ = std::make_unique<Vwormsim_router_cube>(context_.get(), this->name());
+  } else if (rtl_net_ == rtl::kWidePorts)
     model_ = std::make_unique<Vwormsim_router_wide>(context_.get(), this->name());
   else if (!multidest)
     model_ = std::make_unique<Vwormsim_router_uc>(context_.get(), this->name());

@@ -26,6 +26,7 @@
 class Vwormsim_router;
 class Vwormsim_router_uc;
 class Vwormsim_router_wide;
+class Vwormsim_router_cube;
 class VerilatedContext;
 class VerilatedFstC;
 
@@ -63,8 +64,8 @@ class RtlRouter : public Router {
  private:
   // The same code drives every build of the RTL router (rtl/CMakeLists.txt, docs/rtl.md):
   // Vwormsim_router (narrow, with the multidestination hardware), Vwormsim_router_uc (narrow,
-  // without it) and Vwormsim_router_wide (wide, with it). They differ in port counts and in what
-  // Verilator made of their signal widths.
+  // without it), Vwormsim_router_wide (wide, with it) and Vwormsim_router_cube (8- to 16-cubes,
+  // without it). They differ in port counts and in what Verilator made of their signal widths.
   template <class Model>
   void reset_model(Model& m, const std::array<std::uint32_t, (rtl::kCfgW + 31) / 32>& straps,
                    const std::string& fst_file);
@@ -88,7 +89,7 @@ class RtlRouter : public Router {
   std::shared_ptr<VerilatedContext> context_;
   // The model of this router's build (set by the constructor).
   std::variant<std::unique_ptr<Vwormsim_router>, std::unique_ptr<Vwormsim_router_uc>,
-               std::unique_ptr<Vwormsim_router_wide>>
+               std::unique_ptr<Vwormsim_router_wide>, std::unique_ptr<Vwormsim_router_cube>>
       model_;
   std::unique_ptr<VerilatedFstC> trace_;
   std::uint64_t period_ps_;

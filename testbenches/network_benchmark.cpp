@@ -83,6 +83,18 @@ Config mesh3d(Config c) {
 }
 WORMSIM_BENCH(Mesh4x4x4_UR0p1_5flit_4k, mesh3d(mesh(8, 5, 0.1, 4000)));
 WORMSIM_BENCH(Mesh4x4x4_UR0p1_5flit_RtlWide, rtl(mesh3d(mesh(8, 5, 0.1, 4000))));
+// An 8-cube (256 nodes, 8 network ports): its RTL routers are the cube build, which runs a
+// few cycles per second, so 100 warm-up and 200 measured cycles.
+Config cube8(Config c) {
+  c.network.topology.kind = TopologyKind::kHypercube;
+  c.network.topology.hypercube_dimension = 8;
+  c.network.routing.algorithm = RoutingAlgorithm::kEcube;
+  c.simulation.warmup_cycles = 100;
+  c.validate();
+  return c;
+}
+WORMSIM_BENCH(Hypercube8_UR0p1_5flit_200, cube8(mesh(8, 5, 0.1, 200)));
+WORMSIM_BENCH(Hypercube8_UR0p1_5flit_200_RtlCube, rtl(cube8(mesh(8, 5, 0.1, 200))));
 
 }  // namespace
 

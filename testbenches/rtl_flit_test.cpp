@@ -214,11 +214,18 @@ TEST(RtlFlit, BuildsAndPortNumbering) {
   EXPECT_EQ(rtl::rtl_build_ports(2, 1), rtl::kNarrowPorts);  // 1D torus
   EXPECT_EQ(rtl::rtl_build_ports(6, 6), rtl::kWidePorts);    // all-port 3D mesh
   EXPECT_EQ(rtl::rtl_build_ports(7, 1), rtl::kWidePorts);    // one-port 7-cube
-  EXPECT_EQ(rtl::rtl_build_ports(8, 1), 0);  // 8-cubes: no router build yet
-  EXPECT_EQ(rtl::rtl_build_ports(4, 8), 0);
+  EXPECT_EQ(rtl::rtl_build_ports(8, 1), rtl::kCubePorts);    // one-port 8-cube
+  EXPECT_EQ(rtl::rtl_build_ports(4, 8), rtl::kCubePorts);
+  EXPECT_EQ(rtl::rtl_build_ports(16, 16), rtl::kCubePorts);  // all-port 16-cube
+  EXPECT_EQ(rtl::rtl_build_ports(17, 1), 0);
+  EXPECT_EQ(rtl::rtl_build_ports(1, 17), 0);
+  // The cube build serves only networks of more nodes than either multidestination header
+  // holds (it has no multidestination hardware): an 8-cube has 256 nodes.
+  EXPECT_GT(1 << (rtl::kWidePorts + 1), rtl::kMaxPathNodes);
+  EXPECT_GT(1 << (rtl::kWidePorts + 1), rtl::kMaxTreeNodes);
   // route_t's port_hi of the last ejection channel of an all-port 16-cube is representable.
   EXPECT_LE(2 * rtl::kCubePorts, rtl::kMaxRoutePorts);
-  for (int rtl_net : {rtl::kNarrowPorts, rtl::kWidePorts}) {
+  for (int rtl_net : {rtl::kNarrowPorts, rtl::kWidePorts, rtl::kCubePorts}) {
     const int network = rtl_net - 1;  // a router with fewer network ports than its build
     for (int p = 0; p < network + 3; ++p) {
       const int r = rtl::rtl_port(p, network, rtl_net);
