@@ -387,8 +387,8 @@ TEST(RtlEquivalence, Hypercube5PathWormsAsynchronousKPort) {
 }
 
 // 8- to 16-cubes: the cube build (rtl::kCubePorts network ports and NI channels, no
-// multidestination hardware; docs/rtl.md). 256 RTL routers of 48 ports simulate at about
-// 2-3 cycles per second, so these runs are short; the load keeps them contended.
+// multidestination hardware; docs/rtl.md). 256 RTL routers of 48 ports simulate a few cycles
+// per second (docs/performance.md), so these runs are short; the load keeps them contended.
 TEST(RtlEquivalence, Hypercube8OnePortCubeBuild) {
   Config c = loaded(testing::hypercube_config(8), 0.3);
   c.network.router.port_model = PortModel::kOnePort;
