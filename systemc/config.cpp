@@ -144,8 +144,7 @@ void Config::validate_rtl(int nodes, int network_ports, int channels) const {
   require(r.buffer_depth <= rtl::kMaxDepth, key,
           fmt::format("the RTL router is built for buffers of at most {} flits "
                       "(network.router.buffer_depth is {})", rtl::kMaxDepth, r.buffer_depth));
-  const int build = rtl::rtl_build_ports(network_ports, channels);
-  require(build != 0, key,
+  require(rtl::rtl_build_ports(network_ports, channels) != 0, key,
           fmt::format("the RTL router is built with at most {} network ports and {} injection and "
                       "{} ejection channels (this network needs {} and {})",
                       rtl::kCubePorts, rtl::kCubePorts, rtl::kCubePorts, network_ports, channels));

@@ -95,15 +95,7 @@ struct Counts {
 template <class Model>
 Counts compare_all(const Case& c, int rtl_net) {
   const Config config = make_config(c);
-  if (rtl_net <= rtl::kWidePorts) {
-    config.validate();  // within the RTL router's maxima
-  } else {
-    // No RTL router is built at kCubePorts (docs/rtl.md), so a network needing one is
-    // rejected; the configuration is checked as a C++-router network instead.
-    Config cpp_routers = config;
-    cpp_routers.network.router.implementation = RouterImplementation::kSystemC;
-    cpp_routers.validate();
-  }
+  config.validate();  // within the RTL router's maxima
   const Topology topology(config.network.topology);
   const PortLayout layout =
       PortLayout::make(c.ports, topology.network_ports(), c.k, c.consumption);
