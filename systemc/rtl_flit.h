@@ -67,6 +67,10 @@ inline constexpr int kMaxNodes = 1 << kNodeW;
 // a tree header is a bit-string of kMaxTreeNodes nodes (the router's MaxNodes).
 inline constexpr int kMaxPathNodes = static_cast<int>(kPathEnd);
 inline constexpr int kMaxTreeNodes = static_cast<int>(kHdrW);
+// The cube build has no multidestination hardware: the smallest network it serves (an
+// 8-cube) must have more nodes than either header can name.
+static_assert((1 << (kWidePorts + 1)) > kMaxPathNodes && (1 << (kWidePorts + 1)) > kMaxTreeNodes,
+              "the cube build would need the multidestination hardware");
 
 // The network ports (= injection = ejection channels) of the build that serves a router with
 // `network` network ports and `channels` injection or ejection channels: the narrowest shape
