@@ -1,0 +1,259 @@
+#include "collective_harness.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <random>
+
+#include <fmt/format.h>
+
+namespace wormsim {
+
+std::vector<std::uint8_t> CollectiveHarness::root_data(const fw::Operation& op) {
+  std::vector<std::uint8_t> d(is_scatter(op.algorithm) ? op.bytes * op.destinations.size()
+                                                       : op.bytes);
+  std::uint64_t x = 0x9e3779b97f4a7c15ull * (static_cast<std::uint64_t>(op.index) + 1) + op.root;
+  for (auto& b : d) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    b = static_cast<std::uint8_t>(x);
+  }
+  return d;
+}
+
+CollectiveHarness::CollectiveHarness(const sc_core::sc_module_name& name, const Config& config,
+                                     NetworkOptions options)
+    : sc_core::sc_module(name), config_(config), tables_(fw::make_firmware_tables(config)) {
+  const int nodes = node_count(config.network.topology);
+  deliveries_.resize(static_cast<std::size_t>(nodes));
+  returned_.assign(static_cast<std::size_t>(nodes), false);
+  nodes_.assign(static_cast<std::size_t>(nodes), nullptr);
+  options.make_endpoint = [this](const EndpointContext& ctx) -> std::unique_ptr<NetworkEndpoint> {
+    auto node = std::make_unique<Node>(fmt::format("n{}", ctx.id).c_str(),
+                                       node_params(config_, ctx), ctx, log_,
+                                       [this](ProcessorBus& bus) { program(bus); });
+    nodes_[ctx.id] = node.get();
+    return node;
+  };
+  options.mode = RunMode::kHosted;
+  if (!options.router_factory) options.router_factory = make_router_factory(config);
+  network_ = std::make_unique<Network>("net", config, std::move(options));
+  network_->set_contention_log(&log_);
+  build_operations();
+  SC_THREAD(director);
+}
+
+void CollectiveHarness::build_operations() {
+  const Topology& topo = network_->topology();
+  const int nodes = topo.nodes();
+  const CollectiveConfig& c = config_.collective;
+  std::vector<NodeId> roots;
+  switch (c.roots) {
+    case RootSelection::kOne: roots.push_back(c.root); break;
+    case RootSelection::kAll:
+      for (int n = 0; n < nodes; ++n) roots.push_back(static_cast<NodeId>(n));
+      break;
+    case RootSelection::kSample: {
+      std::vector<NodeId> all(static_cast<std::size_t>(nodes));
+      std::iota(all.begin(), all.end(), 0u);
+      std::mt19937_64 rng(c.seed);
+      std::shuffle(all.begin(), all.end(), rng);
+      all.resize(std::min<std::size_t>(all.size(), static_cast<std::size_t>(c.sample)));
+      roots = all;
+      break;
+    }
+  }
+  for (CollectiveAlgorithm alg : c.algorithms)
+    for (std::uint32_t bytes : c.message_bytes)
+      for (NodeId root : roots) {
+        fw::Operation op;
+        op.index = static_cast<int>(ops_.size());
+        op.algorithm = alg;
+        op.root = root;
+        op.bytes = bytes;
+        if (alg == CollectiveAlgorithm::kPingPong) {
+          NodeId peer = kNoNode;
+          if (c.peer >= 0) {
+            peer = static_cast<NodeId>(c.peer);
+          } else {
+            for (int p = 0; p < topo.network_ports() && peer == kNoNode; ++p)
+              peer = topo.neighbor(root, p);
+          }
+          if (peer == root)
+            throw ConfigError("collective.peer",
+                              fmt::format("ping_pong peer {} is the root itself", peer));
+          op.destinations.push_back(peer);
+        } else if (c.random_destinations > 0) {
+          // The same random set for a root in every algorithm and size (and every variant
+          // of a comparison), so the runs compare like with like.
+          std::vector<NodeId> others;
+          for (int n = 0; n < nodes; ++n)
+            if (static_cast<NodeId>(n) != root) others.push_back(static_cast<NodeId>(n));
+          std::mt19937_64 pick(c.seed * 0x9e3779b97f4a7c15ull + root);
+          std::shuffle(others.begin(), others.end(), pick);
+          others.resize(static_cast<std::size_t>(c.random_destinations));
+          std::sort(others.begin(), others.end());
+          op.destinations = std::move(others);
+        } else if (c.destinations.empty()) {
+          for (int n = 0; n < nodes; ++n)
+            if (static_cast<NodeId>(n) != root) op.destinations.push_back(static_cast<NodeId>(n));
+        } else {
+          op.destinations.insert(op.destinations.end(), c.destinations.begin(), c.destinations.end());
+          std::sort(op.destinations.begin(), op.destinations.end());
+          op.destinations.erase(std::unique(op.destinations.begin(), op.destinations.end()),
+                                op.destinations.end());
+          op.destinations.erase(
+              std::remove(op.destinations.begin(), op.destinations.end(), root),
+              op.destinations.end());
+        }
+        ops_.push_back(std::move(op));
+      }
+}
+
+void CollectiveHarness::program(ProcessorBus& bus) {
+  fw::Runtime rt(bus, network_->topology(), network_->route_compute(), network_->layout());
+  const NodeId self = rt.id();
+  for (;;) {
+    sc_core::wait(start_event_);
+    if (shutting_down_) return;
+    const fw::Operation& op = ops_[current_];
+    fw::run_collective(
+        rt, op, self == op.root ? expected_ : std::vector<std::uint8_t>{},
+        [&](const std::vector<std::uint8_t>& data) {
+          const bool correct =
+              is_scatter(op.algorithm) && self != op.root &&
+                      std::binary_search(op.destinations.begin(), op.destinations.end(), self)
+                  ? data == fw::scatter_chunk(op, expected_, self)
+                  : data == expected_;
+          deliveries_[self].push_back({network_->current_cycle(), correct});
+        },
+        tables_);
+    returned_[self] = true;
+    if (++done_count_ == static_cast<int>(nodes_.size()))
+      all_done_event_.notify(sc_core::SC_ZERO_TIME);
+  }
+}
+
+void CollectiveHarness::director() {
+  const sc_core::sc_time period = network_->clock_period();
+  sc_core::wait(period);  // every processor has read its NI and waits for the first start
+  for (std::size_t i = 0; i < ops_.size(); ++i) {
+    current_ = i;
+    done_count_ = 0;
+    for (auto& d : deliveries_) d.clear();
+    std::fill(returned_.begin(), returned_.end(), false);
+    op_start_ = network_->current_cycle();
+    expected_ = root_data(ops_[i]);
+    log_.set_operation(static_cast<int>(i));
+    start_event_.notify(sc_core::SC_ZERO_TIME);
+    sc_core::wait(all_done_event_);
+    collect(ops_[i]);
+    sc_core::wait(period);  // one idle cycle between operations
+  }
+  shutting_down_ = true;
+  start_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void CollectiveHarness::collect(const fw::Operation& op) {
+  OperationResult r;
+  r.op = op;
+  r.start = op_start_;
+  r.end = network_->current_cycle();
+  // Exactly-once delivery of the right bytes at every destination, nothing elsewhere.
+  std::vector<bool> is_dest(nodes_.size(), false);
+  for (NodeId d : op.destinations) is_dest[d] = true;
+  const bool ping_pong = op.algorithm == CollectiveAlgorithm::kPingPong;
+  if (ping_pong) is_dest[op.root] = true;
+  for (std::size_t n = 0; n < nodes_.size(); ++n) {
+    const auto& dl = deliveries_[n];
+    const std::size_t want = is_dest[n] ? 1 : 0;
+    if (dl.size() != want)
+      r.errors.push_back(fmt::format("node {} delivered {} times (expected {})", n, dl.size(), want));
+    for (const Delivery& d : dl)
+      if (!d.correct) r.errors.push_back(fmt::format("node {} delivered wrong bytes", n));
+    if (nodes_[n]->ni().unread_messages() > 0)
+      r.errors.push_back(fmt::format("node {} left {} messages unread", n,
+                                     nodes_[n]->ni().unread_messages()));
+  }
+  // Latency per destination.
+  double sum = 0;
+  for (NodeId d : op.destinations) {
+    const Cycle at = deliveries_[d].empty() ? r.end : deliveries_[d].front().at;
+    r.latency.push_back(at - r.start);
+  }
+  if (ping_pong) {
+    // One-way latency = round trip / 2 (seed 000 section 5.2).
+    const Cycle at = deliveries_[op.root].empty() ? r.end : deliveries_[op.root].front().at;
+    r.max_latency = r.avg_latency = static_cast<double>(at - r.start) / 2.0;
+  } else {
+    for (Cycle l : r.latency) {
+      r.max_latency = std::max(r.max_latency, static_cast<double>(l));
+      sum += static_cast<double>(l);
+    }
+    r.avg_latency = r.latency.empty() ? 0 : sum / static_cast<double>(r.latency.size());
+  }
+  // Steps, link usage and path length from the message log.
+  std::vector<std::size_t> mine;
+  const auto& recs = log_.records();
+  for (std::size_t i = 0; i < recs.size(); ++i)
+    if (recs[i].operation == op.index) mine.push_back(i);
+  std::sort(mine.begin(), mine.end(), [&](std::size_t a, std::size_t b) {
+    return recs[a].doorbell < recs[b].doorbell;
+  });
+  // The firmware tags every message with its message-passing step (fw::SendGroups).
+  std::map<std::size_t, int> step_of;
+  double hops = 0;
+  for (std::size_t i : mine) {
+    const MessageRecord& m = recs[i];
+    const int step = static_cast<int>(m.tag);
+    step_of[i] = step;
+    r.steps = std::max(r.steps, step);
+    r.flit_hops += m.flit_hops;
+    r.header_flits += m.list_header_flits;
+    r.blocked_cycles += m.blocked_cycles;
+    hops += m.hops;
+    if (m.delivered == MessageRecord::kNone)
+      r.errors.push_back(fmt::format("message {} -> {} (seq {}) never arrived", m.src, m.dst, m.seq));
+  }
+  r.messages = mine.size();
+  r.avg_path_length = mine.empty() ? 0 : hops / static_cast<double>(mine.size());
+  for (const ContentionEvent& e : log_.contention()) {
+    if (recs[e.waiting].operation != op.index || recs[e.holder].operation != op.index) continue;
+    if (step_of[e.waiting] == step_of[e.holder]) ++r.contention_stepwise;
+    else ++r.contention_depth;
+  }
+  results_.push_back(std::move(r));
+}
+
+void CollectiveHarness::finish() {
+  network_->finish();
+  if (!fault_) {
+    for (const Node* n : nodes_)
+      if (n->cpu().fault()) {
+        fault_ = *n->cpu().fault();
+        break;
+      }
+  }
+  if (fault_ || network_->deadlock() || all_operations_run()) return;
+  const fw::Operation& op = ops_[current_];
+  std::vector<std::string> waiting;
+  for (std::size_t n = 0; n < nodes_.size(); ++n)
+    if (!returned_[n] && nodes_[n]->cpu().waiting()) waiting.push_back(std::to_string(n));
+  std::string list;
+  for (std::size_t i = 0; i < waiting.size() && i < 16; ++i) list += (i ? ", " : "") + waiting[i];
+  if (waiting.size() > 16) list += fmt::format(", ... ({} in all)", waiting.size());
+  stall_ = fmt::format("firmware stalled at cycle {} in operation {} ({} from root {}, {} bytes): "
+                       "the network is idle and nodes {} wait in receive() for a message that "
+                       "never comes",
+                       network_->current_cycle(), op.index, to_string(op.algorithm), op.root,
+                       op.bytes, list.empty() ? "(none)" : list);
+}
+
+std::size_t CollectiveHarness::verification_errors() const {
+  std::size_t n = 0;
+  for (const OperationResult& r : results_) n += r.errors.size();
+  return n;
+}
+
+}  // namespace wormsim

@@ -1,0 +1,109 @@
+// Collective harness (DESIGN.md section 6): builds the network in node mode (processor + NI
+// per node running the collective firmware), runs every configured operation (algorithm x
+// message size x root) one at a time on an idle network, checks that every destination
+// delivered the root's bytes (scatter: its own chunk of them) exactly once and nothing else
+// arrived, and measures each operation from the message log:
+//   - latency per destination: operation start (the root begins its first send) to the
+//     destination's delivery (after its receive overhead gamma); max and average over the
+//     destinations (seed 000 section 3.3.5);
+//   - steps: the largest message-passing step of the operation's messages (the firmware tags
+//     each message with its step: a node that received in step s sends its g-th group of
+//     sends in step s + 1 + g; fw::SendGroups);
+//   - link usage (flit-hops) and average path length (hops per message);
+//   - header flits the destination lists of multidestination worms added, and blocked
+//     cycles: flit-cycles lost to other messages for an output VC or the switch, at every
+//     router (MessageRecord);
+//   - contention events among the operation's messages (a flit waiting for a channel held by,
+//     or granted to, another message of the same operation), split into stepwise (both
+//     messages in the same step) and depth contention (different steps), seed 000 sec. 4.2.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "collective.h"
+#include "message_log.h"
+#include "network.h"
+#include "router_backend.h"
+#include "node.h"
+
+namespace wormsim {
+
+struct OperationResult {
+  fw::Operation op;
+  Cycle start = 0;
+  Cycle end = 0;               // every node's firmware returned
+  std::vector<Cycle> latency;  // per destination (op.destinations order), cycles
+  double max_latency = 0;      // cycles
+  double avg_latency = 0;
+  int steps = 0;
+  std::size_t messages = 0;
+  std::uint64_t flit_hops = 0;
+  double avg_path_length = 0;
+  std::size_t contention_stepwise = 0;
+  std::size_t contention_depth = 0;
+  std::uint64_t header_flits = 0;    // flits the destination lists added (multidestination)
+  std::uint64_t blocked_cycles = 0;  // flit-cycles lost to other messages (MessageRecord)
+  std::vector<std::string> errors;  // verification failures
+};
+
+class CollectiveHarness : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(CollectiveHarness);
+  CollectiveHarness(const sc_core::sc_module_name& name, const Config& config,
+                    NetworkOptions options = {});
+
+  Network& network() { return *network_; }
+  const Network& network() const { return *network_; }
+  const MessageLog& log() const { return log_; }
+  const std::vector<fw::Operation>& operations() const { return ops_; }
+  const std::vector<OperationResult>& results() const { return results_; }
+  double cycle_us() const { return config_.network.clock_period_ns / 1000.0; }
+
+  // After sc_start() returns: closes the run and reports why it ended early, if it did.
+  void finish();
+  bool all_operations_run() const { return results_.size() == ops_.size(); }
+  const std::optional<std::string>& firmware_fault() const { return fault_; }
+  const std::optional<std::string>& stall() const { return stall_; }
+  std::size_t verification_errors() const;
+
+  // The root's data for an operation (deterministic bytes; scatter: one chunk of op.bytes
+  // per destination, fw::scatter_chunk).
+  static std::vector<std::uint8_t> root_data(const fw::Operation& op);
+
+ private:
+  void build_operations();
+  void director();
+  void program(ProcessorBus& bus);
+  void collect(const fw::Operation& op);
+
+  Config config_;
+  MessageLog log_;
+  fw::FirmwareTables tables_;
+  std::vector<fw::Operation> ops_;
+  std::unique_ptr<Network> network_;
+  std::vector<Node*> nodes_;
+  std::vector<OperationResult> results_;
+
+  // Operation in progress.
+  std::size_t current_ = 0;
+  bool shutting_down_ = false;
+  int done_count_ = 0;
+  Cycle op_start_ = 0;
+  std::vector<std::uint8_t> expected_;  // the root's data of the operation in progress
+  struct Delivery {
+    Cycle at;
+    bool correct;
+  };
+  std::vector<std::vector<Delivery>> deliveries_;  // per node, this operation
+  std::vector<bool> returned_;                     // per node, this operation
+  sc_core::sc_event start_event_;
+  sc_core::sc_event all_done_event_;
+  std::optional<std::string> fault_;
+  std::optional<std::string> stall_;
+};
+
+}  // namespace wormsim

@@ -1,0 +1,303 @@
+// wormsim command line: run / validate / list. Exit codes (docs/cli.md):
+//   0 run completed, every packet delivered, scoreboard clean
+//   1 internal error or scoreboard violation
+//   2 configuration or usage error (message names the key and line)
+//   3 deadlock detected by the watchdog (report on stderr and in results.json)
+//   4 drain incomplete: packets still outstanding after drain_max_cycles
+#include <systemc>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "collective_harness.h"
+#include "collective_report.h"
+#include "config_loader.h"
+#include "machine_preset.h"
+#include "network.h"
+#include "results.h"
+#include "router_backend.h"
+#include "synthetic_network.h"
+#include "wave_tracer.h"
+
+namespace {
+
+using namespace wormsim;
+
+enum ExitCode : int { kOk = 0, kError = 1, kConfigError = 2, kDeadlock = 3, kDrainIncomplete = 4 };
+
+template <typename E>
+std::string names() {
+  std::string s;
+  for (E v : all_values<E>()) s += (s.empty() ? "" : ", ") + to_string(v);
+  return s;
+}
+
+int list_command() {
+  std::cout << "topologies:        " << names<TopologyKind>() << "\n"
+            << "routing:           dor (mesh, torus; network.routing.order e.g. [0,1] = XY, "
+               "[1,0] = YX; tori use dateline VC classes), ecube (hypercube; "
+            << names<EcubeOrder>() << ")\n"
+            << "port models:       " << names<PortModel>() << "\n"
+            << "allocators:        " << names<AllocatorKind>() << "\n"
+            << "traffic patterns:  " << names<TrafficPattern>() << "\n"
+            << "config presets:    default (built in; `wormsim run` with no file); example "
+               "configs in configs/\n"
+            << "workloads:         " << names<Workload>() << "\n"
+            << "algorithms:        " << names<CollectiveAlgorithm>()
+            << " (collective.algorithms; docs/collectives.md)\n"
+            << "root selection:    " << names<RootSelection>() << "\n"
+            << "machine presets (machine.preset; docs/presets.md; 1-byte flits, one flit per "
+               "cycle per channel):\n";
+  for (const MachinePreset& p : machine_presets()) {
+    auto cycles = [&](double us, long c) {
+      const double err = static_cast<double>(c) * p.beta_us_per_byte - us;
+      return std::abs(err) < 1e-9 * std::max(1.0, us)
+                 ? fmt::format("{:g} us = {} cycles", us, c)
+                 : fmt::format("{:g} us = {} cycles ({:+.3g} us rounding)", us, c, err);
+    };
+    std::cout << fmt::format("  {:<16} {}: beta {:g} us/byte (clock {:.4g} ns), alpha {}, gamma {}{}\n"
+                             "  {:<16} {}{}\n",
+                             p.name, p.machine, p.beta_us_per_byte, p.clock_period_ns(),
+                             cycles(p.alpha_us, p.alpha_cycles()), cycles(p.gamma_us, p.gamma_cycles()),
+                             p.max_packet_bytes > 0
+                                 ? fmt::format(", {}-byte packets ({} header)", p.max_packet_bytes,
+                                               p.header_bytes)
+                                 : std::string(),
+                             "", p.source, p.note.empty() ? "" : "; " + p.note);
+  }
+  std::cout << "  (alpha and gamma are charged by the node processors in collective runs)\n";
+  return kOk;
+}
+
+Config load(const std::string& file, const std::vector<std::string>& sets, std::string& source) {
+  if (file.empty()) {
+    source = "<built-in default>";
+    return load_config(default_config_yaml(), source, sets, check_router_implementation);
+  }
+  source = file;
+  return load_config_file(file, sets, check_router_implementation);
+}
+
+std::unique_ptr<WaveTracer> make_tracer(Network& network, const Config& config,
+                                        const std::string& out_dir) {
+  if (!config.trace.enabled) return nullptr;
+  std::vector<NodeId> routers = config.trace.routers;
+  if (routers.empty()) routers.push_back(0);
+  network.set_probe_window(config.trace.window_cycles);
+  return std::make_unique<WaveTracer>(network, routers,
+                                      (std::filesystem::path(out_dir) / config.trace.file).string());
+}
+
+// With tracing on, RTL routers among the traced ones also write FST waves (docs/rtl.md).
+NetworkOptions network_options(const Config& config, const std::string& out_dir, bool quiet) {
+  NetworkOptions options;
+  options.quiet = quiet;
+  std::string prefix;
+  std::vector<NodeId> traced;
+  if (config.trace.enabled) {
+    prefix = (std::filesystem::path(out_dir) / config.trace.file).string();
+    traced = config.trace.routers;
+    if (traced.empty()) traced.push_back(0);
+  }
+  options.router_factory = make_router_factory(config, prefix, traced);
+  return options;
+}
+
+// Names the RTL routers' FST waves (closed by Network::close_router_traces) and converts them to
+// VCD when trace.rtl_vcd asks for it (gtkwave's fst2vcd). Runs after the results are written;
+// a failed conversion is a warning, not a lost run.
+void report_rtl_traces(const Network& network, const Config& config) {
+  for (const std::string& fst : network.router_trace_files()) {
+    std::cout << "rtl trace: " << fst << "\n";
+    if (!config.trace.rtl_vcd) continue;
+    const std::string vcd = std::filesystem::path(fst).replace_extension(".vcd").string();
+    if (fst.find('\'') != std::string::npos) {
+      std::cerr << "wormsim: warning: trace.rtl_vcd: no conversion of a path with a quote: " << fst << "\n";
+      continue;
+    }
+    const std::string command = fmt::format("fst2vcd -f '{}' -o '{}'", fst, vcd);
+    if (std::system(command.c_str()) != 0)
+      std::cerr << "wormsim: warning: trace.rtl_vcd: '" << command << "' failed\n";
+    else
+      std::cout << "rtl trace: " << vcd << "\n";
+  }
+}
+
+// Each processor thread's stack costs the kernel about two memory mappings (stack and guard
+// page); past vm.max_map_count, allocations fail late with std::bad_alloc. Warn up front.
+void warn_if_map_count_low(long nodes) {
+  std::ifstream in("/proc/sys/vm/max_map_count");
+  long limit = 0;
+  if (!(in >> limit)) return;
+  const long needed = 2 * nodes + 4096;
+  if (needed > limit)
+    std::cerr << fmt::format(
+        "wormsim: warning: {} processor threads need about {} memory mappings but "
+        "vm.max_map_count is {}; if the run aborts with bad_alloc, raise it "
+        "(sysctl -w vm.max_map_count={})\n",
+        nodes, needed, limit, 2 * needed);
+}
+
+// workload: collective -- node firmware runs the configured collective operations.
+int run_collective(const Config& config, const std::string& source, const std::string& out_dir,
+                   bool quiet) {
+  CollectiveHarness harness("harness", config, network_options(config, out_dir, quiet));
+  warn_if_map_count_low(static_cast<long>(harness.network().topology().nodes()));
+  std::unique_ptr<WaveTracer> tracer = make_tracer(harness.network(), config, out_dir);
+  if (!quiet)
+    std::cerr << fmt::format("[wormsim] {} collective operations on {} nodes\n",
+                             harness.operations().size(), harness.network().topology().nodes());
+  const auto start = std::chrono::steady_clock::now();
+  sc_core::sc_start();
+  harness.finish();
+  RunInfo info;
+  info.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  info.config_source = source;
+  tracer.reset();
+  harness.network().close_router_traces();
+
+  const std::filesystem::path out(out_dir);
+  nlohmann::json results = results_json(harness.network(), info);
+  results["collective"] = collective_json(harness);
+  if (harness.firmware_fault()) results["firmware_fault"] = *harness.firmware_fault();
+  if (harness.stall()) results["firmware_stall"] = *harness.stall();
+  std::ofstream(out / "results.json") << results.dump(2) << "\n";
+  if (config.trace.timeline)
+    std::ofstream(out / "timeline.json") << timeline_json(harness).dump() << "\n";
+  std::cout << collective_summary_text(harness);
+  report_rtl_traces(harness.network(), config);
+  std::cout << fmt::format("simulated {} cycles in {:.2f} s\n", harness.network().cycles(),
+                           info.wall_seconds);
+  std::cout << "results: " << (out / "results.json").string() << "\n";
+  if (config.trace.timeline)
+    std::cout << "timeline: " << (out / "timeline.json").string() << " (Chrome trace events; open in Perfetto)\n";
+  if (config.trace.enabled)
+    std::cout << fmt::format("trace: {} (layout {})\n", (out / (config.trace.file + ".vcd")).string(),
+                             (out / (config.trace.file + ".gtkw")).string());
+  if (harness.firmware_fault()) {
+    std::cerr << "wormsim: firmware error: " << *harness.firmware_fault() << "\n";
+    return kError;
+  }
+  if (harness.network().deadlock()) {
+    std::cerr << harness.network().deadlock()->text();
+    return kDeadlock;
+  }
+  if (harness.stall()) {
+    std::cerr << "wormsim: " << *harness.stall() << "\n";
+    return kDeadlock;
+  }
+  if (harness.network().scoreboard().violation_count() > 0 || harness.verification_errors() > 0) {
+    std::cerr << "wormsim: verification failed (see the ERROR lines and results.json)\n";
+    return kError;
+  }
+  return kOk;
+}
+
+int run_command(const std::string& file, const std::vector<std::string>& sets,
+                const std::string& out_dir, bool trace, bool quiet) {
+  std::string source;
+  Config config = load(file, sets, source);
+  if (trace) config.trace.enabled = true;
+  std::filesystem::create_directories(out_dir);
+  if (config.workload == Workload::kCollective) return run_collective(config, source, out_dir, quiet);
+
+  SyntheticNetwork network("net", config, network_options(config, out_dir, quiet));
+  std::unique_ptr<WaveTracer> tracer = make_tracer(network, config, out_dir);
+  const auto start = std::chrono::steady_clock::now();
+  sc_core::sc_start();
+  RunInfo info;
+  info.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  info.config_source = source;
+  tracer.reset();  // flush the VCD
+  network.close_router_traces();
+
+  const std::string results_path = (std::filesystem::path(out_dir) / "results.json").string();
+  std::ofstream(results_path) << results_json(network, info).dump(2) << "\n";
+  std::cout << summary_text(network, info);
+  std::cout << "results: " << results_path << "\n";
+  report_rtl_traces(network, config);
+  if (config.trace.enabled)
+    std::cout << fmt::format("trace: {} (layout {})\n",
+                             (std::filesystem::path(out_dir) / (config.trace.file + ".vcd")).string(),
+                             (std::filesystem::path(out_dir) / (config.trace.file + ".gtkw")).string());
+  if (network.deadlock()) {
+    std::cerr << network.deadlock()->text();
+    return kDeadlock;
+  }
+  if (network.scoreboard().violation_count() > 0) return kError;
+  if (network.outcome() == RunOutcome::kDrainIncomplete) {
+    std::cerr << fmt::format("wormsim: drain incomplete: {} packets outstanding after {} drain "
+                             "cycles\n",
+                             network.scoreboard().live_packets(),
+                             config.simulation.drain_max_cycles);
+    return kDrainIncomplete;
+  }
+  return kOk;
+}
+
+}  // namespace
+
+// SystemC prints its banner on stdout before sc_main runs unless this variable is set;
+// stdout is for results, so set it during static initialisation (before libsystemc's main).
+[[maybe_unused]] static const bool kQuietSystemC =
+    setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0;
+
+int sc_main(int argc, char* argv[]) {
+  CLI::App app{"wormsim: cycle-level wormhole network simulator"};
+  app.require_subcommand(1);
+  std::string config_file;
+  std::vector<std::string> sets;
+  std::string out_dir = "out";
+  bool trace = false;
+  bool quiet = false;
+
+  CLI::App* run = app.add_subcommand("run", "run a simulation (built-in default without CONFIG)");
+  run->add_option("config", config_file, "YAML config file");
+  run->add_option("--set", sets,
+                  "override a config key: --set network.router.vcs=2 (after CONFIG)")
+      ->take_all();
+  run->add_option("--out", out_dir, "output directory for results.json and traces");
+  run->add_flag("--trace", trace, "write a VCD of trace.routers and its .gtkw layout");
+  run->add_flag("--quiet", quiet, "no progress lines on stderr");
+
+  std::string validate_file;
+  std::vector<std::string> validate_sets;
+  CLI::App* validate = app.add_subcommand("validate", "check a config and print it resolved");
+  validate->add_option("config", validate_file, "YAML config file")->required();
+  validate->add_option("--set", validate_sets, "override a config key")->take_all();
+
+  CLI::App* list = app.add_subcommand("list", "list topologies, routing, traffic and presets");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? kOk : kConfigError;
+  }
+  try {
+    if (list->parsed()) return list_command();
+    if (validate->parsed()) {
+      std::string source;
+      const Config c = load(validate_file, validate_sets, source);
+      std::cout << to_json(c).dump(2) << "\n";  // stdout stays a loadable config
+      std::cerr << source << ": valid\n";
+      return kOk;
+    }
+    return run_command(config_file, sets, out_dir, trace, quiet);
+  } catch (const ConfigError& e) {
+    std::cerr << "wormsim: config error: " << e.what() << "\n";
+    return kConfigError;
+  } catch (const std::exception& e) {
+    std::cerr << "wormsim: error: " << e.what() << "\n";
+    return kError;
+  }
+}

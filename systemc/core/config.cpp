@@ -1,0 +1,397 @@
+#include "config.h"
+
+#include "machine_preset.h"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace wormsim {
+
+ConfigError::ConfigError(std::string key, std::string message, int line, std::string source)
+    : std::runtime_error(
+          fmt::format("{}{}{}: {}", source.empty() ? "" : source + ":",
+                      line > 0 ? fmt::format("{}: ", line) : std::string(source.empty() ? "" : " "),
+                      key, message)),
+      key_(std::move(key)),
+      line_(line) {}
+
+namespace {
+
+template <typename E, std::size_t N>
+using NameTable = std::array<std::pair<E, const char*>, N>;
+
+constexpr NameTable<TopologyKind, 3> kTopologyNames{{{TopologyKind::kMesh, "mesh"},
+                                                     {TopologyKind::kTorus, "torus"},
+                                                     {TopologyKind::kHypercube, "hypercube"}}};
+constexpr NameTable<RoutingAlgorithm, 3> kRoutingNames{
+    {{RoutingAlgorithm::kDimensionOrder, "dor"},
+     {RoutingAlgorithm::kEcube, "ecube"},
+     {RoutingAlgorithm::kHamiltonian, "hamiltonian"}}};
+constexpr NameTable<MultidestMode, 3> kMultidestNames{
+    {{MultidestMode::kNone, "none"}, {MultidestMode::kPath, "path"}, {MultidestMode::kTree, "tree"}}};
+constexpr NameTable<Replication, 2> kReplicationNames{
+    {{Replication::kSynchronous, "synchronous"}, {Replication::kAsynchronous, "asynchronous"}}};
+constexpr NameTable<HeaderEncoding, 2> kEncodingNames{
+    {{HeaderEncoding::kAddressList, "address_list"}, {HeaderEncoding::kBitString, "bit_string"}}};
+constexpr NameTable<EcubeOrder, 2> kEcubeNames{
+    {{EcubeOrder::kHighToLow, "high_to_low"}, {EcubeOrder::kLowToHigh, "low_to_high"}}};
+constexpr NameTable<PortModel, 3> kPortModelNames{{{PortModel::kOnePort, "one_port"},
+                                                   {PortModel::kKPort, "k_port"},
+                                                   {PortModel::kAllPort, "all_port"}}};
+constexpr NameTable<AllocatorKind, 2> kAllocatorNames{
+    {{AllocatorKind::kSeparableInputFirst, "separable_input_first"},
+     {AllocatorKind::kSeparableOutputFirst, "separable_output_first"}}};
+constexpr NameTable<RouterImplementation, 2> kImplementationNames{
+    {{RouterImplementation::kSystemC, "systemc"}, {RouterImplementation::kRtl, "rtl"}}};
+constexpr NameTable<TrafficPattern, 5> kTrafficNames{
+    {{TrafficPattern::kUniformRandom, "uniform_random"},
+     {TrafficPattern::kTranspose, "transpose"},
+     {TrafficPattern::kBitComplement, "bit_complement"},
+     {TrafficPattern::kHotspot, "hotspot"},
+     {TrafficPattern::kNearestNeighbor, "nearest_neighbor"}}};
+
+template <typename E, std::size_t N>
+std::string name_of(const NameTable<E, N>& table, E v) {
+  for (const auto& [e, n] : table)
+    if (e == v) return n;
+  return "?";
+}
+template <typename E, std::size_t N>
+std::vector<E> values_of(const NameTable<E, N>& table) {
+  std::vector<E> out;
+  for (const auto& entry : table) out.push_back(entry.first);
+  return out;
+}
+template <typename E, std::size_t N>
+std::optional<E> parse_of(const NameTable<E, N>& table, const std::string& name) {
+  for (const auto& [e, n] : table)
+    if (name == n) return e;
+  return std::nullopt;
+}
+
+constexpr NameTable<Workload, 2> kWorkloadNames{
+    {{Workload::kSynthetic, "synthetic"}, {Workload::kCollective, "collective"}}};
+constexpr NameTable<CollectiveAlgorithm, 13> kCollectiveNames{
+    {{CollectiveAlgorithm::kPingPong, "ping_pong"},
+     {CollectiveAlgorithm::kSeparateAddressing, "separate_addressing"},
+     {CollectiveAlgorithm::kRecursiveDoubling, "recursive_doubling"},
+     {CollectiveAlgorithm::kDimensionalBroadcast, "dimensional_broadcast"},
+     {CollectiveAlgorithm::kEdnBroadcast, "edn_broadcast"},
+     {CollectiveAlgorithm::kPathMulticast, "path_multicast"},
+     {CollectiveAlgorithm::kTreeMulticast, "tree_multicast"},
+     {CollectiveAlgorithm::kMArray, "m_array"},
+     {CollectiveAlgorithm::kRemArray, "rem_array"},
+     {CollectiveAlgorithm::kScatterSequential, "scatter_st"},
+     {CollectiveAlgorithm::kScatterBinomial, "scatter_bt"},
+     {CollectiveAlgorithm::kScatterSmt, "scatter_smt"},
+     {CollectiveAlgorithm::kScatterHmt, "scatter_hmt"}}};
+constexpr NameTable<RootSelection, 3> kRootNames{
+    {{RootSelection::kOne, "one"}, {RootSelection::kAll, "all"}, {RootSelection::kSample, "sample"}}};
+
+void require(bool ok, const std::string& key, const std::string& message) {
+  if (!ok) throw ConfigError(key, message);
+}
+
+}  // namespace
+
+#define WORMSIM_ENUM_TABLE(E, table)                                                 \
+  std::string to_string(E v) { return name_of(table, v); }                          \
+  template <> std::vector<E> all_values<E>() { return values_of(table); }           \
+  template <> std::optional<E> parse_enum<E>(const std::string& n) { return parse_of(table, n); }
+WORMSIM_ENUM_TABLE(TopologyKind, kTopologyNames)
+WORMSIM_ENUM_TABLE(RoutingAlgorithm, kRoutingNames)
+WORMSIM_ENUM_TABLE(EcubeOrder, kEcubeNames)
+WORMSIM_ENUM_TABLE(PortModel, kPortModelNames)
+WORMSIM_ENUM_TABLE(AllocatorKind, kAllocatorNames)
+WORMSIM_ENUM_TABLE(RouterImplementation, kImplementationNames)
+WORMSIM_ENUM_TABLE(MultidestMode, kMultidestNames)
+WORMSIM_ENUM_TABLE(Replication, kReplicationNames)
+WORMSIM_ENUM_TABLE(HeaderEncoding, kEncodingNames)
+WORMSIM_ENUM_TABLE(TrafficPattern, kTrafficNames)
+WORMSIM_ENUM_TABLE(Workload, kWorkloadNames)
+WORMSIM_ENUM_TABLE(CollectiveAlgorithm, kCollectiveNames)
+WORMSIM_ENUM_TABLE(RootSelection, kRootNames)
+#undef WORMSIM_ENUM_TABLE
+
+bool RouterConfig::rtl_at(NodeId n) const {
+  if (implementation != RouterImplementation::kRtl) return false;
+  return rtl_nodes.empty() || std::find(rtl_nodes.begin(), rtl_nodes.end(), n) != rtl_nodes.end();
+}
+
+bool is_scatter(CollectiveAlgorithm a) {
+  return a == CollectiveAlgorithm::kScatterSequential || a == CollectiveAlgorithm::kScatterBinomial ||
+         a == CollectiveAlgorithm::kScatterSmt || a == CollectiveAlgorithm::kScatterHmt;
+}
+
+int node_count(const TopologyConfig& t) {
+  if (t.kind == TopologyKind::kHypercube) return 1 << t.hypercube_dimension;
+  int n = 1;
+  for (int d : t.dims) n *= d;
+  return n;
+}
+
+void Config::validate() const {
+  if (machine.preset != kNoPreset && !find_machine_preset(machine.preset))
+    throw ConfigError("machine.preset", unknown_preset_message(machine.preset));
+  const TopologyConfig& topo = network.topology;
+  const RouterConfig& r = network.router;
+  const RoutingConfig& rt = network.routing;
+  int dimensions = 0;
+  if (topo.kind == TopologyKind::kHypercube) {
+    require(topo.hypercube_dimension >= 1 && topo.hypercube_dimension <= 16,
+            "network.hypercube_dimension",
+            fmt::format("must be in 1..16 for a hypercube (got {})", topo.hypercube_dimension));
+    dimensions = topo.hypercube_dimension;
+    require(rt.algorithm == RoutingAlgorithm::kEcube, "network.routing.algorithm",
+            "a hypercube routes with 'ecube'");
+  } else {
+    require(!topo.dims.empty() && topo.dims.size() <= 3, "network.dims",
+            fmt::format("a {} needs 1 to 3 side lengths (got {})", to_string(topo.kind),
+                        topo.dims.size()));
+    long long nodes = 1;
+    for (std::size_t i = 0; i < topo.dims.size(); ++i) {
+      require(topo.dims[i] >= 2, fmt::format("network.dims[{}]", i),
+              fmt::format("side length must be at least 2 (got {})", topo.dims[i]));
+      nodes *= topo.dims[i];
+      require(nodes <= (1 << 20), "network.dims", "more than 2^20 nodes");
+    }
+    dimensions = static_cast<int>(topo.dims.size());
+    if (rt.algorithm == RoutingAlgorithm::kHamiltonian)
+      require(topo.kind == TopologyKind::kMesh && dimensions == 2, "network.routing.algorithm",
+              "hamiltonian routing needs a 2D mesh (seed 004 Fig. 1(c))");
+    else
+    require(rt.algorithm == RoutingAlgorithm::kDimensionOrder, "network.routing.algorithm",
+            fmt::format("a {} routes with 'dor'", to_string(topo.kind)));
+  }
+  if (!rt.order.empty()) {
+    require(static_cast<int>(rt.order.size()) == dimensions, "network.routing.order",
+            fmt::format("must list each of the {} dimensions once", dimensions));
+    std::vector<int> sorted = rt.order;
+    std::sort(sorted.begin(), sorted.end());
+    for (int i = 0; i < dimensions; ++i)
+      require(sorted[static_cast<std::size_t>(i)] == i, "network.routing.order",
+              fmt::format("must be a permutation of 0..{}", dimensions - 1));
+    require(topo.kind != TopologyKind::kHypercube, "network.routing.order",
+            "hypercubes resolve dimensions by network.routing.ecube_order");
+  }
+  require(r.vcs >= 1 && r.vcs <= 16, "network.router.vcs",
+          fmt::format("must be in 1..16 (got {})", r.vcs));
+  if (topo.kind == TopologyKind::kTorus && rt.dateline)
+    require(r.vcs >= 2, "network.router.vcs",
+            fmt::format("a torus with dateline routing needs at least 2 VCs, one per dateline "
+                        "class (got {}); set network.routing.dateline: false only to study "
+                        "deadlock",
+                        r.vcs));
+  require(r.buffer_depth >= 1 && r.buffer_depth <= 256, "network.router.buffer_depth",
+          fmt::format("must be in 1..256 flits (got {})", r.buffer_depth));
+  require(r.pipeline_depth >= 1 && r.pipeline_depth <= 4, "network.router.pipeline_depth",
+          fmt::format("must be in 1..4 stages (got {})", r.pipeline_depth));
+  require(r.link_latency >= 1 && r.link_latency <= 64, "network.router.link_latency",
+          fmt::format("must be in 1..64 cycles (got {})", r.link_latency));
+  require(r.credit_latency >= 1 && r.credit_latency <= 64, "network.router.credit_latency",
+          fmt::format("must be in 1..64 cycles (got {})", r.credit_latency));
+  const int network_ports = topo.kind == TopologyKind::kHypercube ? dimensions : 2 * dimensions;
+  if (r.port_model == PortModel::kKPort)
+    require(r.ports >= 1 && r.ports <= network_ports, "network.router.ports",
+            fmt::format("k_port needs 1..{} ports on this topology (got {})", network_ports,
+                        r.ports));
+  const int ejection_channels = r.port_model == PortModel::kOnePort  ? 1
+                                : r.port_model == PortModel::kKPort ? r.ports
+                                                                    : network_ports;
+  require(r.consumption_channels >= 0 && r.consumption_channels <= network_ports,
+          "network.router.consumption_channels",
+          fmt::format("must be 0 (the port model's {}) or 1..{} (got {})", ejection_channels,
+                      network_ports, r.consumption_channels));
+  // The RTL build's own limits are checked by the cosim layer (cosim/rtl_limits.h).
+  for (std::size_t i = 0; i < r.rtl_nodes.size(); ++i)
+    require(static_cast<int>(r.rtl_nodes[i]) < node_count(topo),
+            fmt::format("network.router.rtl_nodes[{}]", i),
+            fmt::format("node {} does not exist ({} nodes)", r.rtl_nodes[i], node_count(topo)));
+  if (r.multidest == MultidestMode::kTree)
+    require(rt.algorithm != RoutingAlgorithm::kHamiltonian, "network.router.multidest",
+            "tree replication follows the dimension-ordered tree; use routing dor or ecube");
+  require(network.flit_bytes >= 1 && network.flit_bytes <= static_cast<int>(Flit::kMaxPayloadBytes),
+          "network.flit_bytes",
+          fmt::format("must be in 1..{} (got {})", Flit::kMaxPayloadBytes, network.flit_bytes));
+  // SystemC time has 1 ps resolution here and 64 bits: keep periods representable.
+  require(network.clock_period_ns >= 0.001 && network.clock_period_ns <= 1e6,
+          "network.clock_period_ns",
+          fmt::format("must be in 0.001..1e6 ns (got {})", network.clock_period_ns));
+
+  const int nodes = node_count(topo);
+  require(traffic.packet_length >= 1 && traffic.packet_length <= 65535, "traffic.packet_length",
+          fmt::format("must be in 1..65535 flits (got {})", traffic.packet_length));
+  require(traffic.injection_rate >= 0 && traffic.injection_rate <= traffic.packet_length,
+          "traffic.injection_rate",
+          fmt::format("must be in 0..packet_length flits/node/cycle, i.e. at most one packet "
+                      "per node per cycle (got {})",
+                      traffic.injection_rate));
+  require(traffic.multicast_fraction >= 0 && traffic.multicast_fraction <= 1,
+          "traffic.multicast_fraction", "must be in 0..1");
+  if (traffic.multicast_fraction > 0) {
+    require(r.multidest != MultidestMode::kNone, "traffic.multicast_fraction",
+            "multidestination worms need network.router.multidest: path or tree");
+    require(traffic.multicast_destinations >= 1 && traffic.multicast_destinations < nodes,
+            "traffic.multicast_destinations",
+            fmt::format("must be in 1..{} (got {})", nodes - 1, traffic.multicast_destinations));
+  }
+  if (traffic.pattern == TrafficPattern::kHotspot) {
+    require(!traffic.hotspot.nodes.empty(), "traffic.hotspot.nodes", "must not be empty");
+    for (std::size_t i = 0; i < traffic.hotspot.nodes.size(); ++i)
+      require(traffic.hotspot.nodes[i] < static_cast<NodeId>(nodes),
+              fmt::format("traffic.hotspot.nodes[{}]", i),
+              fmt::format("node {} is outside the {}-node network", traffic.hotspot.nodes[i],
+                          nodes));
+    require(traffic.hotspot.fraction >= 0 && traffic.hotspot.fraction <= 1,
+            "traffic.hotspot.fraction", "must be in 0..1");
+  }
+  if (traffic.pattern == TrafficPattern::kTranspose) {
+    if (topo.kind == TopologyKind::kHypercube) {
+      require(dimensions % 2 == 0, "traffic.pattern",
+              "transpose on a hypercube needs an even dimension");
+    } else {
+      require(topo.dims.size() >= 2 &&
+                  std::all_of(topo.dims.begin(), topo.dims.end(),
+                              [&](int d) { return d == topo.dims[0]; }),
+              "traffic.pattern", "transpose needs a 2D or 3D network with equal side lengths");
+    }
+  }
+  require(simulation.measure_cycles >= 1, "simulation.measure_cycles", "must be at least 1");
+  // A healthy flit can legitimately sit still for up to one credit round trip
+  // (docs/timing-model.md); the watchdog must be comfortably longer than that.
+  const Cycle round_trip = static_cast<Cycle>(r.link_latency + r.pipeline_depth + r.credit_latency);
+  require(simulation.watchdog_cycles > 2 * round_trip, "simulation.watchdog_cycles",
+          fmt::format("must exceed twice link_latency + pipeline_depth + credit_latency, i.e. "
+                      "be at least {} (got {})",
+                      2 * round_trip + 1, simulation.watchdog_cycles));
+  require(simulation.drain_max_cycles >= simulation.watchdog_cycles,
+          "simulation.drain_max_cycles",
+          fmt::format("must be at least simulation.watchdog_cycles ({}) so a deadlock during the "
+                      "drain is caught by the watchdog (got {})",
+                      simulation.watchdog_cycles, simulation.drain_max_cycles));
+  constexpr Cycle kMaxCycles = Cycle{1} << 40;
+  require(simulation.warmup_cycles < kMaxCycles, "simulation.warmup_cycles", "must be below 2^40");
+  require(simulation.measure_cycles < kMaxCycles, "simulation.measure_cycles", "must be below 2^40");
+  require(simulation.drain_max_cycles < kMaxCycles, "simulation.drain_max_cycles",
+          "must be below 2^40");
+  require(static_cast<double>(simulation.warmup_cycles + simulation.measure_cycles +
+                              simulation.drain_max_cycles) *
+                  network.clock_period_ns * 1e3 < 9.0e18,
+          "network.clock_period_ns",
+          "the run (warmup + measure + drain_max cycles at this period) exceeds SystemC's "
+          "64-bit picosecond time");
+  validate_node_layer(nodes);
+  for (std::size_t i = 0; i < trace.routers.size(); ++i)
+    require(trace.routers[i] < static_cast<NodeId>(nodes), fmt::format("trace.routers[{}]", i),
+            fmt::format("router {} is outside the {}-node network", trace.routers[i], nodes));
+}
+
+void Config::validate_node_layer(int nodes) const {
+  require(node.alpha_cycles < (Cycle{1} << 32), "node.alpha_cycles", "must be below 2^32");
+  require(node.gamma_cycles < (Cycle{1} << 32), "node.gamma_cycles", "must be below 2^32");
+  require(node.header_bytes >= 0 && node.header_bytes <= 4096, "node.header_bytes",
+          fmt::format("must be in 0..4096 (got {})", node.header_bytes));
+  require(node.max_packet_bytes == 0 ||
+              (node.max_packet_bytes > node.header_bytes && node.max_packet_bytes <= 65536),
+          "node.max_packet_bytes",
+          fmt::format("must be 0 (one packet per message) or in header_bytes+1..65536 (got {}, "
+                      "header_bytes {})",
+                      node.max_packet_bytes, node.header_bytes));
+  require(node.tx_queue_depth >= 1 && node.tx_queue_depth <= 65535, "node.tx_queue_depth",
+          fmt::format("must be in 1..65535 (got {})", node.tx_queue_depth));
+  const CollectiveConfig& col = collective;
+  require(!col.algorithms.empty(), "collective.algorithms", "must name at least one algorithm");
+  require(!col.message_bytes.empty(), "collective.message_bytes", "must not be empty");
+  for (std::size_t i = 0; i < col.message_bytes.size(); ++i)
+    require(col.message_bytes[i] <= 65536, fmt::format("collective.message_bytes[{}]", i),
+            fmt::format("must be at most 65536 bytes, the NI's largest message (got {})",
+                        col.message_bytes[i]));
+  require(col.root < static_cast<NodeId>(nodes), "collective.root",
+          fmt::format("node {} is outside the {}-node network", col.root, nodes));
+  require(col.sample >= 1, "collective.sample", fmt::format("must be at least 1 (got {})", col.sample));
+  for (std::size_t i = 0; i < col.destinations.size(); ++i)
+    require(col.destinations[i] < static_cast<NodeId>(nodes),
+            fmt::format("collective.destinations[{}]", i),
+            fmt::format("node {} is outside the {}-node network", col.destinations[i], nodes));
+  require(col.random_destinations >= 0 && col.random_destinations < nodes,
+          "collective.random_destinations",
+          fmt::format("must be in 0..{} (got {})", nodes - 1, col.random_destinations));
+  if (col.random_destinations > 0)
+    require(col.destinations.empty(), "collective.random_destinations",
+            "give either collective.destinations or collective.random_destinations, not both");
+  require(col.peer >= -1 && col.peer < nodes, "collective.peer",
+          fmt::format("must be -1 or a node id below {} (got {})", nodes, col.peer));
+  if (workload != Workload::kCollective) return;
+  require(nodes >= 2, "network.dims", "a collective needs at least 2 nodes");
+  const TopologyConfig& topo = network.topology;
+  for (std::size_t i = 0; i < col.algorithms.size(); ++i) {
+    const std::string key = fmt::format("collective.algorithms[{}]", i);
+    switch (col.algorithms[i]) {
+      case CollectiveAlgorithm::kEdnBroadcast: {
+        const bool square = topo.kind == TopologyKind::kMesh && topo.dims.size() == 2 &&
+                            topo.dims[0] == topo.dims[1];
+        const int side = square ? topo.dims[0] : 0;
+        require(square && side >= 4 && (side & (side - 1)) == 0, key,
+                "edn_broadcast needs a 2D mesh of 2^k x 2^k nodes, k >= 2 (seed 000 section 3.3)");
+        require(network.router.port_model == PortModel::kAllPort, key,
+                "edn_broadcast needs network.router.port_model: all_port (seed 000 section 3.3)");
+        require(network.routing.order.empty() || network.routing.order == std::vector<int>{0, 1},
+                key, "edn_broadcast's patterns assume XY routing (network.routing.order [0, 1])");
+        require(col.destinations.empty() && col.random_destinations == 0, "collective.destinations",
+                "edn_broadcast is a broadcast; leave destinations empty");
+        break;
+      }
+      case CollectiveAlgorithm::kDimensionalBroadcast:
+        require(topo.kind != TopologyKind::kHypercube, key,
+                "dimensional_broadcast needs a mesh or torus");
+        require(col.destinations.empty() && col.random_destinations == 0, "collective.destinations",
+                "dimensional_broadcast is a broadcast; leave destinations empty");
+        break;
+      case CollectiveAlgorithm::kPathMulticast:
+        require(network.router.multidest == MultidestMode::kPath, key,
+                "path_multicast needs network.router.multidest: path");
+        break;
+      case CollectiveAlgorithm::kTreeMulticast:
+        require(network.router.multidest == MultidestMode::kTree, key,
+                "tree_multicast needs network.router.multidest: tree");
+        break;
+      case CollectiveAlgorithm::kMArray:
+      case CollectiveAlgorithm::kRemArray:
+      case CollectiveAlgorithm::kScatterSmt:
+        require(network.router.multidest == MultidestMode::kPath, key,
+                fmt::format("{} sends path worms; it needs network.router.multidest: path",
+                            to_string(col.algorithms[i])));
+        break;
+      case CollectiveAlgorithm::kScatterHmt:
+        require(network.router.multidest == MultidestMode::kPath, key,
+                "scatter_hmt sends path worms; it needs network.router.multidest: path");
+        require(network.routing.algorithm != RoutingAlgorithm::kHamiltonian, key,
+                "scatter_hmt groups nodes by lines of the dimension-ordered base routing; "
+                "use network.routing.algorithm dor or ecube");
+        break;
+      default: break;
+    }
+    if (is_scatter(col.algorithms[i]) &&
+        col.algorithms[i] != CollectiveAlgorithm::kScatterSequential) {
+      // The largest message holds several destinations' chunks: BT's first one the half of
+      // the participants without the root, an SMT or HMT worm up to every destination's.
+      const std::size_t dests = !col.destinations.empty() ? col.destinations.size()
+                                : col.random_destinations > 0
+                                    ? static_cast<std::size_t>(col.random_destinations)
+                                    : static_cast<std::size_t>(nodes - 1);
+      const std::size_t chunks =
+          col.algorithms[i] == CollectiveAlgorithm::kScatterBinomial ? (dests + 2) / 2 : dests;
+      for (std::size_t b = 0; b < col.message_bytes.size(); ++b)
+        require(col.message_bytes[b] * chunks <= 65536, fmt::format("collective.message_bytes[{}]", b),
+                fmt::format("{} puts up to {} chunks of {} bytes in one message: {} bytes, more "
+                            "than the NI's 65536-byte message window",
+                            to_string(col.algorithms[i]), chunks, col.message_bytes[b],
+                            col.message_bytes[b] * chunks));
+    }
+  }
+}
+
+}  // namespace wormsim

@@ -1,0 +1,217 @@
+// Typed configuration of one simulation run. Loaded from YAML by config_loader; every field
+// has a documented default (docs/config.md) and validate() rejects impossible combinations
+// with the key path that is wrong. No global state: a Config is passed down explicitly.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "flit.h"
+
+namespace wormsim {
+
+enum class TopologyKind { kMesh, kTorus, kHypercube };
+// kHamiltonian: Lin-McKinley Hamiltonian-path routing on a 2D mesh (seed 004 section 2.2,
+// Fig. 1(c)): nodes labelled along a boustrophedon path; a packet moves through the "high"
+// (increasing label) or "low" (decreasing label) channel subnetwork, each acyclic.
+enum class RoutingAlgorithm { kDimensionOrder, kEcube, kHamiltonian };
+enum class EcubeOrder { kHighToLow, kLowToHigh };
+enum class PortModel { kOnePort, kKPort, kAllPort };
+enum class AllocatorKind { kSeparableInputFirst, kSeparableOutputFirst };
+// Which model of the router runs (docs/rtl.md): the C++ router or the Verilated RTL router
+// (rtl/wormsim_router.sv), cycle-equivalent by contract.
+enum class RouterImplementation { kSystemC, kRtl };
+// Multidestination support in the router (DESIGN.md section 4; docs/multidestination.md):
+// none = unicast only; path = path-based worms with intermediate reception (absorb and
+// forward at every destination on a base-routing-conformed path); tree = replication at the
+// branch points of the dimension-ordered tree.
+enum class MultidestMode { kNone, kPath, kTree };
+// How a replicated flit leaves its input buffer: synchronous = only when every branch takes
+// it in the same cycle; asynchronous = each branch has its own read pointer and the slot frees
+// when the last branch has taken the flit.
+enum class Replication { kSynchronous, kAsynchronous };
+// How a multidestination header encodes its destinations: a list of node addresses, or a
+// bit-string with one bit per node.
+enum class HeaderEncoding { kAddressList, kBitString };
+enum class TrafficPattern { kUniformRandom, kTranspose, kBitComplement, kHotspot, kNearestNeighbor };
+// What drives the network: synthetic traffic from terminals, or node firmware running
+// collective operations (processor + NI per node; docs/collectives.md).
+enum class Workload { kSynthetic, kCollective };
+enum class CollectiveAlgorithm {
+  kPingPong,              // seed 000 sections 5.1-5.2 (tau model)
+  kSeparateAddressing,    // the root sends to every destination
+  kRecursiveDoubling,     // U-mesh / RD, seed 000 sections 3.2.2, 3.3.3
+  kDimensionalBroadcast,  // seed 000 section 5.3, Fig. 5.5
+  kEdnBroadcast,          // seed 000 section 3.3, Appendix A
+  kPathMulticast,         // path worms with intermediate reception (multidest: path)
+  kTreeMulticast,         // one worm replicated along the DOR tree (multidest: tree)
+  kMArray,                // M-array virtual topology of path worms, seed 004 sections 3-5
+  kRemArray,              // REM-array (fewer, shorter groups), seed 004 sections 3-5
+  kScatterSequential,     // scatter ST: one unicast per destination, seed 003 section 2.2
+  kScatterBinomial,       // scatter BT: binomial tree of unicasts, seed 003
+  kScatterSmt,            // scatter SMT: one worm per BRCP path with its members' data, seed 003
+  kScatterHmt,            // scatter HMT: worm to line leaders, then one per group, seed 003
+};
+// Scatter (personalized one-to-all): each destination gets its own collective.message_bytes.
+bool is_scatter(CollectiveAlgorithm a);
+enum class RootSelection { kOne, kAll, kSample };
+
+// A configuration error: `key` is the dotted path (e.g. "router.vcs"), `line` the 1-based
+// line in the YAML source when known (0 otherwise).
+class ConfigError : public std::runtime_error {
+ public:
+  ConfigError(std::string key, std::string message, int line = 0, std::string source = {});
+  const std::string& key() const { return key_; }
+  int line() const { return line_; }
+
+ private:
+  std::string key_;
+  int line_;
+};
+
+struct TopologyConfig {
+  TopologyKind kind = TopologyKind::kMesh;
+  std::vector<int> dims{8, 8};  // mesh/torus: side length per dimension (x first)
+  int hypercube_dimension = 0;  // hypercube: n of the binary n-cube
+};
+
+struct RoutingConfig {
+  RoutingAlgorithm algorithm = RoutingAlgorithm::kDimensionOrder;
+  std::vector<int> order;  // DOR resolution order of dimensions; empty = 0,1,2,...
+  EcubeOrder ecube_order = EcubeOrder::kHighToLow;
+  bool dateline = true;    // tori: two VC classes split at the wrap-around link (Dally-Seitz)
+};
+
+struct RouterConfig {
+  int vcs = 4;             // virtual channels per physical channel
+  int buffer_depth = 4;    // flits per VC buffer
+  int pipeline_depth = 1;  // 1..4 stages (RC, VA, SA, ST)
+  int link_latency = 1;    // cycles, router to router
+  int credit_latency = 1;  // cycles, credit return
+  AllocatorKind allocator = AllocatorKind::kSeparableInputFirst;
+  PortModel port_model = PortModel::kOnePort;
+  int ports = 1;           // k for k_port (injection = ejection channel count)
+  MultidestMode multidest = MultidestMode::kNone;
+  Replication replication = Replication::kAsynchronous;
+  HeaderEncoding header_encoding = HeaderEncoding::kAddressList;
+  // Consumption (ejection) channels per node; 0 = as many as the port model has.
+  int consumption_channels = 0;
+  RouterImplementation implementation = RouterImplementation::kSystemC;
+  // implementation rtl: the nodes whose router is the RTL model; empty = every node.
+  std::vector<NodeId> rtl_nodes;
+  // Whether node n's router is the RTL model.
+  bool rtl_at(NodeId n) const;
+};
+
+struct NetworkConfig {
+  TopologyConfig topology;
+  RoutingConfig routing;
+  RouterConfig router;
+  int flit_bytes = 8;          // payload bytes per flit (phit width)
+  double clock_period_ns = 1.0;
+};
+
+struct HotspotConfig {
+  std::vector<NodeId> nodes{0};
+  double fraction = 0.1;   // share of packets sent to a hotspot node
+};
+
+struct TrafficConfig {
+  TrafficPattern pattern = TrafficPattern::kUniformRandom;
+  double injection_rate = 0.1;  // offered load, flits/node/cycle (Bernoulli packet arrivals)
+  int packet_length = 5;        // flits per packet
+  HotspotConfig hotspot;
+  // Multidestination worms (needs network.router.multidest path or tree): this share of the
+  // packets goes to `multicast_destinations` random destinations (a random base-routing-
+  // conformed path for path worms, a random set for tree worms).
+  double multicast_fraction = 0;
+  int multicast_destinations = 4;
+  std::uint64_t seed = 1;
+};
+
+struct SimulationConfig {
+  Cycle warmup_cycles = 1000;
+  Cycle measure_cycles = 10000;
+  Cycle drain_max_cycles = 200000;  // after measurement: stop generating, drain the network
+  Cycle watchdog_cycles = 20000;    // no flit movement for this long with flits in flight = deadlock
+  Cycle progress_interval = 0;      // >0: progress line on stderr every this many cycles
+};
+
+// The node layer: processor software costs and the NI (DESIGN.md section 6). A machine
+// preset sets alpha, gamma and the packet format.
+struct NodeConfig {
+  Cycle alpha_cycles = 0;    // send start-up, charged on the sending processor per message
+  Cycle gamma_cycles = 0;    // receive overhead, charged on the receiving processor per message
+  int max_packet_bytes = 0;  // 0: a message travels as one packet; else packets of <= this
+  int header_bytes = 0;      // bytes of header at the start of every packet
+  int tx_queue_depth = 16;   // descriptors per injection channel
+};
+
+struct CollectiveConfig {
+  std::vector<CollectiveAlgorithm> algorithms{CollectiveAlgorithm::kEdnBroadcast,
+                                              CollectiveAlgorithm::kRecursiveDoubling};
+  std::vector<std::uint32_t> message_bytes{32, 64, 128, 256, 512, 1024, 2048};
+  RootSelection roots = RootSelection::kSample;
+  NodeId root = 0;      // roots: one
+  int sample = 8;       // roots: sample (distinct random roots, collective.seed)
+  std::vector<NodeId> destinations;  // multicast set; [] = broadcast to every other node
+  int random_destinations = 0;       // > 0: a random set of this many per root instead
+  std::int64_t peer = -1;            // ping_pong partner; -1 = the root's first neighbour
+  std::uint64_t seed = 1;
+};
+
+struct TraceConfig {
+  bool enabled = false;
+  std::vector<NodeId> routers;   // empty = router 0 only
+  std::string file = "wormsim";  // VCD base name inside the output directory
+  Cycle window_cycles = 0;       // >0: waveforms cover only the first this many cycles
+  bool timeline = true;          // collective runs: Chrome trace-event timeline (timeline.json)
+  bool rtl_vcd = false;          // RTL routers' FST waves also converted to VCD (fst2vcd)
+};
+
+// A machine preset (docs/presets.md) sets network.clock_period_ns and network.flit_bytes
+// from a machine the seeds describe; "none" keeps the network section as given.
+struct MachineConfig {
+  std::string preset = "none";
+};
+
+struct Config {
+  MachineConfig machine;
+  Workload workload = Workload::kSynthetic;
+  NetworkConfig network;
+  NodeConfig node;
+  CollectiveConfig collective;
+  TrafficConfig traffic;
+  SimulationConfig simulation;
+  TraceConfig trace;
+
+  // Throws ConfigError naming the offending key. Checks cross-field constraints too.
+  void validate() const;
+
+ private:
+  void validate_node_layer(int nodes) const;
+};
+
+int node_count(const TopologyConfig& t);
+
+// Name <-> enum tables shared by the loader, `wormsim list` and the JSON writer.
+std::string to_string(TopologyKind v);
+std::string to_string(RoutingAlgorithm v);
+std::string to_string(EcubeOrder v);
+std::string to_string(PortModel v);
+std::string to_string(AllocatorKind v);
+std::string to_string(RouterImplementation v);
+std::string to_string(MultidestMode v);
+std::string to_string(Replication v);
+std::string to_string(HeaderEncoding v);
+std::string to_string(TrafficPattern v);
+std::string to_string(Workload v);
+std::string to_string(CollectiveAlgorithm v);
+std::string to_string(RootSelection v);
+template <typename E> std::vector<E> all_values();
+template <typename E> std::optional<E> parse_enum(const std::string& name);
+
+}  // namespace wormsim

@@ -1,0 +1,303 @@
+#include "network.h"
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+
+#include <fmt/format.h>
+
+namespace wormsim {
+
+std::string to_string(RunOutcome o) {
+  switch (o) {
+    case RunOutcome::kCompleted: return "completed";
+    case RunOutcome::kDrainIncomplete: return "drain_incomplete";
+    case RunOutcome::kDeadlock: return "deadlock";
+  }
+  return "?";
+}
+
+namespace {
+// In-order delivery per (source, destination) is guaranteed when routing is deterministic,
+// every dateline class has a single VC and a source cannot start two packets in parallel.
+bool order_guaranteed(const Config& c) {
+  const RouterConfig& r = c.network.router;
+  const bool torus_classes =
+      c.network.topology.kind == TopologyKind::kTorus && c.network.routing.dateline;
+  const bool one_vc_per_class = torus_classes ? r.vcs == 2 : r.vcs == 1;
+  const bool serial_injection = r.port_model != PortModel::kKPort || r.ports == 1;
+  return one_vc_per_class && serial_injection;
+}
+}  // namespace
+
+Network::Network(const sc_core::sc_module_name& name, const Config& config, NetworkOptions options)
+    : sc_core::sc_module(name),
+      config_(config),
+      options_(options),
+      topology_(config.network.topology),
+      layout_(PortLayout::make(config.network.router.port_model, topology_.network_ports(),
+                               config.network.router.ports,
+                               config.network.router.consumption_channels)),
+      route_compute_(topology_, config.network.routing, layout_, config.network.router.vcs),
+      multicast_route_(topology_, route_compute_, multicast_table_),
+      scoreboard_(topology_.nodes(), order_guaranteed(config)),
+      stats_(topology_.nodes(), options.mode == RunMode::kHosted ? 0 : config.simulation.warmup_cycles,
+             options.mode == RunMode::kHosted ? ActivityCalendar::kNever / 2
+                                              : config.simulation.measure_cycles),
+      calendar_(2 * node_count(config.network.topology)),
+      period_(config.network.clock_period_ns, sc_core::SC_NS) {
+  if (options.record_packets) stats_.enable_packet_log();
+  const RouterConfig& rc = config.network.router;
+  const int nodes = topology_.nodes();
+  RouterParams rp;
+  rp.layout = layout_;
+  rp.vcs = rc.vcs;
+  rp.buffer_depth = rc.buffer_depth;
+  rp.pipeline_depth = rc.pipeline_depth;
+  rp.allocator = rc.allocator;
+  rp.replication = rc.replication;
+  const MulticastRoute* multicast =
+      rc.multidest == MultidestMode::kNone ? nullptr : &multicast_route_;
+  const auto period_ps = static_cast<std::uint64_t>(config.network.clock_period_ns * 1000.0 + 0.5);
+  if (!options_.make_endpoint)
+    throw std::invalid_argument("Network: NetworkOptions::make_endpoint is required");
+  if (!options_.router_factory && rc.implementation != RouterImplementation::kSystemC)
+    throw ConfigError("network.router.implementation",
+                      fmt::format("'{}' routers need a router factory that makes them; this "
+                                  "network was given none (the C++ router only)",
+                                  to_string(rc.implementation)));
+  for (int n = 0; n < nodes; ++n) {
+    rp.id = static_cast<NodeId>(n);
+    const std::string router_name = fmt::format("r{}", n);
+    if (options_.router_factory) {
+      const RouterContext ctx{rp, route_compute_, multicast, &multicast_table_, config_, topology_,
+                              period_ps};
+      routers_.push_back(options_.router_factory->make(router_name.c_str(), ctx));
+    } else {
+      routers_.push_back(std::make_unique<Router>(router_name.c_str(), rp, route_compute_, multicast));
+    }
+  }
+  for (int n = 0; n < nodes; ++n) {
+    EndpointContext ctx;
+    ctx.id = static_cast<NodeId>(n);
+    ctx.component = terminal_component(ctx.id);
+    ctx.topology = &topology_;
+    ctx.layout = &layout_;
+    ctx.route_compute = &route_compute_;
+    ctx.multicast = &multicast_table_;
+    ctx.scoreboard = &scoreboard_;
+    ctx.stats = &stats_;
+    ctx.host = this;
+    endpoints_.push_back(options_.make_endpoint(ctx));
+  }
+  for (int n = 0; n < nodes; ++n) {
+    const NodeId id = static_cast<NodeId>(n);
+    for (int p = 0; p < layout_.network; ++p) {
+      const NodeId nb = topology_.neighbor(id, p);
+      if (nb == kNoNode) continue;
+      const int back = topology_.reverse_port(p);
+      Link& l = make_link(rc.link_latency, rc.credit_latency, {n, p}, {static_cast<int>(nb), back});
+      routers_[id]->attach_output(p, &l);
+      routers_[nb]->attach_input(back, &l);
+    }
+    const int term = terminal_component(id);
+    for (int c = 0; c < layout_.injection; ++c) {
+      Link& l = make_link(1, rc.credit_latency, {term, c}, {n, layout_.network + c});
+      endpoints_[id]->attach_injection(c, &l);
+      routers_[id]->attach_input(layout_.network + c, &l);
+    }
+    for (int c = 0; c < layout_.ejection; ++c) {
+      Link& l = make_link(1, rc.credit_latency, {n, layout_.network + c}, {term, c});
+      routers_[id]->attach_output(layout_.network + c, &l);
+      endpoints_[id]->attach_ejection(c, &l);
+    }
+  }
+  for (auto& t : endpoints_) t->start(calendar_);
+  next_progress_report_ = config.simulation.progress_interval;
+  next_progress_wall_ = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  SC_METHOD(tick);
+}
+
+Link& Network::make_link(int latency, int credit_latency, Endpoint up, Endpoint down) {
+  links_.emplace_back(latency, credit_latency);
+  links_.back().upstream = up;
+  links_.back().downstream = down;
+  return links_.back();
+}
+
+void Network::enable_probes(const std::vector<NodeId>& routers) {
+  for (NodeId r : routers) {
+    routers_.at(r)->enable_probes();
+    probed_.push_back(r);
+    calendar_.wake(static_cast<int>(r), 0);
+  }
+}
+
+std::vector<std::string> Network::router_trace_files() const {
+  return options_.router_factory ? options_.router_factory->trace_files()
+                                 : std::vector<std::string>{};
+}
+
+void Network::close_router_traces() {
+  if (options_.router_factory) options_.router_factory->close_traces();
+}
+
+std::uint64_t Network::flits_in_network() const {
+  std::uint64_t n = 0;
+  for (const auto& r : routers_) n += static_cast<std::uint64_t>(r->buffered());
+  for (const Link& l : links_) n += static_cast<std::uint64_t>(l.flits.size());
+  return n;
+}
+
+void Network::evaluate(Cycle now) {
+  calendar_.take(now, active_);
+  if (cycle_probe_ != nullptr) *cycle_probe_ = now;
+  if (options_.reverse_evaluation) std::reverse(active_.begin(), active_.end());
+  const bool measuring = stats_.measuring(now);
+  const int router_count = static_cast<int>(routers_.size());
+  int moved = 0;
+  for (int c : active_) {
+    if (c < router_count) {
+      const Router::StepResult r = routers_[static_cast<std::size_t>(c)]->step(now, calendar_, measuring);
+      moved += r.moved;
+      if (r.replicated > 0) stats_.on_flits_replicated(r.replicated);
+      if (r.wake_at != ActivityCalendar::kNever) calendar_.wake(c, r.wake_at);
+    } else {
+      const NetworkEndpoint::StepResult t =
+          endpoints_[static_cast<std::size_t>(c - router_count)]->step(now, calendar_, measuring);
+      moved += t.moved;
+      if (t.busy) calendar_.wake(c, now + 1);
+    }
+  }
+  if (probe_until_ > 0 && now + 1 >= probe_until_ && !probed_.empty()) {
+    for (NodeId r : probed_) routers_[r]->disable_probes();
+    probed_.clear();
+  }
+  for (NodeId r : probed_) calendar_.wake(static_cast<int>(r), now + 1);
+  ++evaluated_;
+  if (notify_evaluated_) evaluated_event_.notify(sc_core::SC_ZERO_TIME);
+  if (moved > 0) last_progress_ = now;
+  const std::uint64_t in_flight = stats_.flits_in_flight();
+  if (in_flight > 0 && now - last_progress_ >= config_.simulation.watchdog_cycles) {
+    deadlock_ = build_deadlock_report(routers_, topology_, now, last_progress_, in_flight);
+    outcome_ = RunOutcome::kDeadlock;
+  }
+  if (!options_.quiet) report_progress(now, in_flight);
+}
+
+void Network::report_progress(Cycle now, std::uint64_t in_flight) {
+  const Cycle interval = config_.simulation.progress_interval;
+  bool due = false;
+  if (interval > 0) {
+    due = now >= next_progress_report_;
+    if (due) next_progress_report_ = now - now % interval + interval;
+  } else if (evaluated_ % 4096 == 0) {
+    // No interval configured: report every few seconds of wall time, so long runs are visible.
+    const auto wall = std::chrono::steady_clock::now();
+    due = wall >= next_progress_wall_;
+    if (due) next_progress_wall_ = wall + std::chrono::seconds(5);
+  }
+  if (!due) return;
+  std::cerr << fmt::format("[wormsim] cycle {}: {} flits injected, {} ejected, {} in flight, "
+                           "{} packets outstanding\n",
+                           now, stats_.flits_injected(), stats_.flits_ejected(), in_flight,
+                           scoreboard_.live_packets());
+}
+
+void Network::external_wake(int component, Cycle at) {
+  if (at <= current_cycle())
+    throw std::logic_error(fmt::format("external_wake: cycle {} is not after the current cycle {}",
+                                       at, current_cycle()));
+  calendar_.wake(component, at);
+  wake_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+Cycle Network::current_cycle() const {
+  return sc_core::sc_time_stamp().value() / period_.value();
+}
+
+void Network::finish() {
+  if (finished_) return;
+  finished_ = true;
+  cycle_ = std::max(next_unevaluated_, current_cycle());
+  stats_.stop_at(cycle_);
+  outcome_ = scoreboard_.live_packets() == 0 ? RunOutcome::kCompleted : RunOutcome::kDrainIncomplete;
+}
+
+bool Network::done(Cycle now) {
+  if (deadlock_) return true;
+  if (hosted()) return false;
+  const Cycle generation_end = stats_.window_end();
+  if (now + 1 >= generation_end && now >= last_scripted_ && scoreboard_.live_packets() == 0) {
+    outcome_ = RunOutcome::kCompleted;
+    return true;
+  }
+  if (now >= generation_end + config_.simulation.drain_max_cycles) {
+    outcome_ = RunOutcome::kDrainIncomplete;
+    return true;
+  }
+  return false;
+}
+
+void Network::tick() {
+  if (finished_) return;
+  if (hosted()) {
+    tick_hosted();
+    return;
+  }
+  const Cycle now = cycle_;
+  evaluate(now);
+  if (done(now)) {
+    finished_ = true;
+    stats_.stop_at(now + 1);
+    cycle_ = now + 1;
+    return;
+  }
+  Cycle next = probed_.empty() ? calendar_.next_cycle(now) : now + 1;
+  // Visit the phase boundaries even when nothing is scheduled there.
+  const Cycle generation_end = stats_.window_end();
+  // With flits in flight, visit the cycle the watchdog would fire in: blocked components
+  // sleep until something arrives, so a deadlocked network schedules nothing by itself.
+  const Cycle watchdog = stats_.flits_in_flight() > 0
+                             ? last_progress_ + config_.simulation.watchdog_cycles
+                             : ActivityCalendar::kNever;
+  for (Cycle boundary : {generation_end - 1, generation_end + config_.simulation.drain_max_cycles,
+                         last_scripted_, next_progress_report_, watchdog})
+    if (boundary > now && boundary < next) next = boundary;
+  cycle_ = next;
+  next_trigger(period_ * static_cast<double>(next - now));
+}
+
+// Hosted mode: the method also wakes on wake_event_ (a processor rang a doorbell). It evaluates
+// the current cycle only if that cycle was planned and not yet evaluated; processors' register
+// writes in cycle c take effect in cycle c + 1 at the earliest, so whether SystemC runs the
+// processor before or after this method within one time step does not change any result.
+void Network::tick_hosted() {
+  const Cycle now = current_cycle();
+  if (now == cycle_ && now >= next_unevaluated_) {
+    evaluate(now);
+    next_unevaluated_ = now + 1;
+    if (deadlock_) {
+      finished_ = true;
+      stats_.stop_at(now + 1);
+      cycle_ = now + 1;
+      sc_core::sc_stop();
+      return;
+    }
+  }
+  Cycle next = calendar_.next_cycle(now);
+  const Cycle watchdog = stats_.flits_in_flight() > 0
+                             ? last_progress_ + config_.simulation.watchdog_cycles
+                             : ActivityCalendar::kNever;
+  for (Cycle boundary : {next_progress_report_, watchdog})
+    if (boundary > now && boundary < next) next = boundary;
+  if (next == ActivityCalendar::kNever) {
+    cycle_ = ActivityCalendar::kNever;
+    next_trigger(wake_event_);
+    return;
+  }
+  cycle_ = next;
+  next_trigger(period_ * static_cast<double>(next - now), wake_event_);
+}
+
+}  // namespace wormsim

@@ -1,0 +1,164 @@
+// The network: topology, routers, NIs (terminals) and links, driven by one SystemC method
+// that runs the global cycle loop (DESIGN.md section 3). Each evaluated cycle it takes the
+// components with work from the activity calendar and steps them; all interaction goes
+// through links of latency >= 1, so the order of evaluation within a cycle does not matter
+// (tested by running the same workload in reverse order). Between busy cycles simulated time
+// jumps straight to the next scheduled activity, so idle networks cost nothing.
+//
+// Routers come from a RouterFactory (fabric/router_factory.h) and the component at every node
+// from an EndpointFactory (fabric/network_endpoint.h): the fabric names neither the synthetic
+// terminal nor the NI nor the RTL router, which live in the layers above it.
+//
+// Run modes. Windowed (synthetic traffic, ni/synthetic_network.h): warm-up [0, W), measurement
+// [W, W+M), drain from W+M (endpoints generate no new packets) until every packet is delivered
+// or drain_max_cycles pass; the network ends the run. Hosted (node firmware): the run ends
+// when the SystemC simulation runs out of events (firmware finished or stalled) or on a
+// deadlock, and the measurement window spans the whole run. In both, the watchdog stops the
+// run when no flit moved for watchdog_cycles while flits are in flight.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <systemc>
+#include <vector>
+
+#include "activity_calendar.h"
+#include "config.h"
+#include "deadlock_detector.h"
+#include "link.h"
+#include "multicast_route.h"
+#include "multicast_table.h"
+#include "network_endpoint.h"
+#include "route_compute.h"
+#include "router.h"
+#include "router_factory.h"
+#include "scoreboard.h"
+#include "statistics.h"
+#include "topology.h"
+
+namespace wormsim {
+
+enum class RunOutcome { kCompleted, kDrainIncomplete, kDeadlock };
+std::string to_string(RunOutcome o);
+
+enum class RunMode { kWindowed, kHosted };
+
+struct NetworkOptions {
+  RunMode mode = RunMode::kWindowed;
+  bool reverse_evaluation = false; // evaluate components in descending order (a test hook)
+  bool quiet = false;              // no progress lines on stderr
+  bool record_packets = false;     // keep a log of every delivered packet (Statistics)
+  // The component at every node (required).
+  EndpointFactory make_endpoint;
+  // The router at every node; null = the C++ router (config implementation systemc only).
+  std::shared_ptr<RouterFactory> router_factory;
+};
+
+class Network : public sc_core::sc_module, public EndpointHost {
+ public:
+  SC_HAS_PROCESS(Network);
+  // Throws ConfigError naming network.router.implementation if the config asks for routers
+  // that options.router_factory cannot make (none given and implementation rtl).
+  Network(const sc_core::sc_module_name& name, const Config& config, NetworkOptions options);
+
+  const Config& config() const { return config_; }
+  const Topology& topology() const { return topology_; }
+  const RouteCompute& route_compute() const { return route_compute_; }
+  const PortLayout& layout() const { return layout_; }
+  const Statistics& stats() const { return stats_; }
+  const Scoreboard& scoreboard() const { return scoreboard_; }
+  const MulticastTable& multicast_table() const { return multicast_table_; }
+  const std::vector<std::unique_ptr<Router>>& routers() const { return routers_; }
+  const std::deque<Link>& links() const { return links_; }
+  Router& router(NodeId n) { return *routers_[n]; }
+  NetworkEndpoint& endpoint(NodeId n) { return *endpoints_[n]; }
+  bool hosted() const { return options_.mode == RunMode::kHosted; }
+  sc_core::sc_time clock_period() const override { return period_; }
+
+  bool finished() const { return finished_; }
+  RunOutcome outcome() const { return outcome_; }
+  Cycle cycles() const { return cycle_; }               // last evaluated cycle + 1
+  Cycle evaluated_cycles() const { return evaluated_; } // cycles with any activity
+  const std::optional<DeadlockReport>& deadlock() const { return deadlock_; }
+  // EndpointHost (hosted mode for the wake-up; see fabric/network_endpoint.h).
+  void external_wake(int component, Cycle at) override;
+  Cycle current_cycle() const override;
+  void hold_until(Cycle at) override { last_scripted_ = std::max(last_scripted_, at); }
+  ActivityCalendar& calendar() override { return calendar_; }
+  // Hosted mode: called after sc_start() returns to close the run at the current cycle.
+  void finish();
+  // Flits held in router buffers and on links right now (for the conservation check).
+  std::uint64_t flits_in_network() const;
+
+  // Evaluate the traced routers every cycle so their probes are valid in every cycle.
+  void enable_probes(const std::vector<NodeId>& routers);
+  // Probes stop (and read zero) from cycle `until` on; 0 = never.
+  void set_probe_window(Cycle until) { probe_until_ = until; }
+  // Waveform files the routers write (RTL routers, fabric/router_factory.h), and closing them.
+  std::vector<std::string> router_trace_files() const;
+  void close_router_traces();
+  // Lock-step equivalence: every router appends the flits it sends to `log` (docs/rtl.md).
+  void set_flit_event_log(std::vector<FlitEvent>* log) {
+    for (auto& r : routers_) r->set_flit_event_log(log);
+  }
+  // Collective runs: every router reports channel contention to `log`.
+  void set_contention_log(MessageLog* log) {
+    for (auto& r : routers_) r->set_contention_log(log);
+  }
+  // A traced cycle counter, updated every evaluated cycle.
+  void set_cycle_probe(sc_dt::uint64* probe) { cycle_probe_ = probe; }
+  // Notified (delta) after every evaluated cycle, at that cycle's time, from the first call on
+  // (LockstepChecker); a network nobody asked it of does not notify it.
+  const sc_core::sc_event& evaluated_event() {
+    notify_evaluated_ = true;
+    return evaluated_event_;
+  }
+
+ private:
+  void tick();
+  void tick_hosted();
+  void evaluate(Cycle now);
+  bool done(Cycle now);
+  void report_progress(Cycle now, std::uint64_t in_flight);
+  Link& make_link(int latency, int credit_latency, Endpoint up, Endpoint down);
+  int terminal_component(NodeId n) const { return static_cast<int>(routers_.size() + n); }
+
+  Config config_;
+  NetworkOptions options_;
+  Topology topology_;
+  PortLayout layout_;
+  RouteCompute route_compute_;
+  MulticastTable multicast_table_;
+  MulticastRoute multicast_route_;
+  Scoreboard scoreboard_;
+  Statistics stats_;
+  ActivityCalendar calendar_;
+  std::deque<Link> links_;
+  std::vector<std::unique_ptr<Router>> routers_;
+  std::vector<std::unique_ptr<NetworkEndpoint>> endpoints_;
+  sc_core::sc_event wake_event_;
+  sc_core::sc_event evaluated_event_;
+  bool notify_evaluated_ = false;
+  Cycle next_unevaluated_ = 0;  // hosted mode: cycles below this were evaluated
+  std::vector<NodeId> probed_;
+  Cycle probe_until_ = 0;
+  sc_dt::uint64* cycle_probe_ = nullptr;
+
+  sc_core::sc_time period_;
+  Cycle cycle_ = 0;  // the cycle evaluated next
+  Cycle evaluated_ = 0;
+  Cycle last_progress_ = 0;
+  Cycle last_scripted_ = 0;
+  Cycle next_progress_report_ = 0;
+  std::chrono::steady_clock::time_point next_progress_wall_;
+  bool finished_ = false;
+  RunOutcome outcome_ = RunOutcome::kCompleted;
+  std::optional<DeadlockReport> deadlock_;
+  std::vector<int> active_;
+};
+
+}  // namespace wormsim

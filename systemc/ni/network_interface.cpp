@@ -1,0 +1,651 @@
+#include "network_interface.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "multicast_route.h"
+
+#include "ni_registers.h"
+
+namespace wormsim {
+
+namespace {
+std::uint64_t message_key(NodeId src, std::uint32_t seq) {
+  return (static_cast<std::uint64_t>(src) << 32) | seq;
+}
+constexpr int kHeaderFields = 16;  // seq, tag, message bytes, offset: 4 bytes each
+}  // namespace
+
+NetworkInterface::NetworkInterface(const sc_core::sc_module_name& name, const NiParams& params,
+                                   const RouteCompute& route_compute, MulticastTable& multicast,
+                                   Scoreboard& scoreboard,
+                                   Statistics& stats, EndpointHost& host, MessageLog& log)
+    : sc_core::sc_module(name),
+      socket("socket"),
+      params_(params),
+      route_compute_(route_compute),
+      multicast_(multicast),
+      scoreboard_(scoreboard),
+      stats_(stats),
+      host_(host),
+      log_(log),
+      tx_(static_cast<std::size_t>(params.layout.injection)),
+      ejection_(static_cast<std::size_t>(params.layout.ejection), nullptr),
+      reassembly_(static_cast<std::size_t>(params.layout.ejection * params.vcs)),
+      rx_(static_cast<std::size_t>(params.layout.ejection)) {
+  if (params.layout.injection > ni::kMaxChannels || params.layout.ejection > ni::kMaxChannels)
+    throw std::invalid_argument(fmt::format("{}: more than {} NI channels", sc_core::sc_module::name(), ni::kMaxChannels));
+  for (TxChannel& ch : tx_) {
+    ch.credits.assign(static_cast<std::size_t>(params.vcs), CreditCounter(params.buffer_depth));
+    ch.vc_arbiter = RoundRobinArbiter(params.vcs);
+  }
+  socket.register_b_transport(this, &NetworkInterface::b_transport);
+}
+
+void NetworkInterface::attach_injection(int channel, Link* link) {
+  tx_[static_cast<std::size_t>(channel)].link = link;
+}
+void NetworkInterface::attach_ejection(int channel, Link* link) {
+  ejection_[static_cast<std::size_t>(channel)] = link;
+}
+
+int NetworkInterface::packet_payload_bytes() const {
+  return params_.max_packet_bytes > 0 ? params_.max_packet_bytes - params_.header_bytes
+                                      : static_cast<int>(ni::kMaxMessageBytes);
+}
+
+std::uint64_t NetworkInterface::message_flits(std::uint64_t bytes, const NiParams& p) {
+  const std::uint64_t per_packet =
+      p.max_packet_bytes > 0 ? static_cast<std::uint64_t>(p.max_packet_bytes - p.header_bytes)
+                             : std::max<std::uint64_t>(bytes, 1);
+  const std::uint64_t fb = static_cast<std::uint64_t>(p.flit_bytes);
+  const std::uint64_t h = static_cast<std::uint64_t>(p.header_bytes);
+  std::uint64_t flits = 0;
+  std::uint64_t left = bytes;
+  do {
+    const std::uint64_t b = std::min(left, per_packet);
+    flits += std::max<std::uint64_t>(1, (h + b + fb - 1) / fb);
+    left -= b;
+  } while (left > 0);
+  return flits;
+}
+
+std::size_t NetworkInterface::queued_packets() const {
+  std::size_t n = 0;
+  for (const TxChannel& ch : tx_) n += ch.queue.size() + ch.packets.size() + (ch.busy ? 1 : 0);
+  return n;
+}
+
+std::size_t NetworkInterface::unread_messages() const {
+  std::size_t n = 0;
+  for (const auto& q : rx_) n += q.size();
+  return n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Register interface
+
+std::string NetworkInterface::register_name(std::uint64_t addr) const {
+  auto channel_name = [&](std::uint64_t base, const char* prefix,
+                          std::initializer_list<std::pair<std::uint64_t, const char*>> regs)
+      -> std::string {
+    const std::uint64_t c = (addr - base) / ni::kChannelStride;
+    const std::uint64_t off = (addr - base) % ni::kChannelStride;
+    for (const auto& [o, n] : regs)
+      if (o == off) return fmt::format("{}{}_{}", prefix, c, n);
+    return fmt::format("{}{}+0x{:x}", prefix, c, off);
+  };
+  switch (addr) {
+    case ni::kNodeId: return "NODE_ID";
+    case ni::kNodeCount: return "NODE_COUNT";
+    case ni::kTxChannels: return "TX_CHANNELS";
+    case ni::kRxChannels: return "RX_CHANNELS";
+    case ni::kCycleLo: return "CYCLE_LO";
+    case ni::kCycleHi: return "CYCLE_HI";
+    case ni::kIrqStatus: return "IRQ_STATUS";
+    case ni::kIrqEnable: return "IRQ_ENABLE";
+    case ni::kIrqAck: return "IRQ_ACK";
+    case ni::kMaxMessage: return "MAX_MESSAGE";
+    default: break;
+  }
+  if (addr >= ni::kTxBase && addr < ni::kTxBase + ni::kChannelStride * ni::kMaxChannels)
+    return channel_name(ni::kTxBase, "TX",
+                        {{ni::kTxDst, "DST"}, {ni::kTxLen, "LEN"}, {ni::kTxTag, "TAG"},
+                         {ni::kTxDoorbell, "DOORBELL"}, {ni::kTxStatus, "STATUS"}, {ni::kTxSeq, "SEQ"},
+                         {ni::kTxDlist, "DLIST"}, {ni::kTxDcount, "DCOUNT"}});
+  if (addr >= ni::kRxBase && addr < ni::kRxBase + ni::kChannelStride * ni::kMaxChannels)
+    return channel_name(ni::kRxBase, "RX",
+                        {{ni::kRxCount, "COUNT"}, {ni::kRxSrc, "SRC"}, {ni::kRxTag, "TAG"},
+                         {ni::kRxLen, "LEN"}, {ni::kRxPop, "POP"}, {ni::kRxSeq, "SEQ"}});
+  if (addr >= ni::kTxWindow && addr < ni::kTxWindow + ni::kWindowStride * ni::kMaxChannels)
+    return fmt::format("TX{}_WINDOW+0x{:x}", (addr - ni::kTxWindow) / ni::kWindowStride,
+                       (addr - ni::kTxWindow) % ni::kWindowStride);
+  if (addr >= ni::kRxWindow && addr < ni::kRxWindow + ni::kWindowStride * ni::kMaxChannels)
+    return fmt::format("RX{}_WINDOW+0x{:x}", (addr - ni::kRxWindow) / ni::kWindowStride,
+                       (addr - ni::kRxWindow) % ni::kWindowStride);
+  return "unmapped";
+}
+
+void NetworkInterface::fault(std::uint64_t addr, const std::string& what, Cycle now) const {
+  throw std::runtime_error(fmt::format("node {}, cycle {}: register {} (0x{:x}): {}", params_.id,
+                                       now, register_name(addr), addr, what));
+}
+
+void NetworkInterface::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
+  const Cycle now = host_.current_cycle();
+  const std::uint64_t addr = trans.get_address();
+  const std::size_t len = trans.get_data_length();
+  unsigned char* data = trans.get_data_ptr();
+  const bool write = trans.get_command() == tlm::TLM_WRITE_COMMAND;
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+  try {
+    if (trans.get_byte_enable_ptr() != nullptr) fault(addr, "byte enables are not supported", now);
+    const int tx_channels = params_.layout.injection;
+    const int rx_channels = params_.layout.ejection;
+    if (addr >= ni::kTxWindow && addr < ni::kTxWindow + ni::kWindowStride * ni::kMaxChannels) {
+      const int c = static_cast<int>((addr - ni::kTxWindow) / ni::kWindowStride);
+      const std::uint64_t off = (addr - ni::kTxWindow) % ni::kWindowStride;
+      if (c >= tx_channels) fault(addr, fmt::format("TX channel {} does not exist ({} channels)", c, tx_channels), now);
+      if (!write) fault(addr, "the TX window is write-only", now);
+      if (off + len > ni::kMaxMessageBytes)
+        fault(addr, fmt::format("a {}-byte write runs past the {}-byte window", len, ni::kMaxMessageBytes), now);
+      std::vector<std::uint8_t>& w = tx_[static_cast<std::size_t>(c)].window;
+      if (w.size() < off + len) w.resize(off + len);
+      std::memcpy(w.data() + off, data, len);
+      return;
+    }
+    if (addr >= ni::kRxWindow && addr < ni::kRxWindow + ni::kWindowStride * ni::kMaxChannels) {
+      const int c = static_cast<int>((addr - ni::kRxWindow) / ni::kWindowStride);
+      const std::uint64_t off = (addr - ni::kRxWindow) % ni::kWindowStride;
+      if (c >= rx_channels) fault(addr, fmt::format("RX channel {} does not exist ({} channels)", c, rx_channels), now);
+      if (write) fault(addr, "the RX window is read-only", now);
+      if (visible_count(c, now) == 0) fault(addr, "read with an empty receive queue", now);
+      const auto& msg = rx_[static_cast<std::size_t>(c)].front().message;
+      if (off + len > msg.data->size())
+        fault(addr, fmt::format("a {}-byte read at offset {} runs past the {}-byte message", len,
+                                off, msg.data->size()),
+              now);
+      std::memcpy(data, msg.data->data() + off, len);
+      return;
+    }
+    if (len != 4 || addr % 4 != 0)
+      fault(addr, fmt::format("registers take aligned 4-byte accesses (got {} bytes)", len), now);
+    std::uint32_t value = 0;
+    if (write) {
+      std::memcpy(&value, data, 4);
+      write_register(addr, value, now);
+    } else {
+      read_register(addr, value, now);
+      std::memcpy(data, &value, 4);
+    }
+  } catch (const std::runtime_error& e) {
+    auto* ext = new NiFault;
+    ext->message = e.what();
+    trans.set_extension(ext);  // freed by the initiator (clear_extension + delete)
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  }
+}
+
+std::uint32_t NetworkInterface::visible_count(int channel, Cycle now) const {
+  std::uint32_t n = 0;
+  for (const RxEntry& e : rx_[static_cast<std::size_t>(channel)]) {
+    if (e.visible > now) break;
+    ++n;
+  }
+  return n;
+}
+
+void NetworkInterface::read_register(std::uint64_t addr, std::uint32_t& value, Cycle now) {
+  switch (addr) {
+    case ni::kNodeId: value = params_.id; return;
+    case ni::kNodeCount: value = static_cast<std::uint32_t>(params_.nodes); return;
+    case ni::kTxChannels: value = static_cast<std::uint32_t>(params_.layout.injection); return;
+    case ni::kRxChannels: value = static_cast<std::uint32_t>(params_.layout.ejection); return;
+    case ni::kCycleLo: value = static_cast<std::uint32_t>(now); return;
+    case ni::kCycleHi: value = static_cast<std::uint32_t>(now >> 32); return;
+    case ni::kIrqStatus: {
+      value = 0;
+      for (int c = 0; c < params_.layout.ejection; ++c)
+        if (visible_count(c, now) > 0) value |= ni::kIrqRx;
+      if ((irq_status_ & ni::kIrqTx) && tx_irq_visible_ <= now) value |= ni::kIrqTx;
+      return;
+    }
+    case ni::kIrqEnable: value = irq_enable_; return;
+    case ni::kMaxMessage: value = ni::kMaxMessageBytes; return;
+    default: break;
+  }
+  if (addr >= ni::kTxBase && addr < ni::kTxBase + ni::kChannelStride * ni::kMaxChannels) {
+    const int c = static_cast<int>((addr - ni::kTxBase) / ni::kChannelStride);
+    if (c >= params_.layout.injection)
+      fault(addr, fmt::format("TX channel {} does not exist ({} channels)", c, params_.layout.injection), now);
+    const TxChannel& ch = tx_[static_cast<std::size_t>(c)];
+    switch ((addr - ni::kTxBase) % ni::kChannelStride) {
+      case ni::kTxDst: value = ch.dst; return;
+      case ni::kTxLen: value = ch.len; return;
+      case ni::kTxTag: value = ch.tag; return;
+      case ni::kTxStatus:
+        value = static_cast<std::uint32_t>(params_.tx_queue_depth - static_cast<int>(ch.queue.size())) |
+                ((ch.busy || !ch.packets.empty() || !ch.queue.empty()) ? (1u << 16) : 0u);
+        return;
+      case ni::kTxSeq: value = ch.last_seq; return;
+      case ni::kTxDcount: value = static_cast<std::uint32_t>(ch.dlist.size()); return;
+      default: fault(addr, "not readable", now);
+    }
+  }
+  if (addr >= ni::kRxBase && addr < ni::kRxBase + ni::kChannelStride * ni::kMaxChannels) {
+    const int c = static_cast<int>((addr - ni::kRxBase) / ni::kChannelStride);
+    if (c >= params_.layout.ejection)
+      fault(addr, fmt::format("RX channel {} does not exist ({} channels)", c, params_.layout.ejection), now);
+    const std::uint64_t off = (addr - ni::kRxBase) % ni::kChannelStride;
+    if (off == ni::kRxCount) {
+      value = visible_count(c, now);
+      return;
+    }
+    if (off != ni::kRxSrc && off != ni::kRxTag && off != ni::kRxLen && off != ni::kRxSeq)
+      fault(addr, "not readable", now);
+    if (visible_count(c, now) == 0) fault(addr, "read with an empty receive queue", now);
+    const Message& m = rx_[static_cast<std::size_t>(c)].front().message;
+    value = off == ni::kRxSrc   ? m.src
+            : off == ni::kRxTag ? m.tag
+            : off == ni::kRxLen ? static_cast<std::uint32_t>(m.data->size())
+                                : m.seq;
+    return;
+  }
+  fault(addr, "not a readable register", now);
+}
+
+void NetworkInterface::write_register(std::uint64_t addr, std::uint32_t value, Cycle now) {
+  switch (addr) {
+    case ni::kIrqEnable: irq_enable_ = value & (ni::kIrqRx | ni::kIrqTx); return;
+    case ni::kIrqAck: irq_status_ &= ~(value & ni::kIrqTx); return;
+    default: break;
+  }
+  if (addr >= ni::kTxBase && addr < ni::kTxBase + ni::kChannelStride * ni::kMaxChannels) {
+    const int c = static_cast<int>((addr - ni::kTxBase) / ni::kChannelStride);
+    if (c >= params_.layout.injection)
+      fault(addr, fmt::format("TX channel {} does not exist ({} channels)", c, params_.layout.injection), now);
+    TxChannel& ch = tx_[static_cast<std::size_t>(c)];
+    switch ((addr - ni::kTxBase) % ni::kChannelStride) {
+      case ni::kTxDst: ch.dst = value; return;
+      case ni::kTxLen: ch.len = value; return;
+      case ni::kTxTag: ch.tag = value; return;
+      case ni::kTxDlist:
+        if (params_.multidest == MultidestMode::kNone)
+          fault(addr, "this network has no multidestination worms (network.router.multidest: none)",
+                now);
+        if (ch.dlist.size() >= static_cast<std::size_t>(params_.nodes))
+          fault(addr, fmt::format("more destinations than the {} nodes", params_.nodes), now);
+        ch.dlist.push_back(value);
+        return;
+      case ni::kTxDcount:
+        if (value != 0) fault(addr, fmt::format("write 0 to clear the list (got {})", value), now);
+        ch.dlist.clear();
+        return;
+      case ni::kTxDoorbell:
+        if (value != 1) fault(addr, fmt::format("write 1 to ring the doorbell (got {})", value), now);
+        doorbell(c, now);
+        return;
+      default: fault(addr, "read-only", now);
+    }
+  }
+  if (addr >= ni::kRxBase && addr < ni::kRxBase + ni::kChannelStride * ni::kMaxChannels) {
+    const int c = static_cast<int>((addr - ni::kRxBase) / ni::kChannelStride);
+    if (c >= params_.layout.ejection)
+      fault(addr, fmt::format("RX channel {} does not exist ({} channels)", c, params_.layout.ejection), now);
+    if ((addr - ni::kRxBase) % ni::kChannelStride != ni::kRxPop) fault(addr, "read-only", now);
+    if (value != 1) fault(addr, fmt::format("write 1 to pop (got {})", value), now);
+    if (visible_count(c, now) == 0) fault(addr, "pop from an empty receive queue", now);
+    rx_[static_cast<std::size_t>(c)].pop_front();
+    return;
+  }
+  fault(addr, "not a writable register", now);
+}
+
+int NetworkInterface::list_header_bytes(std::size_t destinations) const {
+  if (destinations == 0) return 0;
+  const int extra = header_flits(params_.header_encoding, destinations, params_.nodes,
+                                 params_.flit_bytes) -
+                    1;
+  return extra * params_.flit_bytes;
+}
+
+void NetworkInterface::doorbell(int c, Cycle now) {
+  TxChannel& ch = tx_[static_cast<std::size_t>(c)];
+  const std::uint64_t reg = ni::kTxBase + ni::kChannelStride * static_cast<std::uint64_t>(c);
+  const bool multicast = !ch.dlist.empty();
+  if (multicast) {
+    // The error names TXc_DLIST and the offending destination.
+    const std::string why = multicast_list_violation(route_compute_, params_.multidest, params_.id,
+                                                     ch.dlist, params_.nodes);
+    if (!why.empty()) fault(reg + ni::kTxDlist, why, now);
+    ch.dst = ch.dlist.front();
+  }
+  if (ch.dst >= static_cast<std::uint32_t>(params_.nodes))
+    fault(reg + ni::kTxDst,
+          fmt::format("destination node {} does not exist ({} nodes)", ch.dst, params_.nodes), now);
+  if (ch.dst == params_.id)
+    fault(reg + ni::kTxDst, fmt::format("destination {} is this node", ch.dst), now);
+  if (ch.len > ni::kMaxMessageBytes)
+    fault(reg + ni::kTxLen, fmt::format("{} bytes exceed the {}-byte maximum message", ch.len,
+                                        ni::kMaxMessageBytes),
+          now);
+  if (ch.len > ch.window.size())
+    fault(reg + ni::kTxLen,
+          fmt::format("{} bytes, but only {} were written to the TX{} window since the last doorbell",
+                      ch.len, ch.window.size(), c),
+          now);
+  if (static_cast<int>(ch.queue.size()) >= params_.tx_queue_depth)
+    fault(reg + ni::kTxDoorbell,
+          fmt::format("descriptor queue full ({} entries); wait for a free slot (TX{}_STATUS)",
+                      params_.tx_queue_depth, c),
+          now);
+  if (params_.layout.model == PortModel::kAllPort) {
+    const int first = route_compute_.first_hop_port(params_.id, ch.dst);
+    if (first != c)
+      fault(reg + ni::kTxDoorbell,
+            fmt::format("all-port: a message to node {} leaves on TX channel {} (its first hop), "
+                        "not {}",
+                        ch.dst, first, c),
+            now);
+  }
+  Descriptor d;
+  d.message.dests = std::move(ch.dlist);
+  ch.dlist.clear();
+  d.message.src = params_.id;
+  d.message.dst = ch.dst;
+  d.message.seq = ++message_sequence_;
+  d.message.tag = ch.tag;
+  d.message.data = std::make_shared<std::vector<std::uint8_t>>(
+      ch.window.begin(), ch.window.begin() + static_cast<std::ptrdiff_t>(ch.len));
+  d.ready = now + 1;
+  ch.window.clear();
+  ch.last_seq = d.message.seq;
+  MessageRecord rec;
+  rec.src = params_.id;
+  rec.dst = ch.dst;
+  rec.seq = d.message.seq;
+  rec.tag = ch.tag;
+  rec.bytes = ch.len;
+  rec.tx_channel = c;
+  rec.doorbell = now;
+  if (multicast)
+    log_.on_doorbell_multicast(rec, d.message.dests);
+  else
+    log_.on_doorbell(rec);
+  ch.queue.push_back(std::move(d));
+  host_.external_wake(params_.component, now + 1);
+}
+
+void NetworkInterface::raise(std::uint32_t bits, Cycle visible) {
+  if ((irq_enable_ & bits) == 0) return;
+  const Cycle now = host_.current_cycle();
+  irq_event_.notify(host_.clock_period() * static_cast<double>(visible - now));
+}
+
+// ---------------------------------------------------------------------------------------------
+// DMA engines
+
+void NetworkInterface::packetise(TxChannel& ch, const Descriptor& d, Cycle now) {
+  auto message = std::make_shared<const Message>(d.message);
+  const std::uint32_t total = static_cast<std::uint32_t>(message->data->size());
+  const std::uint32_t per_packet = static_cast<std::uint32_t>(packet_payload_bytes());
+  std::uint32_t offset = 0;
+  do {
+    Packet p;
+    p.id = packet_sequence_++ * static_cast<PacketId>(params_.nodes) + params_.id;
+    p.message = message;
+    p.offset = offset;
+    p.bytes = std::min(per_packet, total - offset);
+    p.header = params_.header_bytes + list_header_bytes(message->dests.size());
+    const int wire = p.header + static_cast<int>(p.bytes);
+    p.flits = std::max(1, (wire + params_.flit_bytes - 1) / params_.flit_bytes);
+    if (p.flits > 65535)
+      throw std::runtime_error(fmt::format("node {}: a {}-byte packet needs {} flits (> 65535); "
+                                           "set ni.max_packet_bytes",
+                                           params_.id, wire, p.flits));
+    PacketRecord record;
+    record.src = params_.id;
+    record.dst = message->dst;
+    if (!message->dests.empty()) {
+      record.remaining = message->dests;
+      p.mcast = multicast_.add(params_.multidest, params_.id, message->dests);
+    }
+    record.length = static_cast<std::uint32_t>(p.flits);
+    record.created = now;
+    record.measured = true;
+    std::uint64_t h = kChecksumSeed;
+    Flit scratch;
+    for (int i = 0; i < p.flits; ++i) {
+      fill_flit(p, i, scratch);
+      h = checksum_update(h, scratch);
+    }
+    record.checksum = h;
+    scoreboard_.on_created(p.id, record);
+    stats_.on_created(p.flits, now);
+    log_.map_packet(p.id, params_.id, message->seq);
+    if (p.mcast != 0)
+      if (MessageRecord* first = log_.find(params_.id, message->seq)) {
+        first->flit_hops += static_cast<std::uint64_t>(p.flits) *
+                            multicast_links(route_compute_, params_.multidest, params_.id,
+                                            message->dests);
+        first->list_header_flits += static_cast<std::uint64_t>(
+            list_header_bytes(message->dests.size()) / params_.flit_bytes);
+      }
+    ch.packets.push_back(std::move(p));
+    offset += ch.packets.back().bytes;
+  } while (offset < total);
+}
+
+void NetworkInterface::fill_flit(const Packet& p, int index, Flit& flit) const {
+  const Message& m = *p.message;
+  flit.packet_id = p.id;
+  flit.src = m.src;
+  flit.dst = m.dst;
+  flit.index = static_cast<std::uint16_t>(index);
+  const bool head = index == 0;
+  const bool tail = index == p.flits - 1;
+  flit.type = head ? (tail ? FlitType::kHeadTail : FlitType::kHead)
+                   : (tail ? FlitType::kTail : FlitType::kBody);
+  flit.mcast = p.mcast;
+  flit.message = m.seq;
+  flit.tag = m.tag;
+  flit.message_bytes = static_cast<std::uint32_t>(m.data->size());
+  flit.offset = p.offset;
+  // The packet on the wire: header_bytes of header (the four fields above, little-endian,
+  // as far as they fit, then zeros), then the data bytes.
+  const int fb = params_.flit_bytes;
+  const int wire = p.header + static_cast<int>(p.bytes);
+  const int first = index * fb;
+  const int n = std::max(0, std::min(fb, wire - first));
+  std::uint8_t header[kHeaderFields];
+  const std::uint32_t fields[4] = {flit.message, flit.tag, flit.message_bytes, flit.offset};
+  for (int i = 0; i < kHeaderFields; ++i)
+    header[i] = static_cast<std::uint8_t>(fields[i / 4] >> (8 * (i % 4)));
+  flit.payload.fill(0);
+  for (int i = 0; i < n; ++i) {
+    const int w = first + i;
+    if (w < p.header)
+      flit.payload[static_cast<std::size_t>(i)] = w < kHeaderFields ? header[w] : 0;
+    else
+      flit.payload[static_cast<std::size_t>(i)] =
+          (*m.data)[p.offset + static_cast<std::uint32_t>(w - p.header)];
+  }
+  flit.payload_bytes = static_cast<std::uint8_t>(n);
+}
+
+NetworkEndpoint::StepResult NetworkInterface::step(Cycle now, ActivityCalendar& calendar,
+                                                   bool measuring) {
+  StepResult result;
+  result.moved = eject(now);
+  for (TxChannel& ch : tx_) {
+    while (ch.link->credits.ready(now)) {
+      ch.credits[ch.link->credits.front()].give();
+      ch.link->credits.pop();
+    }
+  }
+  const int injected = inject(now, calendar, measuring);
+  result.moved += injected;
+  result.busy = injected > 0 && std::any_of(tx_.begin(), tx_.end(), [](const TxChannel& c) {
+                  return c.busy || !c.packets.empty() || !c.queue.empty();
+                });
+  return result;
+}
+
+int NetworkInterface::inject(Cycle now, ActivityCalendar& calendar, bool measuring) {
+  int moved = 0;
+  const int vc_limit = route_compute_.injection_vc_hi();
+  for (TxChannel& ch : tx_) {
+    if (!ch.busy) {
+      if (ch.packets.empty() && !ch.queue.empty() && ch.queue.front().ready <= now) {
+        packetise(ch, ch.queue.front(), now);
+        ch.queue.pop_front();
+        // The freed descriptor slot is visible from the next cycle.
+        irq_status_ |= ni::kIrqTx;
+        tx_irq_visible_ = now + 1;
+        raise(ni::kIrqTx, now + 1);
+      }
+      if (ch.packets.empty()) continue;
+      int vc = ch.vc_arbiter.pick([&](int v) {
+        return v < vc_limit && ch.credits[static_cast<std::size_t>(v)].all_returned();
+      });
+      if (vc < 0)
+        vc = ch.vc_arbiter.pick([&](int v) {
+          return v < vc_limit && ch.credits[static_cast<std::size_t>(v)].available();
+        });
+      if (vc < 0) continue;
+      ch.vc_arbiter.update(vc);
+      ch.packet = std::move(ch.packets.front());
+      ch.packets.pop_front();
+      ch.busy = true;
+      ch.next_flit = 0;
+      ch.vc = vc;
+    }
+    CreditCounter& credit = ch.credits[static_cast<std::size_t>(ch.vc)];
+    if (!credit.available()) continue;
+    Flit flit;
+    fill_flit(ch.packet, ch.next_flit, flit);
+    flit.vc = static_cast<std::uint8_t>(ch.vc);
+    if (flit.head()) {
+      scoreboard_.on_injected(flit.packet_id, now);
+      for (MessageRecord& rec : log_.copies(params_.id, flit.message))
+        if (rec.injected == MessageRecord::kNone) rec.injected = now;
+    }
+    credit.consume();
+    if (measuring) ++ch.link->flits_carried;
+    calendar.wake(ch.link->downstream.component, ch.link->send_flit(now, flit));
+    stats_.on_flit_injected();
+    ++moved;
+    ++ch.next_flit;
+    if (flit.tail()) {
+      ch.busy = false;
+      ch.packet = Packet{};
+    }
+  }
+  return moved;
+}
+
+int NetworkInterface::eject(Cycle now) {
+  int moved = 0;
+  for (int c = 0; c < static_cast<int>(ejection_.size()); ++c) {
+    Link* link = ejection_[static_cast<std::size_t>(c)];
+    while (link->flits.ready(now)) {
+      consume(c, link->flits.front(), now);
+      link->flits.pop();
+      ++moved;
+    }
+  }
+  return moved;
+}
+
+void NetworkInterface::consume(int channel, const Flit& flit, Cycle now) {
+  stats_.on_flit_ejected(now);
+  Reassembly& r = reassembly_[static_cast<std::size_t>(channel * params_.vcs + flit.vc)];
+  if (flit.head()) {
+    if (r.open)
+      scoreboard_.violation(fmt::format("cycle {}: node {} ejection {} VC {}: head of packet {} "
+                                        "interrupts packet {}",
+                                        now, params_.id, channel, flit.vc, flit.packet_id, r.id));
+    r.open = true;
+    r.id = flit.packet_id;
+    r.flits = 0;
+    r.checksum = kChecksumSeed;
+    r.bytes.clear();
+  } else if (!r.open || r.id != flit.packet_id) {
+    scoreboard_.violation(fmt::format("cycle {}: node {} ejection {} VC {}: {} flit of packet {} "
+                                      "without its head",
+                                      now, params_.id, channel, flit.vc, to_string(flit.type),
+                                      flit.packet_id));
+    return;
+  }
+  if (flit.index != r.flits)
+    scoreboard_.violation(fmt::format("cycle {}: packet {} flit {} arrived as flit {}", now,
+                                      flit.packet_id, flit.index, r.flits));
+  ++r.flits;
+  r.checksum = checksum_update(r.checksum, flit);
+  r.bytes.insert(r.bytes.end(), flit.payload.begin(), flit.payload.begin() + flit.payload_bytes);
+  if (flit.tail()) {
+    r.open = false;
+    complete_packet(channel, flit, r, now);
+  }
+}
+
+void NetworkInterface::complete_packet(int channel, const Flit& tail, Reassembly& r, Cycle now) {
+  const PacketRecord* rec =
+      scoreboard_.on_delivered(tail.packet_id, params_.id, r.flits, r.checksum, now);
+  if (rec == nullptr) return;  // a violation was recorded
+  stats_.on_delivered(tail.packet_id, *rec, now, static_cast<int>(tail.hops));
+  std::size_t header = static_cast<std::size_t>(params_.header_bytes);
+  if (tail.mcast != 0) {
+    header += static_cast<std::size_t>(list_header_bytes(multicast_.at(tail.mcast).dests.size()));
+    multicast_.consumed(tail.mcast);
+  } else {
+    log_.forget_packet(tail.packet_id);
+  }
+  if (r.bytes.size() < header) {
+    scoreboard_.violation(fmt::format("cycle {}: node {}: packet {} is shorter than its header",
+                                      now, params_.id, tail.packet_id));
+    return;
+  }
+  const std::size_t data_bytes = r.bytes.size() - header;
+  const std::uint64_t key = message_key(tail.src, tail.message);
+  Assembly& a = assembly_[key];
+  if (!a.data) a.data = std::make_shared<std::vector<std::uint8_t>>(tail.message_bytes);
+  if (tail.offset + data_bytes > a.data->size()) {
+    scoreboard_.violation(fmt::format("cycle {}: node {}: packet {} overruns message {}/{}", now,
+                                      params_.id, tail.packet_id, tail.src, tail.message));
+    return;
+  }
+  std::copy(r.bytes.begin() + static_cast<std::ptrdiff_t>(header), r.bytes.end(),
+            a.data->begin() + tail.offset);
+  a.received += static_cast<std::uint32_t>(data_bytes);
+  MessageRecord* m = log_.find(tail.src, tail.message, params_.id);
+  if (m != nullptr) {
+    ++m->packets;
+    m->flits += r.flits;
+    m->hops = static_cast<int>(tail.hops);
+    // Link usage: a unicast packet used its hops once per flit. A multidestination copy
+    // counts only the links no earlier-delivered copy of this packet used: path copies add
+    // the hops beyond the previous destination; tree copies are counted by the source (see
+    // MessageRecord::flit_hops).
+    if (tail.mcast == 0) m->flit_hops += static_cast<std::uint64_t>(r.flits) * tail.hops;
+  }
+  if (a.received < tail.message_bytes) return;
+  RxEntry e;
+  e.message.src = tail.src;
+  e.message.dst = params_.id;
+  e.message.seq = tail.message;
+  e.message.tag = tail.tag;
+  e.message.data = std::move(a.data);
+  e.visible = now + 1;
+  assembly_.erase(key);
+  rx_[static_cast<std::size_t>(channel)].push_back(std::move(e));
+  if (m != nullptr) {
+    m->delivered = now;
+    m->rx_channel = channel;
+  }
+  raise(ni::kIrqRx, now + 1);
+}
+
+}  // namespace wormsim

@@ -1,0 +1,185 @@
+// The node's network interface (DESIGN.md section 6): DMA engines for every injection and
+// ejection channel of the router's port model, and memory-mapped registers reached from the
+// processor over a TLM-2.0 target socket (map in ni_registers.h and docs/ni-registers.md).
+//
+// Transmit: the firmware writes the message bytes into channel c's TX window, then DST, LEN
+// and TAG, then rings DOORBELL. The descriptor enters the channel's queue (tx_queue_depth
+// deep) and the DMA engine starts it no earlier than the next cycle. A message is split into
+// packets of at most max_packet_bytes, each carrying header_bytes of header first (seed 002:
+// Touchstone Delta, 512-byte packets with 30 bytes of header); a packet of b bytes on the
+// wire is ceil(b / flit_bytes) flits, and every flit carries its real bytes. One packet at
+// a time per channel, one flit per cycle while it holds a credit for the packet's VC.
+//
+// Receive: flits are reassembled per (ejection channel, VC); a packet's bytes are checked by
+// the scoreboard and written at its offset into the message; the complete message joins the
+// channel's receive queue in the cycle its last tail arrives and is visible to the processor
+// (RX registers, interrupt) from the next cycle. Ejection never back-pressures: node memory
+// is assumed to hold every message that arrives.
+//
+// Register accesses take effect immediately, but the DMA acts on them only from the next
+// cycle, so results do not depend on whether SystemC runs the processor before or after the
+// network within a cycle. A bad access (unmapped address, wrong width, doorbell on a full
+// queue, destination that does not exist, ...) fails the TLM transaction with an error
+// naming node, cycle and register (NiFault extension); the processor stops the run.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+#include <vector>
+
+#include "credit_counter.h"
+#include "message_log.h"
+#include "multicast_table.h"
+#include "network_endpoint.h"
+#include "port_layout.h"
+#include "round_robin_arbiter.h"
+#include "route_compute.h"
+#include "scoreboard.h"
+#include "statistics.h"
+
+namespace wormsim {
+
+class EndpointHost;
+
+// Error text of a failed register access, attached to the TLM transaction.
+struct NiFault : tlm::tlm_extension<NiFault> {
+  std::string message;
+  tlm::tlm_extension_base* clone() const override { return new NiFault(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    message = static_cast<const NiFault&>(other).message;
+  }
+};
+
+struct NiParams {
+  NodeId id = 0;
+  int nodes = 1;
+  int component = 0;
+  PortLayout layout;
+  int vcs = 1;
+  int buffer_depth = 1;
+  int flit_bytes = 8;
+  int max_packet_bytes = 0;  // 0: a message is one packet
+  int header_bytes = 0;
+  int tx_queue_depth = 16;
+  MultidestMode multidest = MultidestMode::kNone;
+  HeaderEncoding header_encoding = HeaderEncoding::kAddressList;
+};
+
+class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
+ public:
+  tlm_utils::simple_target_socket<NetworkInterface> socket;
+
+  NetworkInterface(const sc_core::sc_module_name& name, const NiParams& params,
+                   const RouteCompute& route_compute, MulticastTable& multicast,
+                   Scoreboard& scoreboard, Statistics& stats, EndpointHost& host, MessageLog& log);
+
+  void attach_injection(int channel, Link* link) override;
+  void attach_ejection(int channel, Link* link) override;
+  void start(ActivityCalendar&) override {}
+  StepResult step(Cycle now, ActivityCalendar& calendar, bool measuring) override;
+  std::size_t queued_packets() const override;
+
+  // Raised (notified) in the cycle a received message or a freed TX slot becomes visible.
+  const sc_core::sc_event& interrupt() const { return irq_event_; }
+  // Messages waiting in receive queues (visible or not); for end-of-run checks.
+  std::size_t unread_messages() const;
+  // Data bytes per packet after the header.
+  int packet_payload_bytes() const;
+  // Flits of a message of `bytes` bytes (all its packets, headers included).
+  static std::uint64_t message_flits(std::uint64_t bytes, const NiParams& p);
+
+ private:
+  struct Message {
+    NodeId src = kNoNode;
+    NodeId dst = kNoNode;
+    std::uint32_t seq = 0;
+    std::uint32_t tag = 0;
+    std::shared_ptr<std::vector<std::uint8_t>> data;
+    std::vector<NodeId> dests;  // multidestination worm (in the order written); empty: unicast
+  };
+  struct Descriptor {
+    Message message;
+    Cycle ready = 0;  // the DMA may start it from this cycle
+  };
+  struct Packet {
+    PacketId id = 0;
+    std::shared_ptr<const Message> message;
+    std::uint32_t offset = 0;  // data offset of this packet in the message
+    std::uint32_t bytes = 0;   // data bytes in this packet
+    int header = 0;            // header bytes on the wire (destination list included)
+    int flits = 0;
+    std::uint32_t mcast = 0;   // multidestination header handle
+  };
+  struct TxChannel {
+    Link* link = nullptr;
+    std::vector<CreditCounter> credits;
+    RoundRobinArbiter vc_arbiter;
+    std::deque<Descriptor> queue;  // descriptors not yet packetised
+    std::deque<Packet> packets;    // packets of the message in progress
+    bool busy = false;             // a packet is on the wire
+    Packet packet;
+    int next_flit = 0;
+    int vc = 0;
+    // Registers.
+    std::uint32_t dst = 0, len = 0, tag = 0, last_seq = 0;
+    std::vector<std::uint8_t> window;
+    std::vector<NodeId> dlist;
+  };
+  struct Reassembly {
+    bool open = false;
+    PacketId id = 0;
+    std::uint32_t flits = 0;
+    std::uint64_t checksum = 0;
+    std::vector<std::uint8_t> bytes;  // the packet's bytes on the wire, header included
+  };
+  struct Assembly {  // a multi-packet message being received
+    std::shared_ptr<std::vector<std::uint8_t>> data;
+    std::uint32_t received = 0;  // data bytes so far
+  };
+  struct RxEntry {
+    Message message;
+    Cycle visible = 0;
+  };
+
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  void read_register(std::uint64_t addr, std::uint32_t& value, Cycle now);
+  void write_register(std::uint64_t addr, std::uint32_t value, Cycle now);
+  [[noreturn]] void fault(std::uint64_t addr, const std::string& what, Cycle now) const;
+  std::string register_name(std::uint64_t addr) const;
+  void doorbell(int channel, Cycle now);
+  // Extra header bytes a multidestination worm to `destinations` nodes carries.
+  int list_header_bytes(std::size_t destinations) const;
+  void packetise(TxChannel& ch, const Descriptor& d, Cycle now);
+  void fill_flit(const Packet& p, int index, Flit& flit) const;
+  int inject(Cycle now, ActivityCalendar& calendar, bool measuring);
+  int eject(Cycle now);
+  void consume(int channel, const Flit& flit, Cycle now);
+  void complete_packet(int channel, const Flit& tail, Reassembly& r, Cycle now);
+  void raise(std::uint32_t bits, Cycle visible);
+  std::uint32_t visible_count(int channel, Cycle now) const;
+
+  NiParams params_;
+  const RouteCompute& route_compute_;
+  MulticastTable& multicast_;
+  Scoreboard& scoreboard_;
+  Statistics& stats_;
+  EndpointHost& host_;
+  MessageLog& log_;
+  std::vector<TxChannel> tx_;
+  std::vector<Link*> ejection_;
+  std::vector<Reassembly> reassembly_;  // [channel * vcs + vc]
+  std::unordered_map<std::uint64_t, Assembly> assembly_;  // (src, seq)
+  std::vector<std::deque<RxEntry>> rx_;
+  std::uint64_t packet_sequence_ = 0;
+  std::uint32_t message_sequence_ = 0;
+  std::uint32_t irq_status_ = 0;
+  std::uint32_t irq_enable_ = 0;
+  Cycle tx_irq_visible_ = 0;
+  sc_core::sc_event irq_event_;
+};
+
+}  // namespace wormsim

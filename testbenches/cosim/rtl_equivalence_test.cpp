@@ -1,0 +1,631 @@
+// Lock-step equivalence of the RTL router (rtl/wormsim_router.sv, Verilated, behind
+// systemc/rtl_router.h) and the C++ router (systemc/router.cpp), DESIGN.md section 10 and
+// docs/rtl.md: the same workload through a network of C++ routers and a network of RTL routers
+// (or a mixed one), elaborated side by side, must give identical per-flit events (cycle,
+// router, output port, VC, packet id, flit index), checked cycle by cycle while they run
+// (systemc/lockstep_checker.h). The checker is shown to catch a difference once: C++ routers
+// against RTL routers one pipeline stage deeper are reported at the first differing cycle,
+// with both sides' router state.
+#include <gtest/gtest.h>
+
+#include <systemc>
+
+#include "collective_harness.h"
+#include "config.h"
+#include "flit_event_log.h"
+#include "lockstep_checker.h"
+#include "rtl_router_factory.h"
+#include "synthetic_network.h"
+#include "network_test_util.h"
+#include "rtl_router.h"
+
+namespace wormsim {
+namespace {
+
+// Uniform random traffic at a load that keeps VCs and switches contended.
+Config loaded(Config c, double rate = 0.25) {
+  c.traffic.injection_rate = rate;
+  c.traffic.packet_length = 5;
+  c.traffic.seed = 7;
+  c.simulation.warmup_cycles = 100;
+  c.simulation.measure_cycles = 1200;
+  return c;
+}
+
+Config as_rtl(Config c, std::vector<NodeId> nodes = {}) {
+  c.network.router.implementation = RouterImplementation::kRtl;
+  c.network.router.rtl_nodes = std::move(nodes);
+  return c;
+}
+
+struct PairRun {
+  FlitLogComparison comparison;
+  std::size_t events = 0;
+  std::uint64_t delivered_a = 0;
+  std::uint64_t replicated_a = 0;  // flit copies made by replicating routers
+  std::uint64_t replicated_b = 0;
+};
+
+// Options of a network whose config may ask for RTL routers (each network its own factory and
+// Verilator context).
+NetworkOptions rtl_capable() {
+  NetworkOptions o;
+  o.quiet = true;
+  o.router_factory = std::make_shared<RtlRouterFactory>();
+  return o;
+}
+
+// Runs `a` and `b` in one elaboration with synthetic traffic, compared in lock-step.
+PairRun run_pair(const Config& a, const Config& b, const std::string& a_name = "network a",
+                 const std::string& b_name = "network b") {
+  SyntheticNetwork net_a("a", a, rtl_capable());
+  SyntheticNetwork net_b("b", b, rtl_capable());
+  LockstepChecker checker("lockstep", net_a, net_b, a_name, b_name);
+  sc_core::sc_start();
+  EXPECT_EQ(net_a.outcome(), RunOutcome::kCompleted);
+  EXPECT_EQ(net_b.outcome(), RunOutcome::kCompleted);
+  EXPECT_EQ(net_a.scoreboard().violation_count(), 0u);
+  EXPECT_EQ(net_b.scoreboard().violation_count(), 0u);
+  PairRun r;
+  r.comparison = checker.finish();
+  r.events = checker.events_a();
+  r.delivered_a = net_a.stats().flits_ejected();
+  r.replicated_a = net_a.stats().flits_replicated();
+  r.replicated_b = net_b.stats().flits_replicated();
+  return r;
+}
+
+void expect_equivalent(const Config& systemc, const Config& rtl) {
+  const PairRun r = run_pair(systemc, rtl, "systemc", "rtl");
+  // A run too light to exercise the routers would make the comparison vacuous.
+  EXPECT_GT(r.events, 5000u);
+  EXPECT_EQ(r.comparison.mismatches, 0u) << r.comparison.first_mismatch;
+  EXPECT_EQ(r.replicated_a, r.replicated_b);
+  // Multidestination runs must replicate (absorb-and-forward counts as one copy more).
+  if (systemc.network.router.multidest != MultidestMode::kNone) {
+    EXPECT_GT(r.replicated_b, 500u);
+  }
+  std::cout << r.events << " flit events, " << r.replicated_b << " replicated flits\n";
+}
+
+TEST(RtlEquivalence, Mesh4x4OnePort) {
+  Config c = loaded(testing::mesh_config({4, 4}));
+  c.network.router.port_model = PortModel::kOnePort;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Mesh4x4AllPort) {
+  Config c = loaded(testing::mesh_config({4, 4}), 0.4);
+  c.network.router.port_model = PortModel::kAllPort;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Mesh8x8OnePort) {
+  Config c = loaded(testing::mesh_config({8, 8}), 0.2);
+  c.network.router.port_model = PortModel::kOnePort;
+  c.simulation.measure_cycles = 600;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Mesh8x8AllPortYxOrder) {
+  Config c = loaded(testing::mesh_config({8, 8}), 0.3);
+  c.network.router.port_model = PortModel::kAllPort;
+  c.network.routing.order = {1, 0};
+  c.simulation.measure_cycles = 600;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Torus4x4DatelineClasses) {
+  Config c = loaded(testing::torus_config({4, 4}), 0.35);
+  c.network.router.port_model = PortModel::kOnePort;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Torus4x4AllPortDatelineClasses) {
+  Config c = loaded(testing::torus_config({4, 4}), 0.35);
+  c.network.router.port_model = PortModel::kAllPort;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Torus5x3AllPortThreeVcs) {
+  Config c = loaded(testing::torus_config({5, 3}), 0.35);
+  c.network.router.port_model = PortModel::kAllPort;
+  c.network.router.vcs = 3;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Hypercube4HighToLowAllPort) {
+  Config c = loaded(testing::hypercube_config(4), 0.35);
+  c.network.router.port_model = PortModel::kAllPort;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Hypercube4LowToHighOnePort) {
+  Config c = loaded(testing::hypercube_config(4), 0.3);
+  c.network.routing.ecube_order = EcubeOrder::kLowToHigh;
+  c.network.router.port_model = PortModel::kOnePort;
+  expect_equivalent(c, as_rtl(c));
+}
+
+// Fewer than 4 network ports: the C++ router numbers its NI channels from 2 or 3, the RTL
+// from 4 (docs/rtl.md), so these exercise the port mapping of the cosimulation.
+TEST(RtlEquivalence, Ring7AllPortTwoPipelineStages) {
+  Config c = loaded(testing::torus_config({7}), 0.3);
+  c.network.router.port_model = PortModel::kAllPort;
+  c.network.router.pipeline_depth = 2;
+  c.simulation.measure_cycles = 2000;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Line6OnePortTwoConsumptionChannels) {
+  Config c = loaded(testing::mesh_config({6}), 0.25);
+  c.network.router.port_model = PortModel::kOnePort;
+  c.network.router.consumption_channels = 2;
+  c.simulation.measure_cycles = 2500;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Hypercube3KPortOutputFirst) {
+  Config c = loaded(testing::hypercube_config(3), 0.35);
+  c.network.router.port_model = PortModel::kKPort;
+  c.network.router.ports = 2;
+  c.network.router.allocator = AllocatorKind::kSeparableOutputFirst;
+  c.simulation.measure_cycles = 2000;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Torus4x4WithoutDatelinesTwoVcs) {
+  Config c = loaded(testing::torus_config({4, 4}), 0.08);
+  c.network.routing.dateline = false;
+  c.network.router.vcs = 2;
+  c.simulation.measure_cycles = 4000;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Mesh4x4PipelinedOutputFirstShallowBuffers) {
+  Config c = loaded(testing::mesh_config({4, 4}), 0.3);
+  c.network.router.pipeline_depth = 3;
+  c.network.router.link_latency = 2;
+  c.network.router.credit_latency = 2;
+  c.network.router.buffer_depth = 2;
+  c.network.router.vcs = 2;
+  c.network.router.allocator = AllocatorKind::kSeparableOutputFirst;
+  c.network.router.port_model = PortModel::kKPort;
+  c.network.router.ports = 2;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Mesh4x4HamiltonianRoutingOneVcDeepBuffers) {
+  Config c = loaded(testing::mesh_config({4, 4}), 0.2);
+  c.network.routing.algorithm = RoutingAlgorithm::kHamiltonian;
+  c.network.router.vcs = 1;
+  c.network.router.buffer_depth = 8;
+  c.network.router.pipeline_depth = 4;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, MixedNetworkEqualsAllSystemc) {
+  Config c = loaded(testing::mesh_config({4, 4}), 0.3);
+  c.network.router.port_model = PortModel::kOnePort;
+  expect_equivalent(c, as_rtl(c, {0, 5, 6, 9, 15}));
+}
+
+TEST(RtlEquivalence, MixedNetworkEqualsAllRtl) {
+  Config c = loaded(testing::mesh_config({4, 4}), 0.3);
+  c.network.router.port_model = PortModel::kOnePort;
+  const PairRun r = run_pair(as_rtl(c, {0, 5, 6, 9, 15}), as_rtl(c), "mixed", "rtl");
+  EXPECT_GT(r.events, 5000u);
+  EXPECT_EQ(r.comparison.mismatches, 0u) << r.comparison.first_mismatch;
+}
+
+TEST(RtlEquivalence, ConsumptionChannelsAndHotspot) {
+  Config c = loaded(testing::mesh_config({4, 4}), 0.3);
+  c.network.router.port_model = PortModel::kAllPort;
+  c.network.router.consumption_channels = 2;
+  c.traffic.pattern = TrafficPattern::kHotspot;
+  expect_equivalent(c, as_rtl(c));
+}
+
+// Multidestination worms (docs/multidestination.md): a share of the packets are path worms
+// absorbed and forwarded at their destinations, or tree worms replicated at the branch
+// points of the dimension-ordered tree; both replication handshakes.
+Config multidest(Config c, MultidestMode mode, Replication replication, double rate,
+                 int destinations = 4) {
+  c = loaded(std::move(c), rate);
+  c.network.router.multidest = mode;
+  c.network.router.replication = replication;
+  c.traffic.multicast_fraction = 0.3;
+  c.traffic.multicast_destinations = destinations;
+  return c;
+}
+
+TEST(RtlEquivalence, Mesh4x4PathWormsAsynchronousOnePort) {
+  Config c = multidest(testing::mesh_config({4, 4}), MultidestMode::kPath,
+                       Replication::kAsynchronous, 0.12);
+  c.network.router.port_model = PortModel::kOnePort;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Mesh4x4PathWormsSynchronousAllPortShallowBuffers) {
+  Config c = multidest(testing::mesh_config({4, 4}), MultidestMode::kPath,
+                       Replication::kSynchronous, 0.12);
+  c.network.router.port_model = PortModel::kAllPort;
+  c.network.router.buffer_depth = 2;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Mesh4x4TreeWormsAsynchronousAllPort) {
+  Config c = multidest(testing::mesh_config({4, 4}), MultidestMode::kTree,
+                       Replication::kAsynchronous, 0.1, 6);
+  c.network.router.port_model = PortModel::kAllPort;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Mesh4x4TreeWormsSynchronousOnePortPipelined) {
+  Config c = multidest(testing::mesh_config({4, 4}), MultidestMode::kTree,
+                       Replication::kSynchronous, 0.08, 6);
+  c.network.router.port_model = PortModel::kOnePort;
+  c.network.router.pipeline_depth = 2;
+  expect_equivalent(c, as_rtl(c));
+}
+
+// One elaboration per process (gtest_discover_tests), so one pair of networks per TEST.
+TEST(RtlEquivalence, Mesh8x8TreeWorms) {
+  Config c = multidest(testing::mesh_config({8, 8}), MultidestMode::kTree,
+                       Replication::kAsynchronous, 0.05, 8);
+  c.simulation.measure_cycles = 500;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Mesh8x8PathWormsAllPort) {
+  Config c = multidest(testing::mesh_config({8, 8}), MultidestMode::kPath,
+                       Replication::kAsynchronous, 0.08, 8);
+  c.network.router.port_model = PortModel::kAllPort;
+  c.simulation.measure_cycles = 500;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Torus4x4TreeWormsDatelineClasses) {
+  Config c = multidest(testing::torus_config({4, 4}), MultidestMode::kTree,
+                       Replication::kAsynchronous, 0.1);
+  c.network.router.port_model = PortModel::kOnePort;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Torus4x4PathWormsSynchronous) {
+  Config c = multidest(testing::torus_config({4, 4}), MultidestMode::kPath,
+                       Replication::kSynchronous, 0.1);
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Hypercube4TreeWormsHighToLow) {
+  Config c = multidest(testing::hypercube_config(4), MultidestMode::kTree,
+                       Replication::kSynchronous, 0.1);
+  c.network.router.port_model = PortModel::kAllPort;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Hypercube4PathWormsLowToHigh) {
+  Config c = multidest(testing::hypercube_config(4), MultidestMode::kPath,
+                       Replication::kAsynchronous, 0.1);
+  c.network.routing.ecube_order = EcubeOrder::kLowToHigh;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Mesh4x4HamiltonianPathWormsMixedNetwork) {
+  Config c = multidest(testing::mesh_config({4, 4}), MultidestMode::kPath,
+                       Replication::kAsynchronous, 0.1, 6);
+  c.network.routing.algorithm = RoutingAlgorithm::kHamiltonian;
+  c.network.router.vcs = 1;
+  c.network.router.buffer_depth = 4;
+  expect_equivalent(c, as_rtl(c, {1, 2, 5, 6, 9, 10}));
+}
+
+// More than 4 network ports: the wide RTL build (rtl::kWidePorts network ports and NI
+// channels; docs/rtl.md). 3D meshes and tori, 5- to 7-cubes, unicast and multidestination.
+TEST(RtlEquivalence, Mesh3x3x3OnePortWideBuild) {
+  Config c = loaded(testing::mesh_config({3, 3, 3}), 0.25);
+  c.network.router.port_model = PortModel::kOnePort;
+  c.simulation.measure_cycles = 800;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Torus3x4x3AllPortDatelineClassesZyxOrder) {
+  Config c = loaded(testing::torus_config({3, 4, 3}), 0.35);
+  c.network.router.port_model = PortModel::kAllPort;
+  c.network.router.vcs = 4;
+  c.network.routing.order = {2, 1, 0};
+  c.simulation.measure_cycles = 600;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Hypercube5OutputFirstThreeConsumptionChannels) {
+  Config c = loaded(testing::hypercube_config(5), 0.3);
+  c.network.router.allocator = AllocatorKind::kSeparableOutputFirst;
+  c.network.router.consumption_channels = 3;
+  c.simulation.measure_cycles = 800;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Hypercube7LowToHighAllPort) {
+  Config c = loaded(testing::hypercube_config(7), 0.3);
+  c.network.router.port_model = PortModel::kAllPort;
+  c.network.routing.ecube_order = EcubeOrder::kLowToHigh;
+  c.simulation.warmup_cycles = 50;
+  c.simulation.measure_cycles = 150;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Mesh3x3x3MixedNetworkWideAndCppRouters) {
+  Config c = loaded(testing::mesh_config({3, 3, 3}), 0.25);
+  c.network.router.port_model = PortModel::kAllPort;
+  c.simulation.measure_cycles = 600;
+  expect_equivalent(c, as_rtl(c, {0, 4, 13, 14, 22, 26}));
+}
+
+TEST(RtlEquivalence, Mesh3x3x3TreeWormsAsynchronousAllPort) {
+  Config c = multidest(testing::mesh_config({3, 3, 3}), MultidestMode::kTree,
+                       Replication::kAsynchronous, 0.08, 6);
+  c.network.router.port_model = PortModel::kAllPort;
+  c.simulation.measure_cycles = 800;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Torus3x3x3PathWormsSynchronous) {
+  Config c = multidest(testing::torus_config({3, 3, 3}), MultidestMode::kPath,
+                       Replication::kSynchronous, 0.1, 6);
+  c.simulation.measure_cycles = 800;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Hypercube6TreeWormsSynchronousHighToLow) {
+  Config c = multidest(testing::hypercube_config(6), MultidestMode::kTree,
+                       Replication::kSynchronous, 0.06, 8);
+  c.simulation.measure_cycles = 500;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Hypercube5PathWormsAsynchronousKPort) {
+  Config c = multidest(testing::hypercube_config(5), MultidestMode::kPath,
+                       Replication::kAsynchronous, 0.1, 6);
+  c.network.router.port_model = PortModel::kKPort;
+  c.network.router.ports = 3;
+  c.simulation.measure_cycles = 800;
+  expect_equivalent(c, as_rtl(c));
+}
+
+// 8- to 16-cubes: the cube build (rtl::kCubePorts network ports and NI channels, no
+// multidestination hardware; docs/rtl.md). 256 RTL routers of 48 ports simulate a few cycles
+// per second (docs/performance.md), so these runs are short; the load keeps them contended.
+TEST(RtlEquivalence, Hypercube8OnePortCubeBuild) {
+  Config c = loaded(testing::hypercube_config(8), 0.3);
+  c.network.router.port_model = PortModel::kOnePort;
+  c.simulation.warmup_cycles = 20;
+  c.simulation.measure_cycles = 40;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Hypercube8AllPortLowToHighOutputFirstCubeBuild) {
+  Config c = loaded(testing::hypercube_config(8), 0.4);
+  c.network.router.port_model = PortModel::kAllPort;
+  c.network.router.allocator = AllocatorKind::kSeparableOutputFirst;
+  c.network.routing.ecube_order = EcubeOrder::kLowToHigh;
+  c.network.router.vcs = 2;
+  c.simulation.warmup_cycles = 20;
+  c.simulation.measure_cycles = 40;
+  expect_equivalent(c, as_rtl(c));
+}
+
+// A 10-cube of C++ routers with a few cube-build RTL routers among them (neighbours, so
+// worms cross from RTL to RTL router too), k-port with consumption channels.
+TEST(RtlEquivalence, Hypercube10MixedNetworkCubeBuildKPort) {
+  Config c = loaded(testing::hypercube_config(10), 0.2);
+  c.network.router.port_model = PortModel::kKPort;
+  c.network.router.ports = 3;
+  c.network.router.consumption_channels = 2;
+  c.simulation.warmup_cycles = 30;
+  c.simulation.measure_cycles = 120;
+  expect_equivalent(c, as_rtl(c, {0, 1, 3, 7, 15, 511, 1023, 640, 641}));
+}
+
+// A deadlock-prone torus (one VC, no dateline classes, heavy load): the RTL network deadlocks
+// in the same cycle with the same flit history as the C++ one, and the deadlock report built
+// from the RTL routers' mirrored state finds a wait-for cycle.
+TEST(RtlEquivalence, DeadlockIsTheSameAndReportedWithAWaitForCycle) {
+  Config c = testing::deadlock_prone_torus();
+  c.simulation.measure_cycles = 3000;
+  SyntheticNetwork cpp("a", c, rtl_capable());
+  SyntheticNetwork rtl("b", as_rtl(c), rtl_capable());
+  LockstepChecker checker("lockstep", cpp, rtl, "systemc", "rtl");
+  sc_core::sc_start();
+  ASSERT_EQ(cpp.outcome(), RunOutcome::kDeadlock);
+  ASSERT_EQ(rtl.outcome(), RunOutcome::kDeadlock);
+  EXPECT_EQ(cpp.cycles(), rtl.cycles());
+  const FlitLogComparison& cmp = checker.finish();
+  EXPECT_GT(checker.events_a(), 100u);
+  EXPECT_EQ(cmp.mismatches, 0u) << cmp.first_mismatch;
+  ASSERT_TRUE(rtl.deadlock().has_value());
+  EXPECT_FALSE(rtl.deadlock()->cycle.empty()) << rtl.deadlock()->text();
+  EXPECT_EQ(rtl.deadlock()->cycle.size(), cpp.deadlock()->cycle.size());
+  EXPECT_EQ(rtl.deadlock()->text(), cpp.deadlock()->text());
+}
+
+// The checker reports a difference: C++ routers against RTL routers with one more pipeline
+// stage (a changed RTL, as far as the comparison can tell), at the first differing cycle and
+// with both sides' state of the routers involved.
+TEST(RtlEquivalence, OneMorePipelineStageIsReportedAsAMismatch) {
+  Config c = loaded(testing::mesh_config({4, 4}), 0.2);
+  Config deeper = c;
+  deeper.network.router.pipeline_depth = 2;
+  const PairRun r = run_pair(c, as_rtl(deeper), "systemc", "rtl");
+  ASSERT_GT(r.comparison.mismatches, 0u);
+  const std::string& s = r.comparison.first_mismatch;
+  EXPECT_NE(s.find("first differing cycle " + std::to_string(r.comparison.first_cycle)),
+            std::string::npos) << s;
+  // The deeper pipeline sends nothing in the first cycle the C++ routers send a flit.
+  EXPECT_NE(s.find("only in rtl (0 events)"), std::string::npos) << s;
+  const std::size_t cpp_state = s.find("state of systemc after cycle");
+  const std::size_t rtl_state = s.find("state of rtl after cycle");
+  ASSERT_NE(cpp_state, std::string::npos) << s;
+  ASSERT_NE(rtl_state, std::string::npos) << s;
+  EXPECT_NE(s.find("(systemc,", cpp_state), std::string::npos) << s;
+  EXPECT_NE(s.find("(rtl,", rtl_state), std::string::npos) << s;
+  std::cout << s;
+}
+
+// Node firmware (collective operations) through both router models: identical logs and
+// identical operation latencies.
+void expect_equivalent_collectives(const Config& c) {
+  NetworkOptions options;
+  options.quiet = true;
+  CollectiveHarness a("a", c, options);
+  CollectiveHarness b("b", as_rtl(c), options);
+  LockstepChecker checker("lockstep", a.network(), b.network(), "systemc", "rtl");
+  sc_core::sc_start();
+  a.finish();
+  b.finish();
+  ASSERT_TRUE(a.all_operations_run());
+  ASSERT_TRUE(b.all_operations_run());
+  EXPECT_EQ(a.verification_errors(), 0u);
+  EXPECT_EQ(b.verification_errors(), 0u);
+  const FlitLogComparison& cmp = checker.finish();
+  EXPECT_GT(checker.events_a(), 1000u);
+  EXPECT_EQ(cmp.mismatches, 0u) << cmp.first_mismatch;
+  EXPECT_EQ(a.network().stats().flits_replicated(), b.network().stats().flits_replicated());
+  ASSERT_EQ(a.results().size(), b.results().size());
+  for (std::size_t i = 0; i < a.results().size(); ++i) {
+    EXPECT_EQ(a.results()[i].end, b.results()[i].end) << i;
+    EXPECT_EQ(a.results()[i].max_latency, b.results()[i].max_latency) << i;
+  }
+}
+
+Config collective_config(std::vector<CollectiveAlgorithm> algorithms) {
+  Config c = testing::mesh_config({4, 4});
+  c.workload = Workload::kCollective;
+  c.collective.roots = RootSelection::kSample;
+  c.collective.sample = 3;
+  c.collective.message_bytes = {32, 512};
+  c.collective.algorithms = std::move(algorithms);
+  c.node.alpha_cycles = 20;
+  c.node.gamma_cycles = 5;
+  return c;
+}
+
+TEST(RtlEquivalence, CollectiveFirmwareMesh4x4) {
+  expect_equivalent_collectives(collective_config({CollectiveAlgorithm::kEdnBroadcast,
+                                                   CollectiveAlgorithm::kRecursiveDoubling,
+                                                   CollectiveAlgorithm::kScatterBinomial}));
+}
+
+// Multicast firmware sending path worms (absorbed and forwarded at each destination).
+TEST(RtlEquivalence, CollectiveFirmwarePathWormsMesh4x4) {
+  Config c = collective_config({CollectiveAlgorithm::kPathMulticast});
+  c.network.router.multidest = MultidestMode::kPath;
+  c.network.router.port_model = PortModel::kAllPort;
+  expect_equivalent_collectives(c);
+}
+
+// The same firmware on a 3D mesh of wide-build RTL routers.
+TEST(RtlEquivalence, CollectiveFirmwareMesh3x3x3WideBuild) {
+  Config c = collective_config({CollectiveAlgorithm::kDimensionalBroadcast,
+                                CollectiveAlgorithm::kScatterBinomial});
+  c.network.topology.dims = {3, 3, 3};
+  c.network.router.port_model = PortModel::kAllPort;
+  expect_equivalent_collectives(c);
+}
+
+// Collective firmware on an 8-cube of cube-build RTL routers (unicast algorithms: the cube
+// build has no multidestination hardware).
+TEST(RtlEquivalence, CollectiveFirmwareHypercube8CubeBuild) {
+  Config c = collective_config({CollectiveAlgorithm::kRecursiveDoubling,
+                                CollectiveAlgorithm::kScatterBinomial});
+  c.network.topology = testing::hypercube_config(8).network.topology;
+  c.network.router.port_model = PortModel::kAllPort;
+  c.collective.sample = 1;
+  c.collective.message_bytes = {64};
+  expect_equivalent_collectives(c);
+}
+
+// Multicast firmware sending one tree worm, synchronous replication.
+TEST(RtlEquivalence, CollectiveFirmwareTreeWormsMesh4x4) {
+  Config c = collective_config({CollectiveAlgorithm::kTreeMulticast});
+  c.network.router.multidest = MultidestMode::kTree;
+  c.network.router.replication = Replication::kSynchronous;
+  expect_equivalent_collectives(c);
+}
+
+// The comparator sees the replication handshake: the same tree traffic through RTL routers
+// replicating synchronously and asynchronously gives different logs.
+TEST(RtlEquivalence, SynchronousAndAsynchronousReplicationDiffer) {
+  Config c = multidest(testing::mesh_config({4, 4}), MultidestMode::kTree,
+                       Replication::kAsynchronous, 0.12, 6);
+  Config sync = c;
+  sync.network.router.replication = Replication::kSynchronous;
+  const PairRun r = run_pair(as_rtl(c), as_rtl(sync));
+  EXPECT_GT(r.replicated_a, 500u);
+  EXPECT_GT(r.comparison.mismatches, 0u);
+}
+
+TEST(RtlConfig, LimitsOfTheVerilatedRouterNameTheKey) {
+  auto expect_error = [](Config c, const std::string& text) {
+    try {
+      c.validate();
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const ConfigError& e) {
+      EXPECT_EQ(e.key(), "network.router.implementation");
+      EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+    }
+  };
+  Config c = as_rtl(testing::mesh_config({4, 4}));
+  c.network.router.vcs = 8;
+  expect_error(c, "at most 4 VCs");
+  c = as_rtl(testing::mesh_config({4, 4}));
+  c.network.router.buffer_depth = 16;
+  expect_error(c, "at most 8 flits");
+  // 3D meshes and 7-cubes fit the wide build, 8- to 16-cubes the cube build (unicast only:
+  // their node counts exceed both multidestination headers).
+  c = as_rtl(testing::mesh_config({4, 4, 4}));
+  c.network.router.port_model = PortModel::kAllPort;
+  EXPECT_NO_THROW(c.validate());
+  c = as_rtl(testing::hypercube_config(7));
+  c.network.router.port_model = PortModel::kAllPort;
+  EXPECT_NO_THROW(c.validate());
+  c = as_rtl(testing::hypercube_config(8));
+  EXPECT_NO_THROW(c.validate());
+  c = as_rtl(testing::hypercube_config(16));
+  c.network.router.port_model = PortModel::kAllPort;
+  EXPECT_NO_THROW(c.validate());
+  c = as_rtl(testing::hypercube_config(8));
+  c.network.router.multidest = MultidestMode::kPath;
+  expect_error(c, "at most 255 nodes (got 256)");
+  c = as_rtl(testing::hypercube_config(8));
+  c.network.router.multidest = MultidestMode::kTree;
+  expect_error(c, "at most 128 nodes (got 256)");
+  c = as_rtl(testing::mesh_config({16, 16}));
+  c.network.router.multidest = MultidestMode::kTree;
+  expect_error(c, "128-node bit-string");
+  c = as_rtl(testing::mesh_config({16, 16}));
+  c.network.router.multidest = MultidestMode::kPath;
+  expect_error(c, "8-bit node ids");
+  c = as_rtl(testing::mesh_config({4, 4}));
+  c.network.router.multidest = MultidestMode::kPath;
+  c.traffic.multicast_fraction = 0.5;
+  c.traffic.multicast_destinations = 17;
+  try {
+    c.validate();
+    ADD_FAILURE() << "a 17-destination path header accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.key(), "traffic.multicast_destinations");
+  }
+  c = testing::mesh_config({4, 4});
+  c.network.router.rtl_nodes = {16};
+  try {
+    c.validate();
+    ADD_FAILURE() << "rtl_nodes outside the network accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.key(), "network.router.rtl_nodes[0]");
+  }
+}
+
+}  // namespace
+}  // namespace wormsim

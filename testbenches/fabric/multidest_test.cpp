@@ -1,0 +1,381 @@
+// Multidestination worms end to end (docs/multidestination.md): zero-load latency of path and
+// tree worms against the closed formula, the replication handshakes, consumption-channel
+// deadlock (caught and reported) versus the configurations the docs call safe, a soak of
+// random worms checked exactly-once by the scoreboard, and bad input.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "multicast_route.h"
+#include "network_test_util.h"
+
+namespace wormsim {
+namespace {
+
+using testing::zero_load_formula;
+
+Config quiet(Config c, MultidestMode mode, Replication rep) {
+  c.network.router.multidest = mode;
+  c.network.router.replication = rep;
+  c.traffic.injection_rate = 0;
+  c.simulation.warmup_cycles = 0;
+  c.simulation.measure_cycles = 1;
+  return c;
+}
+
+// Delivery cycle minus creation cycle per destination.
+std::map<NodeId, Cycle> latencies(const SyntheticNetwork& net) {
+  std::map<NodeId, Cycle> out;
+  for (const DeliveredPacket& d : net.stats().packet_log())
+    out[d.record.dst] = d.delivered - d.record.created;
+  return out;
+}
+
+testing::RunOptions logged() {
+  testing::RunOptions o;
+  o.synthetic_traffic = false;
+  o.record_packets = true;
+  return o;
+}
+
+struct ZeroLoadCase {
+  const char* name;
+  TopologyKind topology;
+  Replication replication;
+  HeaderEncoding encoding;
+  int pipeline;
+  int depth;
+  int length;
+  RoutingAlgorithm routing;
+};
+
+class PathZeroLoad : public ::testing::TestWithParam<ZeroLoadCase> {};
+
+// A path worm to m destinations along one route reaches each at the unicast latency of its
+// hop count, for the worm's length including the extra header flits; the farthest one last.
+TEST_P(PathZeroLoad, EachDestinationAtTheUnicastLatencyOfTheWormWithItsHeader) {
+  const ZeroLoadCase& k = GetParam();
+  Config c = k.topology == TopologyKind::kTorus ? testing::torus_config({8, 8})
+                                                : testing::mesh_config({8, 8});
+  c = quiet(c, MultidestMode::kPath, k.replication);
+  c.network.routing.algorithm = k.routing;
+  c.network.router.header_encoding = k.encoding;
+  c.network.router.pipeline_depth = k.pipeline;
+  c.network.router.buffer_depth = k.depth;
+  c.network.router.vcs = 2;
+  c.network.flit_bytes = 2;  // narrow flits: a 6-bit address list of 6 costs 3 flits
+  const Topology topo(c.network.topology);
+  auto n = [&](int x, int y) { return topo.node_at({x, y}); };
+  const NodeId src = n(1, 2);
+  std::vector<NodeId> dests = k.routing == RoutingAlgorithm::kHamiltonian
+                                  ? std::vector<NodeId>{n(4, 2), n(7, 2), n(7, 3), n(2, 3), n(5, 6), n(2, 7)}
+                                  : std::vector<NodeId>{n(2, 2), n(4, 2), n(6, 2), n(6, 3), n(6, 5), n(6, 7)};
+  if (k.topology == TopologyKind::kTorus)  // through the wrap in y: 2, 1, 0, 7
+    dests = {n(3, 2), n(5, 2), n(5, 1), n(5, 0), n(5, 7)};
+  auto net = testing::run(c, logged(), [&](SyntheticNetwork& nw) { nw.schedule_multicast(src, dests, k.length, 10); });
+  ASSERT_EQ(net->outcome(), RunOutcome::kCompleted);
+  EXPECT_EQ(net->scoreboard().violation_count(), 0u);
+  EXPECT_EQ(net->multicast_table().live(), 0u);
+  const int extra = header_flits(k.encoding, dests.size(), 64, 2) - 1;
+  if (k.encoding == HeaderEncoding::kBitString) {
+    EXPECT_EQ(extra, 3);  // 64 bits in 16-bit flits
+  }
+  const auto lat = latencies(*net);
+  ASSERT_EQ(lat.size(), dests.size());
+  int hops = 0;
+  NodeId at = src;
+  const RouteCompute& rc = net->route_compute();
+  for (NodeId d : dests) {
+    hops += rc.route_hops(at, d);
+    at = d;
+    const RouterConfig& r = c.network.router;
+    EXPECT_EQ(lat.at(d), zero_load_formula(hops, k.length + extra, r.pipeline_depth,
+                                           r.link_latency, r.credit_latency, r.buffer_depth))
+        << "destination " << d << " after " << hops << " hops";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, PathZeroLoad,
+    ::testing::Values(
+        ZeroLoadCase{"mesh_async_list", TopologyKind::kMesh, Replication::kAsynchronous,
+                     HeaderEncoding::kAddressList, 1, 4, 9, RoutingAlgorithm::kDimensionOrder},
+        ZeroLoadCase{"mesh_sync_list", TopologyKind::kMesh, Replication::kSynchronous,
+                     HeaderEncoding::kAddressList, 1, 4, 9, RoutingAlgorithm::kDimensionOrder},
+        ZeroLoadCase{"mesh_sync_bits_p3_b2", TopologyKind::kMesh, Replication::kSynchronous,
+                     HeaderEncoding::kBitString, 3, 2, 12, RoutingAlgorithm::kDimensionOrder},
+        ZeroLoadCase{"mesh_async_bits_p2_b1", TopologyKind::kMesh, Replication::kAsynchronous,
+                     HeaderEncoding::kBitString, 2, 1, 5, RoutingAlgorithm::kDimensionOrder},
+        ZeroLoadCase{"torus_async_list", TopologyKind::kTorus, Replication::kAsynchronous,
+                     HeaderEncoding::kAddressList, 1, 4, 9, RoutingAlgorithm::kDimensionOrder},
+        ZeroLoadCase{"torus_sync_bits_p4", TopologyKind::kTorus, Replication::kSynchronous,
+                     HeaderEncoding::kBitString, 4, 3, 7, RoutingAlgorithm::kDimensionOrder},
+        ZeroLoadCase{"hamiltonian_async", TopologyKind::kMesh, Replication::kAsynchronous,
+                     HeaderEncoding::kAddressList, 1, 4, 9, RoutingAlgorithm::kHamiltonian},
+        ZeroLoadCase{"hamiltonian_sync_p2", TopologyKind::kMesh, Replication::kSynchronous,
+                     HeaderEncoding::kAddressList, 2, 2, 6, RoutingAlgorithm::kHamiltonian}),
+    [](const auto& param_info) { return std::string(param_info.param.name); });
+
+// Tree replication adds no delay at zero load either: every destination of a scattered set
+// gets the worm at the unicast latency of its DOR distance from the source.
+TEST(TreeZeroLoad, EveryDestinationAtTheUnicastLatencyOfItsDistance) {
+  Config c = quiet(testing::mesh_config({8, 8}), MultidestMode::kTree, Replication::kSynchronous);
+  c.network.router.buffer_depth = 3;
+  c.network.router.pipeline_depth = 2;
+  const Topology topo(c.network.topology);
+  auto n = [&](int x, int y) { return topo.node_at({x, y}); };
+  const NodeId src = n(3, 3);
+  const std::vector<NodeId> dests{n(0, 0), n(7, 7), n(3, 0), n(3, 7), n(5, 3), n(1, 3), n(6, 1), n(4, 4), n(2, 6)};
+  auto net = testing::run(c, logged(), [&](SyntheticNetwork& nw) { nw.schedule_multicast(src, dests, 6, 5); });
+  ASSERT_EQ(net->outcome(), RunOutcome::kCompleted);
+  EXPECT_EQ(net->scoreboard().violation_count(), 0u);
+  const auto lat = latencies(*net);
+  ASSERT_EQ(lat.size(), dests.size());
+  const int extra = header_flits(HeaderEncoding::kAddressList, dests.size(), 64, 8) - 1;
+  EXPECT_EQ(extra, 0);
+  for (NodeId d : dests)
+    EXPECT_EQ(lat.at(d), zero_load_formula(topo.distance(src, d), 6, 2, 1, 1, 3)) << d;
+}
+
+TEST(TreeZeroLoad, AsynchronousHandshakeSameLatency) {
+  Config c = quiet(testing::torus_config({6, 6}), MultidestMode::kTree, Replication::kAsynchronous);
+  const Topology topo(c.network.topology);
+  auto n = [&](int x, int y) { return topo.node_at({x, y}); };
+  const NodeId src = n(0, 0);
+  const std::vector<NodeId> dests{n(5, 5), n(3, 3), n(1, 4), n(4, 0), n(0, 2), n(2, 5)};
+  auto net = testing::run(c, logged(), [&](SyntheticNetwork& nw) { nw.schedule_multicast(src, dests, 10, 5); });
+  ASSERT_EQ(net->outcome(), RunOutcome::kCompleted);
+  const auto lat = latencies(*net);
+  ASSERT_EQ(lat.size(), dests.size());
+  for (NodeId d : dests)
+    EXPECT_EQ(lat.at(d), zero_load_formula(topo.distance(src, d), 10, 1, 1, 1, 4)) << d;
+}
+
+// Two path worms cross: A is absorbed at X then heads for Y, B at Y then heads for X. With
+// one consumption channel (one-port, one VC) each holds the consumption channel the other
+// needs: a consumption-channel deadlock, which the watchdog reports.
+Config crossing_config(PortModel model, int consumption) {
+  Config c = quiet(testing::mesh_config({8, 2}), MultidestMode::kPath, Replication::kAsynchronous);
+  c.network.router.port_model = model;
+  c.network.router.consumption_channels = consumption;
+  c.network.router.vcs = 1;
+  c.network.router.buffer_depth = 2;
+  c.simulation.watchdog_cycles = 300;
+  c.simulation.drain_max_cycles = 5000;
+  return c;
+}
+
+void schedule_crossing(SyntheticNetwork& nw) {
+  const Topology& t = nw.topology();
+  auto n = [&](int x) { return t.node_at({x, 0}); };
+  nw.schedule_multicast(n(0), {n(2), n(5)}, 40, 1);
+  nw.schedule_multicast(n(7), {n(5), n(2)}, 40, 1);
+}
+
+TEST(ConsumptionDeadlock, OneConsumptionChannelDeadlocksAndIsReported) {
+  auto net = testing::run(crossing_config(PortModel::kOnePort, 0), logged(), schedule_crossing);
+  ASSERT_EQ(net->outcome(), RunOutcome::kDeadlock);
+  ASSERT_TRUE(net->deadlock().has_value());
+  const std::string text = net->deadlock()->text();
+  EXPECT_FALSE(net->deadlock()->cycle.empty()) << text;
+  EXPECT_NE(text.find("replicating to"), std::string::npos) << text;
+  EXPECT_NE(text.find("replicating to [ej0 vc 0, x+ vc 0 (no credit)]"), std::string::npos) << text;
+  EXPECT_NE(text.find("waiting_for_vc, wants ej0"), std::string::npos) << text;
+}
+
+TEST(ConsumptionDeadlock, ConsumptionChannelPerInputDirectionIsSafe) {
+  auto net = testing::run(crossing_config(PortModel::kAllPort, 0), logged(), schedule_crossing);
+  EXPECT_EQ(net->outcome(), RunOutcome::kCompleted);
+  EXPECT_EQ(net->scoreboard().violation_count(), 0u);
+  EXPECT_EQ(net->stats().packet_log().size(), 4u);
+}
+
+TEST(ConsumptionDeadlock, TwoConsumptionChannelsOnOnePortResolveThisCrossing) {
+  auto net = testing::run(crossing_config(PortModel::kOnePort, 2), logged(), schedule_crossing);
+  EXPECT_EQ(net->outcome(), RunOutcome::kCompleted);
+  EXPECT_EQ(net->stats().packet_log().size(), 4u);
+}
+
+// Replication handshake: A is absorbed at X while its forward branch shares the next link
+// with a long unicast worm C (two VCs, so they alternate flit by flit). Synchronous: X gets
+// A's flits at the forward branch's half rate. Asynchronous: X's branch runs ahead by up to
+// a buffer's worth, so X receives the tail earlier; the last destination no later.
+struct HandshakeRun {
+  Cycle at_x = 0;
+  Cycle at_last = 0;
+};
+
+HandshakeRun handshake_result(const SyntheticNetwork& net) {
+  EXPECT_EQ(net.outcome(), RunOutcome::kCompleted);
+  EXPECT_EQ(net.scoreboard().violation_count(), 0u);
+  const Topology& t = net.topology();
+  HandshakeRun r;
+  for (const DeliveredPacket& d : net.stats().packet_log()) {
+    if (d.record.src != t.node_at({0, 0})) continue;
+    if (d.record.dst == t.node_at({2, 0})) r.at_x = d.delivered;
+    if (d.record.dst == t.node_at({6, 0})) r.at_last = d.delivered;
+  }
+  return r;
+}
+
+TEST(ReplicationHandshake, AsynchronousLetsTheAbsorbedCopyRunAheadOfTheBlockedBranch) {
+  // Both networks are built in this one elaboration and run side by side.
+  std::vector<std::unique_ptr<SyntheticNetwork>> nets;
+  for (const Replication rep : {Replication::kSynchronous, Replication::kAsynchronous}) {
+    Config c = quiet(testing::mesh_config({8, 2}), MultidestMode::kPath, rep);
+    c.network.router.vcs = 2;
+    c.network.router.buffer_depth = 8;
+    c.traffic.injection_rate = 0;  // scripted packets only
+    c.validate();
+    NetworkOptions o = logged();
+    o.quiet = true;
+    nets.push_back(std::make_unique<SyntheticNetwork>(to_string(rep).c_str(), c, o));
+    SyntheticNetwork& nw = *nets.back();
+    const Topology& t = nw.topology();
+    auto n = [&](int x) { return t.node_at({x, 0}); };
+    nw.schedule_packet(n(3), n(7), 400, 1);             // C holds x+ from (3,0) on
+    nw.schedule_multicast(n(0), {n(2), n(6)}, 48, 20);  // A: absorbed at (2,0)
+  }
+  sc_core::sc_start();
+  const HandshakeRun sync = handshake_result(*nets[0]);
+  const HandshakeRun async = handshake_result(*nets[1]);
+  ASSERT_GT(sync.at_x, 0u);
+  ASSERT_GT(async.at_x, 0u);
+  // Synchronous: (2,0) gets A's flits only as fast as the forward branch, which shares the
+  // link after (3,0) with C at half rate. Asynchronous: the absorbing branch runs ahead by up
+  // to the 8-flit input buffer, i.e. finishes at least 8 cycles earlier at half rate.
+  EXPECT_GE(sync.at_x, async.at_x + 8) << "sync " << sync.at_x << " async " << async.at_x;
+  // The forward branch itself is not slowed by running the absorbed copy ahead.
+  EXPECT_LE(async.at_last, sync.at_last);
+}
+
+// Soak: random multidestination worms (random conforming paths, or random sets for trees) on
+// 8x8 mesh and torus in the configurations docs/multidestination.md calls safe. Every worm must
+// reach each destination exactly once with its bytes intact, and the run must not deadlock.
+struct SoakCase {
+  const char* name;
+  TopologyKind topology;
+  MultidestMode mode;
+  Replication replication;
+  Cycle cycles;
+  double rate;  // flits/node/cycle: below saturation (tree worms use many more links)
+};
+
+class MultidestSoak : public ::testing::TestWithParam<SoakCase> {};
+
+TEST_P(MultidestSoak, EveryWormReachesEachDestinationOnceWithoutDeadlock) {
+  const SoakCase& k = GetParam();
+  Config c = k.topology == TopologyKind::kTorus ? testing::torus_config({8, 8})
+                                                : testing::mesh_config({8, 8});
+  c.network.router.multidest = k.mode;
+  c.network.router.replication = k.replication;
+  c.network.router.port_model = PortModel::kAllPort;  // a consumption channel per input
+  c.network.router.vcs = 2;
+  c.network.router.buffer_depth = 8;  // tree: a whole worm fits (asynchronous replication)
+  c.traffic.packet_length = 4;
+  c.traffic.injection_rate = k.rate;
+  c.traffic.multicast_fraction = 1.0;
+  c.traffic.multicast_destinations = 6;
+  c.traffic.seed = 12345;
+  c.simulation.warmup_cycles = 0;
+  c.simulation.measure_cycles = k.cycles;
+  NetworkOptions o;
+  auto net = testing::run(c, o);
+  ASSERT_EQ(net->outcome(), RunOutcome::kCompleted)
+      << (net->deadlock() ? net->deadlock()->text() : std::string());
+  EXPECT_EQ(net->scoreboard().violation_count(), 0u)
+      << (net->scoreboard().violations().empty() ? "" : net->scoreboard().violations().front());
+  EXPECT_EQ(net->scoreboard().live_packets(), 0u);
+  EXPECT_EQ(net->multicast_table().live(), 0u);
+  EXPECT_EQ(net->stats().flits_in_flight(), 0u);
+  EXPECT_EQ(net->flits_in_network(), 0u);
+  // 64 nodes x rate flits/node/cycle / 4 flits per worm, less 2% for Bernoulli variation.
+  EXPECT_GE(static_cast<double>(net->stats().packets_created()),
+            0.98 * static_cast<double>(k.cycles) * 64 * k.rate / 4);
+  // Each worm had up to 6 destinations: deliveries well above worms.
+  EXPECT_GT(net->scoreboard().delivered_packets(), 3 * net->stats().packets_created());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Short, MultidestSoak,
+    ::testing::Values(SoakCase{"mesh_path_sync", TopologyKind::kMesh, MultidestMode::kPath,
+                               Replication::kSynchronous, 6000, 0.1},
+                      SoakCase{"torus_path_async", TopologyKind::kTorus, MultidestMode::kPath,
+                               Replication::kAsynchronous, 6000, 0.1},
+                      SoakCase{"mesh_tree_async", TopologyKind::kMesh, MultidestMode::kTree,
+                               Replication::kAsynchronous, 12000, 0.05}),
+    [](const auto& param_info) { return std::string(param_info.param.name); });
+
+// The acceptance soak: at least 10^6 worms per configuration (Release pass only; LARGE_).
+INSTANTIATE_TEST_SUITE_P(
+    Million, MultidestSoak,
+    ::testing::Values(SoakCase{"LARGE_mesh_path_sync", TopologyKind::kMesh, MultidestMode::kPath,
+                               Replication::kSynchronous, 640000, 0.1},
+                      SoakCase{"LARGE_mesh_path_async", TopologyKind::kMesh, MultidestMode::kPath,
+                               Replication::kAsynchronous, 640000, 0.1},
+                      SoakCase{"LARGE_torus_path_sync", TopologyKind::kTorus, MultidestMode::kPath,
+                               Replication::kSynchronous, 640000, 0.1},
+                      SoakCase{"LARGE_torus_path_async", TopologyKind::kTorus, MultidestMode::kPath,
+                               Replication::kAsynchronous, 640000, 0.1},
+                      SoakCase{"LARGE_mesh_tree_async", TopologyKind::kMesh, MultidestMode::kTree,
+                               Replication::kAsynchronous, 1280000, 0.05}),
+    [](const auto& param_info) { return std::string(param_info.param.name); });
+
+TEST(HamiltonianRouting, UnicastTrafficAtHighLoadDrainsWithOneVc) {
+  Config c = testing::mesh_config({6, 6});
+  c.network.routing.algorithm = RoutingAlgorithm::kHamiltonian;
+  c.network.router.vcs = 1;
+  c.network.router.buffer_depth = 2;
+  c.traffic.injection_rate = 0.5;
+  c.traffic.packet_length = 6;
+  c.simulation.measure_cycles = 5000;
+  auto net = testing::run(c);
+  EXPECT_EQ(net->outcome(), RunOutcome::kCompleted);
+  EXPECT_EQ(net->scoreboard().violation_count(), 0u);
+}
+
+TEST(MultidestInput, NonconformingPathWormIsRejectedNamingTheDestination) {
+  Config c = quiet(testing::mesh_config({8, 8}), MultidestMode::kPath, Replication::kSynchronous);
+  c.validate();
+  SyntheticNetwork net("net", c, logged());
+  const Topology& t = net.topology();
+  try {
+    net.schedule_multicast(t.node_at({0, 0}), {t.node_at({3, 0}), t.node_at({2, 4})}, 4, 5);
+    FAIL() << "expected a BRCP error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("does not conform to the base routing"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("destination 0 (node 3)"), std::string::npos) << e.what();
+  }
+}
+
+TEST(MultidestInput, ConfigErrorsNameTheKey) {
+  auto key_of = [](Config c) {
+    try {
+      c.validate();
+    } catch (const ConfigError& e) {
+      return e.key();
+    }
+    return std::string("(valid)");
+  };
+  Config c = testing::mesh_config({4, 4});
+  c.traffic.multicast_fraction = 0.5;
+  EXPECT_EQ(key_of(c), "traffic.multicast_fraction");  // multidest none
+  c.network.router.multidest = MultidestMode::kPath;
+  EXPECT_EQ(key_of(c), "(valid)");
+  c.traffic.multicast_destinations = 16;
+  EXPECT_EQ(key_of(c), "traffic.multicast_destinations");
+  c.traffic.multicast_destinations = 3;
+  c.network.router.multidest = MultidestMode::kTree;
+  c.network.routing.algorithm = RoutingAlgorithm::kHamiltonian;
+  EXPECT_EQ(key_of(c), "network.router.multidest");
+  Config t = testing::torus_config({4, 4});
+  t.network.routing.algorithm = RoutingAlgorithm::kHamiltonian;
+  EXPECT_EQ(key_of(t), "network.routing.algorithm");
+  Config k = testing::mesh_config({4, 4});
+  k.network.router.consumption_channels = 5;
+  EXPECT_EQ(key_of(k), "network.router.consumption_channels");
+}
+
+}  // namespace
+}  // namespace wormsim

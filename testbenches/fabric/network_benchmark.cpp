@@ -1,0 +1,110 @@
+// Simulation speed benchmark (DESIGN.md section 7): simulated cycles per wall second and
+// delivered flits per wall second. One SystemC elaboration per process, so run one case per
+// invocation: scripts/bench does that (--benchmark_filter=^<name>$) and tabulates the results.
+#include <systemc>
+
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstdlib>
+
+#include "synthetic_network.h"
+
+namespace {
+
+using namespace wormsim;
+
+Config mesh(int side, int packet_length, double rate, Cycle measure) {
+  Config c;
+  c.network.topology.kind = TopologyKind::kMesh;
+  c.network.topology.dims = {side, side};
+  c.network.router.vcs = 4;
+  c.network.router.buffer_depth = 4;
+  c.traffic.pattern = TrafficPattern::kUniformRandom;
+  c.traffic.injection_rate = rate;
+  c.traffic.packet_length = packet_length;
+  c.simulation.warmup_cycles = rate > 0 ? 1000 : 0;
+  c.simulation.measure_cycles = measure;
+  c.simulation.progress_interval = 0;
+  c.validate();
+  return c;
+}
+
+void run_case(benchmark::State& state, const Config& config) {
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    NetworkOptions opt;
+    opt.quiet = true;
+    SyntheticNetwork net("net", config, opt);
+    const auto t1 = std::chrono::steady_clock::now();
+    sc_core::sc_start();
+    const auto t2 = std::chrono::steady_clock::now();
+    const double sim = std::chrono::duration<double>(t2 - t1).count();
+    state.SetIterationTime(sim);
+    state.counters["build_s"] = std::chrono::duration<double>(t1 - t0).count();
+    state.counters["sim_s"] = sim;
+    state.counters["cycles"] = static_cast<double>(net.cycles());
+    state.counters["cycles_per_s"] = static_cast<double>(net.cycles()) / sim;
+    state.counters["flits"] = static_cast<double>(net.stats().flits_ejected());
+    state.counters["flits_per_s"] = static_cast<double>(net.stats().flits_ejected()) / sim;
+    if (net.outcome() != RunOutcome::kCompleted) state.SkipWithError("run did not complete");
+  }
+}
+
+#define WORMSIM_BENCH(name, cfg)                                             \
+  void name(benchmark::State& state) { run_case(state, cfg); }              \
+  BENCHMARK(name)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond)
+
+WORMSIM_BENCH(Mesh8x8_UR0p1_1flit, mesh(8, 1, 0.1, 40000));
+WORMSIM_BENCH(Mesh8x8_UR0p1_5flit, mesh(8, 5, 0.1, 40000));
+WORMSIM_BENCH(Mesh16x16_UR0p1_1flit, mesh(16, 1, 0.1, 10000));
+WORMSIM_BENCH(Mesh16x16_UR0p1_5flit, mesh(16, 5, 0.1, 10000));
+WORMSIM_BENCH(Mesh32x32_UR0p1_1flit, mesh(32, 1, 0.1, 3000));
+WORMSIM_BENCH(Mesh32x32_UR0p1_5flit, mesh(32, 5, 0.1, 3000));
+WORMSIM_BENCH(Mesh64x64_UR0p1_1flit, mesh(64, 1, 0.1, 1000));
+WORMSIM_BENCH(Mesh64x64_UR0p1_5flit, mesh(64, 5, 0.1, 1000));
+WORMSIM_BENCH(Mesh64x64_Idle_1M, mesh(64, 5, 0.0, 1000000));
+
+// The same traffic through RTL routers (docs/rtl.md): the cost of cosimulation.
+Config rtl(Config c) {
+  c.network.router.implementation = RouterImplementation::kRtl;
+  c.validate();
+  return c;
+}
+WORMSIM_BENCH(Mesh8x8_UR0p1_5flit_4k, mesh(8, 5, 0.1, 4000));  // the RTL case's traffic
+WORMSIM_BENCH(Mesh8x8_UR0p1_5flit_Rtl, rtl(mesh(8, 5, 0.1, 4000)));
+WORMSIM_BENCH(Mesh8x8_UR0p3_5flit, mesh(8, 5, 0.3, 4000));
+WORMSIM_BENCH(Mesh8x8_UR0p3_5flit_Rtl, rtl(mesh(8, 5, 0.3, 4000)));
+// A 4x4x4 mesh (64 nodes, 6 network ports): its RTL routers are the wide build.
+Config mesh3d(Config c) {
+  c.network.topology.dims = {4, 4, 4};
+  c.validate();
+  return c;
+}
+WORMSIM_BENCH(Mesh4x4x4_UR0p1_5flit_4k, mesh3d(mesh(8, 5, 0.1, 4000)));
+WORMSIM_BENCH(Mesh4x4x4_UR0p1_5flit_RtlWide, rtl(mesh3d(mesh(8, 5, 0.1, 4000))));
+// An 8-cube (256 nodes, 8 network ports): its RTL routers are the cube build, which runs a
+// few cycles per second, so 100 warm-up and 200 measured cycles.
+Config cube8(Config c) {
+  c.network.topology.kind = TopologyKind::kHypercube;
+  c.network.topology.hypercube_dimension = 8;
+  c.network.routing.algorithm = RoutingAlgorithm::kEcube;
+  c.simulation.warmup_cycles = 100;
+  c.validate();
+  return c;
+}
+WORMSIM_BENCH(Hypercube8_UR0p1_5flit_200, cube8(mesh(8, 5, 0.1, 200)));
+WORMSIM_BENCH(Hypercube8_UR0p1_5flit_200_RtlCube, rtl(cube8(mesh(8, 5, 0.1, 200))));
+
+}  // namespace
+
+[[maybe_unused]] static const bool kQuietSystemC =
+    setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0;
+
+int sc_main(int argc, char* argv[]) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

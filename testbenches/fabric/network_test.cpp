@@ -1,0 +1,331 @@
+// System tests of the network: closed-formula zero-load latency, saturation throughput,
+// deadlock freedom of dateline tori, the watchdog on a deadlock-prone torus, conservation,
+// order independence, port models. See docs/timing-model.md for the formula.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <set>
+
+#include "network_test_util.h"
+
+namespace wormsim::testing {
+namespace {
+
+// ---- Zero-load latency (formula: zero_load_formula in network_test_util.h) -----------
+struct ZeroLoadCase {
+  std::string name;
+  std::function<Config()> topology;
+  int pipeline;
+  int link;
+  int credit;
+  int depth;
+  PortModel ports = PortModel::kOnePort;
+};
+
+std::ostream& operator<<(std::ostream& os, const ZeroLoadCase& c) { return os << c.name; }
+
+class ZeroLoadLatency : public ::testing::TestWithParam<ZeroLoadCase> {};
+
+TEST_P(ZeroLoadLatency, EqualsClosedFormula) {
+  const ZeroLoadCase& zc = GetParam();
+  Config c = zc.topology();
+  c.network.router.pipeline_depth = zc.pipeline;
+  c.network.router.link_latency = zc.link;
+  c.network.router.credit_latency = zc.credit;
+  c.network.router.buffer_depth = zc.depth;
+  c.network.router.port_model = zc.ports;
+  c.traffic.injection_rate = 0;
+  c.simulation.warmup_cycles = 0;
+  c.simulation.measure_cycles = 1000000;
+  const Topology topo(c.network.topology);
+  // Every destination from a corner and from an interior node, several lengths; packets are
+  // spaced far apart so each one travels alone.
+  struct Sent { NodeId src, dst; int length; };
+  std::vector<Sent> sent;
+  const std::vector<int> lengths{1, 2, 3, 5, 8, 17};
+  const NodeId sources[] = {0, static_cast<NodeId>(topo.nodes() / 2 + 1)};
+  for (NodeId src : sources)
+    for (NodeId dst = 0; dst < static_cast<NodeId>(topo.nodes()); ++dst)
+      if (dst != src) sent.push_back({src, dst, lengths[(dst + src) % lengths.size()]});
+  RunOptions opt;
+  opt.synthetic_traffic = false;
+  opt.record_packets = true;
+  const Cycle spacing = 400;
+  auto net = run(c, opt, [&](SyntheticNetwork& n) {
+    for (std::size_t i = 0; i < sent.size(); ++i)
+      n.schedule_packet(sent[i].src, sent[i].dst, sent[i].length, 10 + i * spacing);
+  });
+  ASSERT_EQ(net->outcome(), RunOutcome::kCompleted);
+  const auto& log = net->stats().packet_log();
+  ASSERT_EQ(log.size(), sent.size());
+  for (const DeliveredPacket& d : log) {
+    const int hops = topo.distance(d.record.src, d.record.dst);
+    EXPECT_EQ(d.hops, hops);
+    EXPECT_EQ(d.delivered - d.record.created,
+              zero_load_formula(hops, static_cast<int>(d.record.length), zc.pipeline, zc.link,
+                                zc.credit, zc.depth))
+        << "packet " << d.record.src << "->" << d.record.dst << " L=" << d.record.length
+        << " H=" << hops;
+  }
+  EXPECT_EQ(net->scoreboard().violation_count(), 0u);
+}
+
+std::vector<ZeroLoadCase> zero_load_cases() {
+  struct Timing { int p, lk, cr, b; };
+  const std::vector<Timing> timings{{1, 1, 1, 4}, {2, 1, 1, 4},  {3, 2, 1, 8}, {4, 1, 2, 4},
+                                    {1, 3, 2, 2}, {2, 2, 2, 3},  {1, 1, 1, 1}, {4, 3, 3, 16},
+                                    {3, 1, 4, 5}};
+  const std::vector<std::pair<std::string, std::function<Config()>>> topologies{
+      {"mesh8x8", [] { return mesh_config({8, 8}); }},
+      {"mesh5x7", [] { return mesh_config({5, 7}); }},
+      {"torus6x6", [] { return torus_config({6, 6}); }},
+      {"mesh4x3x3", [] { return mesh_config({4, 3, 3}); }},
+      {"hypercube5", [] { return hypercube_config(5); }}};
+  std::vector<ZeroLoadCase> cases;
+  for (const auto& [tname, make] : topologies)
+    for (const Timing& t : timings)
+      cases.push_back({tname + "_P" + std::to_string(t.p) + "_Lk" + std::to_string(t.lk) + "_Cr" +
+                           std::to_string(t.cr) + "_B" + std::to_string(t.b),
+                       make, t.p, t.lk, t.cr, t.b});
+  cases.push_back({"mesh8x8_allport_P2_Lk1_Cr1_B4", [] { return mesh_config({8, 8}); }, 2, 1, 1, 4,
+                   PortModel::kAllPort});
+  cases.push_back({"hypercube4_allport_P1_Lk2_Cr1_B2", [] { return hypercube_config(4); }, 1, 2, 1,
+                   2, PortModel::kAllPort});
+  cases.push_back({"torus5x5_kport_P3_Lk1_Cr2_B3", [] {
+                     Config c = torus_config({5, 5});
+                     c.network.router.ports = 2;
+                     return c;
+                   }, 3, 1, 2, 3, PortModel::kKPort});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Timing, ZeroLoadLatency, ::testing::ValuesIn(zero_load_cases()),
+                         [](const auto& p) { return p.param.name; });
+
+// ---- Throughput ----------------------------------------------------------------------------
+// 8x8 mesh, DOR, uniform random, 1-flit packets, 4 VCs x 8 flits. The bisection bound is
+// 0.5 flits/node/cycle; the issue asks for at least 0.40 at saturation. Offered 0.45 is just
+// past the saturation point (docs/results-latency-load.md has the whole curve).
+TEST(Throughput, Mesh8x8UniformSaturatesAboveFortyPercent) {
+  Config c = mesh_config({8, 8});
+  c.network.router.vcs = 4;
+  c.network.router.buffer_depth = 8;
+  c.traffic.packet_length = 1;
+  c.traffic.injection_rate = 0.45;
+  c.simulation.warmup_cycles = 2000;
+  c.simulation.measure_cycles = 5000;
+  auto net = run(c);
+  EXPECT_EQ(net->outcome(), RunOutcome::kCompleted);
+  EXPECT_GE(net->stats().accepted_throughput(), 0.40);
+  EXPECT_LE(net->stats().accepted_throughput(), 0.5);  // cannot beat the bisection bound
+  EXPECT_EQ(net->scoreboard().violation_count(), 0u);
+}
+
+// Below saturation, accepted throughput equals offered load (nothing is lost or stuck).
+TEST(Throughput, BelowSaturationAcceptedEqualsOffered) {
+  Config c = mesh_config({8, 8});
+  c.traffic.injection_rate = 0.2;
+  c.simulation.warmup_cycles = 1000;
+  c.simulation.measure_cycles = 10000;
+  auto net = run(c);
+  EXPECT_NEAR(net->stats().accepted_throughput(), net->stats().offered_load(), 0.01);
+  EXPECT_NEAR(net->stats().offered_load(), 0.2, 0.01);
+}
+
+// ---- Deadlock freedom and the watchdog ---------------------------------------------------
+void expect_clean_drain(const Network& net) {
+  EXPECT_EQ(net.outcome(), RunOutcome::kCompleted);
+  EXPECT_FALSE(net.deadlock().has_value());
+  EXPECT_EQ(net.stats().flits_injected(), net.stats().flits_ejected());
+  EXPECT_EQ(net.stats().flits_in_flight(), 0u);
+  EXPECT_EQ(net.flits_in_network(), 0u);
+  EXPECT_EQ(net.scoreboard().live_packets(), 0u);
+  EXPECT_EQ(net.scoreboard().delivered_packets(), net.stats().packets_created());
+  EXPECT_EQ(net.scoreboard().violation_count(), 0u);
+}
+
+class DatelineTorus : public ::testing::TestWithParam<double> {};
+
+TEST_P(DatelineTorus, NoDeadlockAtAndBeyondSaturationForHundredThousandCycles) {
+  Config c = torus_config({8, 8});
+  c.network.router.vcs = 2;  // one VC per dateline class: the tightest deadlock-free setting
+  c.network.router.buffer_depth = 4;
+  c.traffic.packet_length = 4;
+  c.traffic.injection_rate = GetParam();
+  c.simulation.warmup_cycles = 0;
+  c.simulation.measure_cycles = 100000;
+  c.simulation.watchdog_cycles = 2000;
+  c.simulation.drain_max_cycles = 2000000;
+  auto net = run(c);
+  expect_clean_drain(*net);
+  EXPECT_GT(net->stats().accepted_throughput(), 0.2);
+}
+
+INSTANTIATE_TEST_SUITE_P(Load, DatelineTorus, ::testing::Values(0.5, 1.0));
+
+TEST(Watchdog, TorusWithoutDatelineDeadlocksAndIsReported) {
+  const Config c = deadlock_prone_torus();
+  auto net = run(c);
+  ASSERT_EQ(net->outcome(), RunOutcome::kDeadlock);
+  ASSERT_TRUE(net->deadlock().has_value());
+  const DeadlockReport& d = *net->deadlock();
+  EXPECT_EQ(d.detected_at - d.last_progress, 500u);
+  EXPECT_GT(d.flits_in_flight, 0u);
+  // Conservation holds in the frozen state: every injected flit not yet ejected is in a
+  // buffer or on a link.
+  EXPECT_EQ(net->stats().flits_in_flight(), net->flits_in_network());
+  // The reported cycle is a real wait-for cycle: each VC waits for the next, the last for
+  // the first, and every VC in it holds flits.
+  ASSERT_GE(d.cycle.size(), 2u);
+  for (std::size_t i = 0; i < d.cycle.size(); ++i) {
+    const WaitingVc& w = d.waiting[static_cast<std::size_t>(d.cycle[i])];
+    const int next = d.cycle[(i + 1) % d.cycle.size()];
+    EXPECT_NE(std::find(w.waits_for.begin(), w.waits_for.end(), next), w.waits_for.end());
+    EXPECT_GT(w.flits, 0);
+  }
+  EXPECT_NE(d.text().find("wait-for cycle"), std::string::npos);
+}
+
+TEST(Watchdog, NoFalseAlarmOnAnIdleNetwork) {
+  Config c = mesh_config({4, 4});
+  c.traffic.injection_rate = 0;
+  c.simulation.warmup_cycles = 0;
+  c.simulation.measure_cycles = 100000;
+  c.simulation.watchdog_cycles = 10;
+  auto net = run(c);
+  EXPECT_EQ(net->outcome(), RunOutcome::kCompleted);
+  EXPECT_EQ(net->stats().flits_injected(), 0u);
+}
+
+// ---- Scoreboard and ordering -------------------------------------------------------------
+TEST(Scoreboard, InOrderExactlyOnceUnderHeavyLoadWithOneVc) {
+  Config c = mesh_config({6, 6});
+  c.network.router.vcs = 1;  // deterministic route and a single VC: order is guaranteed
+  c.traffic.packet_length = 3;
+  c.traffic.injection_rate = 0.3;  // near saturation for one VC
+  c.traffic.pattern = TrafficPattern::kHotspot;
+  c.traffic.hotspot.nodes = {14};
+  c.traffic.hotspot.fraction = 0.05;
+  c.simulation.warmup_cycles = 0;
+  c.simulation.measure_cycles = 5000;
+  auto net = run(c);
+  expect_clean_drain(*net);
+}
+
+// ---- Order independence ------------------------------------------------------------------
+// Results must not depend on the order components are evaluated in within a cycle: elaborate
+// two identical networks in one simulation, one evaluated forwards and one backwards, and
+// compare every delivered packet.
+std::vector<std::tuple<PacketId, Cycle, Cycle, int>> delivery_log(const Network& net) {
+  std::vector<std::tuple<PacketId, Cycle, Cycle, int>> log;
+  for (const DeliveredPacket& d : net.stats().packet_log())
+    log.emplace_back(d.id, d.record.injected, d.delivered, d.hops);
+  std::sort(log.begin(), log.end());
+  return log;
+}
+
+TEST(OrderIndependence, ForwardAndReverseEvaluationGiveIdenticalDeliveries) {
+  Config c = torus_config({4, 4});
+  c.network.router.vcs = 4;
+  c.network.router.pipeline_depth = 2;
+  c.traffic.injection_rate = 0.6;
+  c.traffic.packet_length = 3;
+  c.simulation.warmup_cycles = 0;
+  c.simulation.measure_cycles = 3000;
+  c.validate();
+  NetworkOptions opt;
+  opt.record_packets = true;
+  opt.quiet = true;
+  SyntheticNetwork forward("forward", c, opt);
+  opt.reverse_evaluation = true;
+  SyntheticNetwork reverse("reverse", c, opt);
+  sc_core::sc_start();
+  expect_clean_drain(forward);
+  expect_clean_drain(reverse);
+  const auto a = delivery_log(forward);
+  const auto b = delivery_log(reverse);
+  ASSERT_GT(a.size(), 1000u);
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(forward.cycles(), reverse.cycles());
+}
+
+// ---- Scripted traffic is checked ------------------------------------------------------------
+TEST(ScheduledPackets, BadArgumentsAreRejectedWithNodeAndCycle) {
+  Config c = mesh_config({4, 4});
+  c.traffic.injection_rate = 0;  // scripted packets only
+  c.validate();
+  NetworkOptions opt;
+  opt.quiet = true;
+  SyntheticNetwork net("net", c, opt);
+  try {
+    net.schedule_packet(3, 16, 2, 40);
+    FAIL() << "no error for a nonexistent destination";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("node 16 does not exist"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cycle 40"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(net.schedule_packet(16, 3, 2, 0), std::invalid_argument);
+  EXPECT_THROW(net.schedule_packet(1, 3, 0, 0), std::invalid_argument);
+  EXPECT_THROW(net.schedule_packet(1, 3, 70000, 0), std::invalid_argument);
+}
+
+// A node may send to itself: the packet turns around in its own router.
+TEST(ScheduledPackets, SelfSendOnEveryPortModel) {
+  Config c = mesh_config({3, 3});
+  c.network.router.port_model = PortModel::kAllPort;
+  c.traffic.injection_rate = 0;
+  c.simulation.warmup_cycles = 0;
+  c.simulation.measure_cycles = 100;
+  RunOptions opt;
+  opt.synthetic_traffic = false;
+  opt.record_packets = true;
+  auto net = run(c, opt, [](SyntheticNetwork& n) { n.schedule_packet(4, 4, 3, 5); });
+  expect_clean_drain(*net);
+  ASSERT_EQ(net->stats().packet_log().size(), 1u);
+  EXPECT_EQ(net->stats().packet_log()[0].hops, 0);
+}
+
+// ---- Port models -------------------------------------------------------------------------
+TEST(PortModel, AllPortInjectsOnTheChannelOfTheFirstHop) {
+  Config c = mesh_config({4, 4});
+  c.network.router.port_model = PortModel::kAllPort;
+  c.traffic.injection_rate = 0;
+  c.simulation.warmup_cycles = 0;
+  c.simulation.measure_cycles = 1000;
+  RunOptions opt;
+  opt.synthetic_traffic = false;
+  const Topology topo(c.network.topology);
+  // From node 5 = (1,1) to each neighbour direction: x+, x-, y+, y-.
+  const NodeId src = 5;
+  auto net = run(c, opt, [&](SyntheticNetwork& n) {
+    n.schedule_packet(src, 6, 2, 0);   // x+ : port 0
+    n.schedule_packet(src, 4, 3, 0);   // x- : port 1
+    n.schedule_packet(src, 13, 4, 0);  // y+ : port 2 (two hops)
+    n.schedule_packet(src, 1, 5, 0);   // y- : port 3
+  });
+  expect_clean_drain(*net);
+  const int term = topo.nodes() + static_cast<int>(src);
+  std::vector<std::uint64_t> per_channel(4, 0);
+  for (const Link& l : net->links())
+    if (l.upstream.component == term) per_channel[static_cast<std::size_t>(l.upstream.port)] = l.flits_carried;
+  EXPECT_EQ(per_channel, (std::vector<std::uint64_t>{2, 3, 4, 5}));
+}
+
+TEST(PortModel, KPortDeliversEverythingAndUsesSeveralChannels) {
+  Config c = mesh_config({4, 4});
+  c.network.router.port_model = PortModel::kKPort;
+  c.network.router.ports = 2;
+  c.traffic.injection_rate = 0.8;  // packets often arrive while channel 0 is busy
+  c.traffic.packet_length = 4;
+  c.simulation.warmup_cycles = 0;
+  c.simulation.measure_cycles = 2000;
+  auto net = run(c);
+  expect_clean_drain(*net);
+  std::uint64_t second_channel = 0;
+  for (const Link& l : net->links())
+    if (l.upstream.component >= 16 && l.upstream.port == 1) second_channel += l.flits_carried;
+  EXPECT_GT(second_channel, 0u);
+}
+
+}  // namespace
+}  // namespace wormsim::testing
