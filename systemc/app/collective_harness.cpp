@@ -39,7 +39,7 @@ CollectiveHarness::CollectiveHarness(const sc_core::sc_module_name& name, const 
   options.mode = RunMode::kHosted;
   if (!options.router_factory) options.router_factory = make_router_factory(config);
   network_ = std::make_unique<Network>("net", config, std::move(options));
-  network_->set_contention_log(&log_);
+  network_->add_router_observer(&log_);
   build_operations();
   SC_THREAD(director);
 }

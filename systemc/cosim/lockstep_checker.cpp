@@ -62,8 +62,8 @@ LockstepChecker::LockstepChecker(const sc_core::sc_module_name& name, Network& a
     throw std::invalid_argument(fmt::format(
         "lock-step comparison of {} and {}: clock periods differ ({} and {})", a_name_, b_name_,
         a.clock_period().to_string(), b.clock_period().to_string()));
-  a.set_flit_event_log(&log_a_);
-  b.set_flit_event_log(&log_b_);
+  a.add_router_observer(&recorder_a_);
+  b.add_router_observer(&recorder_b_);
   SC_METHOD(check);
   sensitive << a.evaluated_event() << b.evaluated_event();
   dont_initialize();

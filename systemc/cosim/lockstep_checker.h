@@ -41,6 +41,8 @@ class LockstepChecker : public sc_core::sc_module {
   std::string b_name_;
   std::vector<FlitEvent> log_a_;  // events since the last check
   std::vector<FlitEvent> log_b_;
+  FlitEventRecorder recorder_a_{&log_a_};
+  FlitEventRecorder recorder_b_{&log_b_};
   std::size_t events_a_ = 0;
   std::size_t events_b_ = 0;
   bool check_scheduled_ = false;

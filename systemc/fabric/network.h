@@ -101,13 +101,10 @@ class Network : public sc_core::sc_module, public EndpointHost {
   // Waveform files the routers write (RTL routers, fabric/router_factory.h), and closing them.
   std::vector<std::string> router_trace_files() const;
   void close_router_traces();
-  // Lock-step equivalence: every router appends the flits it sends to `log` (docs/rtl.md).
-  void set_flit_event_log(std::vector<FlitEvent>* log) {
-    for (auto& r : routers_) r->set_flit_event_log(log);
-  }
-  // Collective runs: every router reports channel contention to `log`.
-  void set_contention_log(MessageLog* log) {
-    for (auto& r : routers_) r->set_contention_log(log);
+  // Every router reports to `observer` (observe/router_observer.h; not owned): the collective
+  // harness's message log (contention), the lock-step checker's flit event log (departures).
+  void add_router_observer(RouterObserver* observer) {
+    for (auto& r : routers_) r->add_observer(observer);
   }
   // A traced cycle counter, updated every evaluated cycle.
   void set_cycle_probe(sc_dt::uint64* probe) { cycle_probe_ = probe; }

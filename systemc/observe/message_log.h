@@ -14,6 +14,7 @@
 
 #include "activity_calendar.h"
 #include "flit.h"
+#include "router_observer.h"
 
 namespace wormsim {
 
@@ -61,8 +62,9 @@ struct ContentionEvent {
   Cycle cycle = 0;
 };
 
-class MessageLog {
+class MessageLog : public RouterObserver {
  public:
+  bool wants_contention() const override { return true; }
   // A doorbell queued message (src, seq); returns its index.
   std::size_t on_doorbell(const MessageRecord& r) {
     const std::size_t i = records_.size();
@@ -120,7 +122,8 @@ class MessageLog {
 
   // A flit of `waiting` could not get a channel held by (or granted to) `holder`. Counted once
   // per pair of messages.
-  void on_contention(PacketId waiting, PacketId holder, NodeId router, int port, Cycle now) {
+  void on_contention(PacketId waiting, PacketId holder, NodeId router, int port,
+                     Cycle now) override {
     const long w = message_of(waiting);
     const long h = message_of(holder);
     if (w < 0 || h < 0 || w == h) return;
@@ -130,14 +133,14 @@ class MessageLog {
   }
 
   // Flits of `packet` were blocked for `cycles` (MessageRecord::blocked_cycles).
-  void on_blocked(PacketId packet, Cycle cycles) {
+  void on_blocked(PacketId packet, Cycle cycles) override {
     if (cycles == 0) return;
     const long m = message_of(packet);
     if (m >= 0) records_[static_cast<std::size_t>(m)].blocked_cycles += cycles;
   }
   // A ready flit of `packet` lost the switch to `winner` for one cycle; not counted when both
   // are packets of one message.
-  void on_blocked_by(PacketId packet, PacketId winner) {
+  void on_blocked_by(PacketId packet, PacketId winner) override {
     const long m = message_of(packet);
     if (m >= 0 && m != message_of(winner)) records_[static_cast<std::size_t>(m)].blocked_cycles += 1;
   }

@@ -167,11 +167,11 @@ void Router::allocate_vcs(Cycle now) {
     ivc.state = VcState::kActive;
     ivc.out_port = g.out_port;
     ivc.out_vc = g.out_vc;
-    if (contention_log_ != nullptr)
-      contention_log_->on_blocked(ivc.packet, now - std::max(ivc.buffer.front().ready, ivc.head_at));
+    if (contention_observed())
+      note_blocked(ivc.packet, now - std::max(ivc.buffer.front().ready, ivc.head_at));
     owner_[static_cast<std::size_t>(g.out_port * vcs + g.out_vc)] = g.input_vc;
   }
-  if (contention_log_ != nullptr) report_vc_contention(now);
+  if (contention_observed()) report_vc_contention(now);
 }
 
 // A head that did not get an output VC waits for the packets holding the VCs it may use.
@@ -190,7 +190,7 @@ void Router::report_vc_contention(Cycle now) {
       for (int vc = r.route.vc_lo; vc < r.route.vc_hi; ++vc) {
         const int holder = owner_[static_cast<std::size_t>(port * vcs + vc)];
         if (holder >= 0 && holder != r.input_vc)
-          contention_log_->on_contention(ivc.packet, packet_of(holder), params_.id, port, now);
+          note_contention(ivc.packet, packet_of(holder), port, now);
       }
   }
 }
@@ -227,12 +227,11 @@ void Router::allocate_replica_vcs(Cycle now) {
           }
       if (b.out_port < 0) {
         all = false;
-        if (contention_log_ != nullptr)
+        if (contention_observed())
           for (int port = b.target.route.port_lo; port < b.target.route.port_hi; ++port)
             for (int vc = b.target.route.vc_lo; vc < b.target.route.vc_hi; ++vc) {
               const int holder = owner_[static_cast<std::size_t>(port * vcs + vc)];
-              contention_log_->on_contention(ivc.packet, input_vc(holder).packet, params_.id,
-                                             port, now);
+              note_contention(ivc.packet, input_vc(holder).packet, port, now);
             }
       }
     }
@@ -245,8 +244,8 @@ void Router::allocate_replica_vcs(Cycle now) {
     if (!granted_any) replica_va_next_ = requester + 1;
     granted_any = true;
     ivc.state = VcState::kActive;
-    if (contention_log_ != nullptr)
-      contention_log_->on_blocked(ivc.packet, now - std::max(ivc.buffer.front().ready, ivc.head_at));
+    if (contention_observed())
+      note_blocked(ivc.packet, now - std::max(ivc.buffer.front().ready, ivc.head_at));
     changed_ = true;
   }
 }
@@ -281,10 +280,10 @@ void Router::allocate_switch(Cycle now) {
   if (!replica_switch_requests_.empty()) {
     allocate_replica_switch(now);
     // Single-output flits compete for the input and output ports the replicas left free.
-    if (contention_log_ != nullptr)
+    if (contention_observed())
       for (const SwitchRequest& r : switch_requests_)
         if (((ports_taken_out_ >> r.out_port) & 1u) != 0)
-          contention_log_->on_blocked(
+          note_blocked(
               inputs_[static_cast<std::size_t>(r.in_port)].vcs[static_cast<std::size_t>(r.vc)].packet,
               Cycle{1});
     switch_requests_.erase(
@@ -296,7 +295,7 @@ void Router::allocate_switch(Cycle now) {
         switch_requests_.end());
   }
   switch_allocator_.allocate(switch_requests_, switch_grants_);
-  if (contention_log_ == nullptr) return;
+  if (!contention_observed()) return;
   // A flit ready to go that lost its output port to another packet this cycle.
   for (const SwitchRequest& r : switch_requests_) {
     const PacketId mine = inputs_[static_cast<std::size_t>(r.in_port)].vcs[static_cast<std::size_t>(r.vc)].packet;
@@ -304,8 +303,8 @@ void Router::allocate_switch(Cycle now) {
     for (const SwitchRequest& g : switch_grants_) {
       if (g.out_port != r.out_port || (g.in_port == r.in_port && g.vc == r.vc)) continue;
       const PacketId other = inputs_[static_cast<std::size_t>(g.in_port)].vcs[static_cast<std::size_t>(g.vc)].packet;
-      contention_log_->on_contention(mine, other, params_.id, r.out_port, now);
-      if (!lost) contention_log_->on_blocked_by(mine, other);
+      note_contention(mine, other, r.out_port, now);
+      if (!lost) note_blocked_by(mine, other);
       lost = true;
     }
   }
@@ -352,7 +351,7 @@ void Router::allocate_replica_switch(Cycle now) {
         all = false;
       }
     }
-    if (lost && contention_log_ != nullptr) contention_log_->on_blocked(ivc.packet, Cycle{1});
+    if (lost && contention_observed()) note_blocked(ivc.packet, Cycle{1});
     if (granted == 0 || (sync && !all)) continue;
     ports_taken_in_ |= std::uint64_t{1} << in_port;
     ports_taken_out_ |= outs;

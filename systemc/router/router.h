@@ -20,10 +20,9 @@
 #include "activity_calendar.h"
 #include "config.h"
 #include "crossbar.h"
-#include "flit_event_log.h"
 #include "flit_probe.h"
 #include "input_port.h"
-#include "message_log.h"
+#include "router_observer.h"
 #include "output_port.h"
 #include "port_layout.h"
 #include "route_compute.h"
@@ -93,14 +92,16 @@ class Router : public sc_core::sc_module {
     for (FlitProbe& p : out_probes_) p.clear();
     std::fill(occupancy_.begin(), occupancy_.end(), 0u);
   }
-  // Collective runs: report every flit that waits for a channel held by, or granted to,
-  // another packet (seed 000 section 4.2 contention), to `log`. Null: no reporting.
-  void set_contention_log(MessageLog* log) { contention_log_ = log; }
+  // Observers of this router (observe/router_observer.h): contention and blocking (collective
+  // runs: every flit that waits for a channel held by, or granted to, another packet, seed 000
+  // section 4.2) and flit departures (lock-step equivalence, docs/rtl.md). Not owned.
+  void add_observer(RouterObserver* observer) {
+    observers_.push_back(observer);
+    if (observer->wants_contention()) contention_observers_.push_back(observer);
+  }
   const std::vector<FlitProbe>& input_probes() const { return in_probes_; }
   const std::vector<FlitProbe>& output_probes() const { return out_probes_; }
   const std::vector<unsigned>& occupancy_probes() const { return occupancy_; }
-  // Lock-step equivalence (docs/rtl.md): every flit leaving this router is appended to `log`.
-  void set_flit_event_log(std::vector<FlitEvent>* log) { event_log_ = log; }
 
  protected:
   // Writes a flit that arrived on input `port` into its VC buffer, eligible from `ready`.
@@ -115,8 +116,20 @@ class Router : public sc_core::sc_module {
   // Removes the front flit of an input VC; the freed slot goes back upstream as a credit.
   void pop_input(Cycle now, ActivityCalendar& calendar, int in_port, int vc);
   void log_departure(Cycle now, int out_port, const Flit& flit) {
-    if (event_log_ != nullptr)
-      event_log_->push_back({now, params_.id, out_port, flit.vc, flit.packet_id, flit.index});
+    if (observers_.empty()) return;
+    const FlitEvent e{now, params_.id, out_port, flit.vc, flit.packet_id, flit.index};
+    for (RouterObserver* o : observers_) o->on_departure(e);
+  }
+  bool contention_observed() const { return !contention_observers_.empty(); }
+  void note_blocked(PacketId packet, Cycle cycles) {
+    for (RouterObserver* o : contention_observers_) o->on_blocked(packet, cycles);
+  }
+  void note_blocked_by(PacketId packet, PacketId winner) {
+    for (RouterObserver* o : contention_observers_) o->on_blocked_by(packet, winner);
+  }
+  void note_contention(PacketId waiting, PacketId holder, int port, Cycle now) {
+    for (RouterObserver* o : contention_observers_)
+      o->on_contention(waiting, holder, params_.id, port, now);
   }
 
  private:
@@ -173,12 +186,12 @@ class Router : public sc_core::sc_module {
   int replica_va_next_ = 0;
   int replica_sa_next_ = 0;
 
-  MessageLog* contention_log_ = nullptr;
+  std::vector<RouterObserver*> observers_;
+  std::vector<RouterObserver*> contention_observers_;
   bool probes_enabled_ = false;
   std::vector<FlitProbe> in_probes_;
   std::vector<FlitProbe> out_probes_;
   std::vector<unsigned> occupancy_;  // [in_port * vcs + vc]
-  std::vector<FlitEvent>* event_log_ = nullptr;
 };
 
 }  // namespace wormsim

@@ -48,7 +48,8 @@ TEST(LockstepChecker, OnePipelineStageMoreIsReportedAtTheFirstDepartureWithBothS
   SyntheticNetwork b("slow", slower, quiet());
   SyntheticNetwork reference("reference", loaded(), quiet());
   std::vector<FlitEvent> reference_log;
-  reference.set_flit_event_log(&reference_log);
+  FlitEventRecorder recorder(&reference_log);
+  reference.add_router_observer(&recorder);
   LockstepChecker checker("check", a, b, "fast", "slow");
   sc_core::sc_start();
   const FlitLogComparison& r = checker.finish();

@@ -1,0 +1,41 @@
+// What a router reports to whoever observes it (the collective harness's message log, the
+// lock-step checker's flit event log): the router calls these and knows nothing else about
+// its observers. An observer that does not override a method ignores that kind of event; a
+// router computes contention events only while some observer wants_contention().
+#pragma once
+
+#include "flit.h"
+#include "flit_event_log.h"
+
+namespace wormsim {
+
+class RouterObserver {
+ public:
+  virtual ~RouterObserver() = default;
+  // Whether to compute contention and blocking events (they cost a scan per cycle).
+  virtual bool wants_contention() const { return false; }
+  // A flit of `waiting` could not advance at `router` because `holder` held the channel
+  // (output port `port`) it needs (seed 000 section 4.2 contention), in cycle `now`.
+  virtual void on_contention(PacketId waiting, PacketId holder, NodeId router, int port,
+                             Cycle now) {
+    (void)waiting, (void)holder, (void)router, (void)port, (void)now;
+  }
+  // The head flit of `packet` waited `cycles` cycles in a router.
+  virtual void on_blocked(PacketId packet, Cycle cycles) { (void)packet, (void)cycles; }
+  // `packet` lost one cycle of switch allocation to `winner`.
+  virtual void on_blocked_by(PacketId packet, PacketId winner) { (void)packet, (void)winner; }
+  // A flit left a router (docs/rtl.md, lock-step equivalence).
+  virtual void on_departure(const FlitEvent& event) { (void)event; }
+};
+
+// Appends every departure to a vector (LockstepChecker).
+class FlitEventRecorder : public RouterObserver {
+ public:
+  explicit FlitEventRecorder(std::vector<FlitEvent>* log) : log_(log) {}
+  void on_departure(const FlitEvent& event) override { log_->push_back(event); }
+
+ private:
+  std::vector<FlitEvent>* log_;
+};
+
+}  // namespace wormsim
