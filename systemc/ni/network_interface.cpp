@@ -33,19 +33,16 @@ NetworkInterface::NetworkInterface(const sc_core::sc_module_name& name, const Ni
       log_(log),
       tx_(static_cast<std::size_t>(params.layout.injection)),
       ejection_(static_cast<std::size_t>(params.layout.ejection), nullptr),
-      reassembly_(static_cast<std::size_t>(params.layout.ejection * params.vcs)),
+      reassembly_(params.id, params.layout.ejection, params.vcs, true),
       rx_(static_cast<std::size_t>(params.layout.ejection)) {
   if (params.layout.injection > ni::kMaxChannels || params.layout.ejection > ni::kMaxChannels)
     throw std::invalid_argument(fmt::format("{}: more than {} NI channels", sc_core::sc_module::name(), ni::kMaxChannels));
-  for (TxChannel& ch : tx_) {
-    ch.credits.assign(static_cast<std::size_t>(params.vcs), CreditCounter(params.buffer_depth));
-    ch.vc_arbiter = RoundRobinArbiter(params.vcs);
-  }
+  for (TxChannel& ch : tx_) ch.wire = InjectionChannel(params.vcs, params.buffer_depth);
   socket.register_b_transport(this, &NetworkInterface::b_transport);
 }
 
 void NetworkInterface::attach_injection(int channel, Link* link) {
-  tx_[static_cast<std::size_t>(channel)].link = link;
+  tx_[static_cast<std::size_t>(channel)].wire.attach(link);
 }
 void NetworkInterface::attach_ejection(int channel, Link* link) {
   ejection_[static_cast<std::size_t>(channel)] = link;
@@ -74,7 +71,7 @@ std::uint64_t NetworkInterface::message_flits(std::uint64_t bytes, const NiParam
 
 std::size_t NetworkInterface::queued_packets() const {
   std::size_t n = 0;
-  for (const TxChannel& ch : tx_) n += ch.queue.size() + ch.packets.size() + (ch.busy ? 1 : 0);
+  for (const TxChannel& ch : tx_) n += ch.queue.size() + ch.packets.size() + (ch.wire.busy() ? 1 : 0);
   return n;
 }
 
@@ -227,7 +224,7 @@ void NetworkInterface::read_register(std::uint64_t addr, std::uint32_t& value, C
       case ni::kTxTag: value = ch.tag; return;
       case ni::kTxStatus:
         value = static_cast<std::uint32_t>(params_.tx_queue_depth - static_cast<int>(ch.queue.size())) |
-                ((ch.busy || !ch.packets.empty() || !ch.queue.empty()) ? (1u << 16) : 0u);
+                ((ch.wire.busy() || !ch.packets.empty() || !ch.queue.empty()) ? (1u << 16) : 0u);
         return;
       case ni::kTxSeq: value = ch.last_seq; return;
       case ni::kTxDcount: value = static_cast<std::uint32_t>(ch.dlist.size()); return;
@@ -479,16 +476,11 @@ NetworkEndpoint::StepResult NetworkInterface::step(Cycle now, ActivityCalendar& 
                                                    bool measuring) {
   StepResult result;
   result.moved = eject(now);
-  for (TxChannel& ch : tx_) {
-    while (ch.link->credits.ready(now)) {
-      ch.credits[ch.link->credits.front()].give();
-      ch.link->credits.pop();
-    }
-  }
+  for (TxChannel& ch : tx_) ch.wire.collect_credits(now);
   const int injected = inject(now, calendar, measuring);
   result.moved += injected;
   result.busy = injected > 0 && std::any_of(tx_.begin(), tx_.end(), [](const TxChannel& c) {
-                  return c.busy || !c.packets.empty() || !c.queue.empty();
+                  return c.wire.busy() || !c.packets.empty() || !c.queue.empty();
                 });
   return result;
 }
@@ -497,7 +489,7 @@ int NetworkInterface::inject(Cycle now, ActivityCalendar& calendar, bool measuri
   int moved = 0;
   const int vc_limit = route_compute_.injection_vc_hi();
   for (TxChannel& ch : tx_) {
-    if (!ch.busy) {
+    if (!ch.wire.busy()) {
       if (ch.packets.empty() && !ch.queue.empty() && ch.queue.front().ready <= now) {
         packetise(ch, ch.queue.front(), now);
         ch.queue.pop_front();
@@ -506,42 +498,21 @@ int NetworkInterface::inject(Cycle now, ActivityCalendar& calendar, bool measuri
         tx_irq_visible_ = now + 1;
         raise(ni::kIrqTx, now + 1);
       }
-      if (ch.packets.empty()) continue;
-      int vc = ch.vc_arbiter.pick([&](int v) {
-        return v < vc_limit && ch.credits[static_cast<std::size_t>(v)].all_returned();
-      });
-      if (vc < 0)
-        vc = ch.vc_arbiter.pick([&](int v) {
-          return v < vc_limit && ch.credits[static_cast<std::size_t>(v)].available();
-        });
-      if (vc < 0) continue;
-      ch.vc_arbiter.update(vc);
+      if (ch.packets.empty() || !ch.wire.start(ch.packets.front().flits, vc_limit)) continue;
       ch.packet = std::move(ch.packets.front());
       ch.packets.pop_front();
-      ch.busy = true;
-      ch.next_flit = 0;
-      ch.vc = vc;
     }
-    CreditCounter& credit = ch.credits[static_cast<std::size_t>(ch.vc)];
-    if (!credit.available()) continue;
+    if (!ch.wire.can_send()) continue;
     Flit flit;
-    fill_flit(ch.packet, ch.next_flit, flit);
-    flit.vc = static_cast<std::uint8_t>(ch.vc);
+    fill_flit(ch.packet, ch.wire.next_flit(), flit);
     if (flit.head()) {
       scoreboard_.on_injected(flit.packet_id, now);
       for (MessageRecord& rec : log_.copies(params_.id, flit.message))
         if (rec.injected == MessageRecord::kNone) rec.injected = now;
     }
-    credit.consume();
-    if (measuring) ++ch.link->flits_carried;
-    calendar.wake(ch.link->downstream.component, ch.link->send_flit(now, flit));
-    stats_.on_flit_injected();
+    ch.wire.send(now, calendar, measuring, stats_, flit);
     ++moved;
-    ++ch.next_flit;
-    if (flit.tail()) {
-      ch.busy = false;
-      ch.packet = Packet{};
-    }
+    if (flit.tail()) ch.packet = Packet{};
   }
   return moved;
 }
@@ -560,38 +531,12 @@ int NetworkInterface::eject(Cycle now) {
 }
 
 void NetworkInterface::consume(int channel, const Flit& flit, Cycle now) {
-  stats_.on_flit_ejected(now);
-  Reassembly& r = reassembly_[static_cast<std::size_t>(channel * params_.vcs + flit.vc)];
-  if (flit.head()) {
-    if (r.open)
-      scoreboard_.violation(fmt::format("cycle {}: node {} ejection {} VC {}: head of packet {} "
-                                        "interrupts packet {}",
-                                        now, params_.id, channel, flit.vc, flit.packet_id, r.id));
-    r.open = true;
-    r.id = flit.packet_id;
-    r.flits = 0;
-    r.checksum = kChecksumSeed;
-    r.bytes.clear();
-  } else if (!r.open || r.id != flit.packet_id) {
-    scoreboard_.violation(fmt::format("cycle {}: node {} ejection {} VC {}: {} flit of packet {} "
-                                      "without its head",
-                                      now, params_.id, channel, flit.vc, to_string(flit.type),
-                                      flit.packet_id));
-    return;
-  }
-  if (flit.index != r.flits)
-    scoreboard_.violation(fmt::format("cycle {}: packet {} flit {} arrived as flit {}", now,
-                                      flit.packet_id, flit.index, r.flits));
-  ++r.flits;
-  r.checksum = checksum_update(r.checksum, flit);
-  r.bytes.insert(r.bytes.end(), flit.payload.begin(), flit.payload.begin() + flit.payload_bytes);
-  if (flit.tail()) {
-    r.open = false;
-    complete_packet(channel, flit, r, now);
-  }
+  if (const PacketReassembly::Packet* p = reassembly_.accept(channel, flit, now, scoreboard_, stats_))
+    complete_packet(channel, flit, *p, now);
 }
 
-void NetworkInterface::complete_packet(int channel, const Flit& tail, Reassembly& r, Cycle now) {
+void NetworkInterface::complete_packet(int channel, const Flit& tail,
+                                        const PacketReassembly::Packet& r, Cycle now) {
   const PacketRecord* rec =
       scoreboard_.on_delivered(tail.packet_id, params_.id, r.flits, r.checksum, now);
   if (rec == nullptr) return;  // a violation was recorded

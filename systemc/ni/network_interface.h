@@ -31,12 +31,12 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
-#include "credit_counter.h"
+#include "injection_channel.h"
 #include "message_log.h"
 #include "multicast_table.h"
 #include "network_endpoint.h"
+#include "packet_reassembly.h"
 #include "port_layout.h"
-#include "round_robin_arbiter.h"
 #include "route_compute.h"
 #include "scoreboard.h"
 #include "statistics.h"
@@ -115,26 +115,14 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
     std::uint32_t mcast = 0;   // multidestination header handle
   };
   struct TxChannel {
-    Link* link = nullptr;
-    std::vector<CreditCounter> credits;
-    RoundRobinArbiter vc_arbiter;
+    InjectionChannel wire;         // busy() while a packet is on the wire
     std::deque<Descriptor> queue;  // descriptors not yet packetised
     std::deque<Packet> packets;    // packets of the message in progress
-    bool busy = false;             // a packet is on the wire
-    Packet packet;
-    int next_flit = 0;
-    int vc = 0;
+    Packet packet;                 // the packet on the wire
     // Registers.
     std::uint32_t dst = 0, len = 0, tag = 0, last_seq = 0;
     std::vector<std::uint8_t> window;
     std::vector<NodeId> dlist;
-  };
-  struct Reassembly {
-    bool open = false;
-    PacketId id = 0;
-    std::uint32_t flits = 0;
-    std::uint64_t checksum = 0;
-    std::vector<std::uint8_t> bytes;  // the packet's bytes on the wire, header included
   };
   struct Assembly {  // a multi-packet message being received
     std::shared_ptr<std::vector<std::uint8_t>> data;
@@ -158,7 +146,8 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   int inject(Cycle now, ActivityCalendar& calendar, bool measuring);
   int eject(Cycle now);
   void consume(int channel, const Flit& flit, Cycle now);
-  void complete_packet(int channel, const Flit& tail, Reassembly& r, Cycle now);
+  void complete_packet(int channel, const Flit& tail, const PacketReassembly::Packet& r,
+                       Cycle now);
   void raise(std::uint32_t bits, Cycle visible);
   std::uint32_t visible_count(int channel, Cycle now) const;
 
@@ -171,7 +160,7 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   MessageLog& log_;
   std::vector<TxChannel> tx_;
   std::vector<Link*> ejection_;
-  std::vector<Reassembly> reassembly_;  // [channel * vcs + vc]
+  PacketReassembly reassembly_;
   std::unordered_map<std::uint64_t, Assembly> assembly_;  // (src, seq)
   std::vector<std::deque<RxEntry>> rx_;
   std::uint64_t packet_sequence_ = 0;

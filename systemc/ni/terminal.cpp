@@ -22,17 +22,15 @@ Terminal::Terminal(const TerminalParams& params, const DestinationPicker& picker
       queues_(params.layout.model == PortModel::kAllPort
                   ? static_cast<std::size_t>(params.layout.injection)
                   : 1u),
-      channels_(static_cast<std::size_t>(params.layout.injection)),
       ejection_(static_cast<std::size_t>(params.layout.ejection), nullptr),
-      reassembly_(static_cast<std::size_t>(params.layout.ejection * params.vcs)) {
-  for (Channel& ch : channels_) {
-    ch.credits.assign(static_cast<std::size_t>(params.vcs), CreditCounter(params.buffer_depth));
-    ch.vc_arbiter = RoundRobinArbiter(params.vcs);
-  }
+      reassembly_(params.id, params.layout.ejection, params.vcs, false) {
+  channels_.reserve(static_cast<std::size_t>(params.layout.injection));
+  for (int c = 0; c < params.layout.injection; ++c)
+    channels_.push_back({InjectionChannel(params.vcs, params.buffer_depth), {}});
 }
 
 void Terminal::attach_injection(int channel, Link* link) {
-  channels_[static_cast<std::size_t>(channel)].link = link;
+  channels_[static_cast<std::size_t>(channel)].wire.attach(link);
 }
 void Terminal::attach_ejection(int channel, Link* link) {
   ejection_[static_cast<std::size_t>(channel)] = link;
@@ -126,12 +124,7 @@ void Terminal::create_packet(NodeId dst, int length, Cycle now, std::vector<Node
 Terminal::StepResult Terminal::step(Cycle now, ActivityCalendar& calendar, bool measuring) {
   StepResult result;
   result.moved = eject(now);
-  for (Channel& ch : channels_) {
-    while (ch.link->credits.ready(now)) {
-      ch.credits[ch.link->credits.front()].give();
-      ch.link->credits.pop();
-    }
-  }
+  for (Channel& ch : channels_) ch.wire.collect_credits(now);
   if (synthetic_ && next_arrival_ == now && now < params_.generate_until) {
     if (params_.multicast_fraction > 0 &&
         std::generate_canonical<double, 53>(rng_) < params_.multicast_fraction) {
@@ -158,7 +151,7 @@ Terminal::StepResult Terminal::step(Cycle now, ActivityCalendar& calendar, bool 
   // packet is due (both wake this NI).
   result.busy = injected > 0 &&
                 (queued_packets() > 0 ||
-                 std::any_of(channels_.begin(), channels_.end(), [](const Channel& c) { return c.busy; }));
+                 std::any_of(channels_.begin(), channels_.end(), [](const Channel& c) { return c.wire.busy(); }));
   return result;
 }
 
@@ -167,48 +160,27 @@ int Terminal::inject(Cycle now, ActivityCalendar& calendar, bool measuring) {
   const int vc_limit = route_compute_.injection_vc_hi();
   for (int c = 0; c < static_cast<int>(channels_.size()); ++c) {
     Channel& ch = channels_[static_cast<std::size_t>(c)];
-    if (!ch.busy) {
+    if (!ch.wire.busy()) {
       std::deque<Pending>& q = queue_for(c);
-      if (q.empty()) continue;
-      // Prefer a VC whose downstream buffer is empty, so a new packet does not queue behind
-      // a blocked one; otherwise any VC with a credit.
-      int vc = ch.vc_arbiter.pick([&](int v) {
-        return v < vc_limit && ch.credits[static_cast<std::size_t>(v)].all_returned();
-      });
-      if (vc < 0)
-        vc = ch.vc_arbiter.pick([&](int v) {
-          return v < vc_limit && ch.credits[static_cast<std::size_t>(v)].available();
-        });
-      if (vc < 0) continue;
-      ch.vc_arbiter.update(vc);
+      if (q.empty() || !ch.wire.start(q.front().length, vc_limit)) continue;
       ch.packet = q.front();
       q.pop_front();
-      ch.busy = true;
-      ch.next_flit = 0;
-      ch.vc = vc;
     }
-    CreditCounter& credit = ch.credits[static_cast<std::size_t>(ch.vc)];
-    if (!credit.available()) continue;
+    if (!ch.wire.can_send()) continue;
     Flit flit;
     flit.packet_id = ch.packet.id;
     flit.src = params_.id;
     flit.dst = ch.packet.dst;
     flit.mcast = ch.packet.mcast;
-    flit.index = static_cast<std::uint16_t>(ch.next_flit);
-    flit.vc = static_cast<std::uint8_t>(ch.vc);
-    const bool head = ch.next_flit == 0;
-    const bool tail = ch.next_flit == ch.packet.length - 1;
+    flit.index = static_cast<std::uint16_t>(ch.wire.next_flit());
+    const bool head = ch.wire.next_flit() == 0;
+    const bool tail = ch.wire.next_is_tail();
     flit.type = head ? (tail ? FlitType::kHeadTail : FlitType::kHead)
                      : (tail ? FlitType::kTail : FlitType::kBody);
     fill_payload(flit.packet_id, flit.index, params_.flit_bytes, flit);
     if (head) scoreboard_.on_injected(flit.packet_id, now);
-    credit.consume();
-    if (measuring) ++ch.link->flits_carried;
-    calendar.wake(ch.link->downstream.component, ch.link->send_flit(now, flit));
-    stats_.on_flit_injected();
+    ch.wire.send(now, calendar, measuring, stats_, flit);
     ++moved;
-    ++ch.next_flit;
-    if (tail) ch.busy = false;
   }
   return moved;
 }
@@ -227,33 +199,12 @@ int Terminal::eject(Cycle now) {
 }
 
 void Terminal::consume(int channel, const Flit& flit, Cycle now) {
-  stats_.on_flit_ejected(now);
-  Reassembly& r = reassembly_[static_cast<std::size_t>(channel * params_.vcs + flit.vc)];
-  if (flit.head()) {
-    if (r.open)
-      scoreboard_.violation(fmt::format("cycle {}: node {} ejection {} VC {}: head of packet {} "
-                                        "interrupts packet {}",
-                                        now, params_.id, channel, flit.vc, flit.packet_id, r.id));
-    r = Reassembly{true, flit.packet_id, 0, kChecksumSeed, 0};
-  } else if (!r.open || r.id != flit.packet_id) {
-    scoreboard_.violation(fmt::format("cycle {}: node {} ejection {} VC {}: {} flit of packet {} "
-                                      "without its head",
-                                      now, params_.id, channel, flit.vc, to_string(flit.type),
-                                      flit.packet_id));
-    return;
-  }
-  if (flit.index != r.flits)
-    scoreboard_.violation(fmt::format("cycle {}: packet {} flit {} arrived as flit {}", now,
-                                      flit.packet_id, flit.index, r.flits));
-  ++r.flits;
-  r.checksum = checksum_update(r.checksum, flit);
-  if (flit.tail()) {
-    r.open = false;
-    if (const PacketRecord* rec =
-            scoreboard_.on_delivered(flit.packet_id, params_.id, r.flits, r.checksum, now)) {
-      stats_.on_delivered(flit.packet_id, *rec, now, flit.hops);
-      if (flit.mcast != 0) multicast_.consumed(flit.mcast);
-    }
+  const PacketReassembly::Packet* p = reassembly_.accept(channel, flit, now, scoreboard_, stats_);
+  if (p == nullptr) return;
+  if (const PacketRecord* rec =
+          scoreboard_.on_delivered(flit.packet_id, params_.id, p->flits, p->checksum, now)) {
+    stats_.on_delivered(flit.packet_id, *rec, now, flit.hops);
+    if (flit.mcast != 0) multicast_.consumed(flit.mcast);
   }
 }
 

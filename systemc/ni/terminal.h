@@ -16,13 +16,13 @@
 #include <vector>
 
 #include "activity_calendar.h"
-#include "credit_counter.h"
+#include "injection_channel.h"
 #include "link.h"
 #include "multicast_route.h"
 #include "multicast_table.h"
 #include "network_endpoint.h"
+#include "packet_reassembly.h"
 #include "port_layout.h"
-#include "round_robin_arbiter.h"
 #include "route_compute.h"
 #include "scoreboard.h"
 #include "statistics.h"
@@ -82,20 +82,8 @@ class Terminal : public NetworkEndpoint {
     std::vector<NodeId> dests;  // multidestination worm; empty = unicast to dst
   };
   struct Channel {
-    Link* link = nullptr;
-    std::vector<CreditCounter> credits;
-    RoundRobinArbiter vc_arbiter;
-    bool busy = false;
+    InjectionChannel wire;
     Pending packet{};
-    int next_flit = 0;
-    int vc = 0;
-  };
-  struct Reassembly {
-    bool open = false;
-    PacketId id = 0;
-    std::uint32_t flits = 0;
-    std::uint64_t checksum = 0;
-    int hops = 0;
   };
 
   Cycle draw_gap();
@@ -124,7 +112,7 @@ class Terminal : public NetworkEndpoint {
   std::vector<std::deque<Pending>> queues_;
   std::vector<Channel> channels_;
   std::vector<Link*> ejection_;
-  std::vector<Reassembly> reassembly_;  // [channel * vcs + vc]
+  PacketReassembly reassembly_;
 };
 
 }  // namespace wormsim

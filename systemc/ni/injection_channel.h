@@ -1,0 +1,79 @@
+// One injection channel from a node into its router, as the NI's DMA engine and the synthetic
+// terminal both drive it (DESIGN.md section 6): it sends one packet at a time, one flit per
+// cycle while it holds a credit for the packet's VC (credit-based flow control against the
+// router's input buffer of `buffer_depth` flits per VC). A new packet takes a VC whose
+// downstream buffer is empty if there is one (so it does not queue behind a blocked packet),
+// otherwise any VC with a credit, round-robin among [0, vc_limit).
+#pragma once
+
+#include <vector>
+
+#include "activity_calendar.h"
+#include "credit_counter.h"
+#include "flit.h"
+#include "link.h"
+#include "round_robin_arbiter.h"
+#include "statistics.h"
+
+namespace wormsim {
+
+class InjectionChannel {
+ public:
+  InjectionChannel() = default;  // no VCs: assign a real one before use
+  InjectionChannel(int vcs, int buffer_depth)
+      : credits_(static_cast<std::size_t>(vcs), CreditCounter(buffer_depth)), vc_arbiter_(vcs) {}
+
+  void attach(Link* link) { link_ = link; }
+  // Takes the credits that arrived by cycle `now`.
+  void collect_credits(Cycle now) {
+    while (link_->credits.ready(now)) {
+      credits_[link_->credits.front()].give();
+      link_->credits.pop();
+    }
+  }
+  bool busy() const { return busy_; }
+  // Starts a packet of `length` flits on a VC below `vc_limit`; false (and idle) if no VC has
+  // a credit now.
+  bool start(int length, int vc_limit) {
+    int vc = vc_arbiter_.pick([&](int v) {
+      return v < vc_limit && credits_[static_cast<std::size_t>(v)].all_returned();
+    });
+    if (vc < 0)
+      vc = vc_arbiter_.pick([&](int v) {
+        return v < vc_limit && credits_[static_cast<std::size_t>(v)].available();
+      });
+    if (vc < 0) return false;
+    vc_arbiter_.update(vc);
+    busy_ = true;
+    next_flit_ = 0;
+    length_ = length;
+    vc_ = vc;
+    return true;
+  }
+  // Whether the packet in progress may send its next flit this cycle.
+  bool can_send() const { return busy_ && credits_[static_cast<std::size_t>(vc_)].available(); }
+  // Index of the next flit of the packet in progress and whether it is the packet's last.
+  int next_flit() const { return next_flit_; }
+  bool next_is_tail() const { return next_flit_ == length_ - 1; }
+  // Sends `flit` (its VC is stamped here) in cycle `now`; only when can_send(). The packet
+  // ends with its tail flit.
+  void send(Cycle now, ActivityCalendar& calendar, bool measuring, Statistics& stats, Flit& flit) {
+    flit.vc = static_cast<std::uint8_t>(vc_);
+    credits_[static_cast<std::size_t>(vc_)].consume();
+    if (measuring) ++link_->flits_carried;
+    calendar.wake(link_->downstream.component, link_->send_flit(now, flit));
+    stats.on_flit_injected();
+    if (++next_flit_ == length_) busy_ = false;
+  }
+
+ private:
+  Link* link_ = nullptr;
+  std::vector<CreditCounter> credits_;
+  RoundRobinArbiter vc_arbiter_;
+  bool busy_ = false;
+  int next_flit_ = 0;
+  int length_ = 0;
+  int vc_ = 0;
+};
+
+}  // namespace wormsim
