@@ -1,5 +1,5 @@
 // Collective operations as node firmware (SPMD: every node runs run_collective for the same
-// Operation). Algorithms use only the Runtime API; the harness (systemc/collective_harness.h)
+// Operation). Algorithms use only the Runtime API; the harness (systemc/app/collective_harness.h)
 // starts operations one at a time on an idle network and checks what every node delivers.
 #pragma once
 

@@ -1,5 +1,5 @@
 // The firmware runtime API (docs/firmware.md): what collective algorithms are written
-// against. A thin layer over the NI registers (systemc/ni_registers.h) reached through the
+// against. A thin layer over the NI registers (systemc/ni/ni_registers.h) reached through the
 // processor; it charges the seeds' software costs: alpha before every send's doorbell
 // (serialised: a node's sends never overlap their start-ups, even on different ports) and
 // gamma after taking every received message (seed 000 section 3.3.5).

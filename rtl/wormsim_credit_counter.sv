@@ -1,4 +1,4 @@
-// Credit counter of one output VC (systemc/credit_counter.h): the free slots of the downstream
+// Credit counter of one output VC (systemc/router/credit_counter.h): the free slots of the downstream
 // VC buffer, cap_i minus the flits sent and not yet credited back (kept as that difference so
 // the reset value is a constant). take_i sends a flit, give_i returns a credit; a credit
 // arriving this cycle can be spent this cycle (avail_o). An unlimited counter models a

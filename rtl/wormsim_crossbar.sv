@@ -1,4 +1,4 @@
-// Crossbar (systemc/crossbar.h): output o carries the flit of input sel_i[o] when
+// Crossbar (systemc/router/crossbar.h): output o carries the flit of input sel_i[o] when
 // sel_valid_i[o]. Contract (asserted): an input drives at most one output per cycle (unicast
 // routers; a replicating router would allow one input on several outputs).
 module wormsim_crossbar #(

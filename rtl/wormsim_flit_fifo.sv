@@ -1,4 +1,4 @@
-// Per-VC input flit buffer (systemc/flit_buffer.h): a FIFO of Depth entries of W bits. Every
+// Per-VC input flit buffer (systemc/router/flit_buffer.h): a FIFO of Depth entries of W bits. Every
 // entry counts down the cycles until it may compete for allocation: a flit written in cycle t
 // is eligible from cycle t + delay_i (delay_i = pipeline_depth - 1; docs/timing-model.md).
 // The front (front_o, valid_o, ready_o) includes a flit pushed this cycle into an empty

@@ -1,5 +1,5 @@
-// Routing of one flit written into an input buffer (systemc/router.cpp allocate_vcs,
-// systemc/multicast_route.cpp; DESIGN.md section 4). A unicast head, and a multidestination
+// Routing of one flit written into an input buffer (systemc/router/router.cpp allocate_vcs,
+// systemc/routing/multicast_route.cpp; DESIGN.md section 4). A unicast head, and a multidestination
 // head with one output here, get one route (route_o). A multidestination head that is
 // absorbed and forwarded or replicated here gets branches (multi_o): slot p < NumNet is the
 // branch on network port p, slot NumNet the branch into the node (ejection); each carries

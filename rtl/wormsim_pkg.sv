@@ -1,6 +1,6 @@
 // wormsim RTL package: the one definition of the flit format in SystemVerilog (the C++ one is
-// systemc/flit.h; systemc/rtl_flit.h packs C++ flits into this layout and the cosim test
-// testbenches/rtl_flit_test.cpp round-trips it), the router's run-time configuration straps
+// systemc/core/flit.h; systemc/cosim/rtl_flit.h packs C++ flits into this layout and the cosim test
+// testbenches/cosim/rtl_flit_test.cpp round-trips it), the router's run-time configuration straps
 // and the structural maxima of the cosimulation build (rtl/README.md).
 //
 // RTL style note (all of rtl/): Debian's yosys 0.23 reads SystemVerilog packages, packed
@@ -34,7 +34,7 @@ package wormsim_pkg;
 
   // ---- flit ---------------------------------------------------------------------------
   // A packet of L flits is a head, L-2 bodies and a tail; a 1-flit packet is one head_tail
-  // flit (systemc/flit.h). Every flit carries packet id, index, source and destination.
+  // flit (systemc/core/flit.h). Every flit carries packet id, index, source and destination.
   typedef enum logic [1:0] {
     FlitHead     = 2'd0,
     FlitBody     = 2'd1,

@@ -1,4 +1,4 @@
-// Allocation for replicating worms (systemc/router.cpp allocate_replica_vcs and
+// Allocation for replicating worms (systemc/router/router.cpp allocate_replica_vcs and
 // allocate_replica_switch; docs/multidestination.md). Runs before the single-output
 // allocators, which get what it leaves.
 //  - VCs: a replicating head takes an output VC on every branch at once or none, each the

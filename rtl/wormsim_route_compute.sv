@@ -1,4 +1,4 @@
-// Route computation for one head flit (systemc/route_compute.cpp, DESIGN.md section 5):
+// Route computation for one head flit (systemc/routing/route_compute.cpp, DESIGN.md section 5):
 // dimension-ordered routing on meshes and tori (order from cfg), e-cube on hypercubes
 // (high-to-low or low-to-high), Hamiltonian-path routing on 2D meshes (seed 004 section 2.2,
 // Fig. 1(c)), and Dally-Seitz dateline VC classes on tori: class 0 = [0, ceil(V/2)), class 1

@@ -1,5 +1,5 @@
 // Input-queued virtual-channel wormhole router, cycle-equivalent to the C++ router
-// (systemc/router.cpp, DESIGN.md section 4, docs/rtl.md). Per cycle: flits and credits that
+// (systemc/router/router.cpp, DESIGN.md section 4, docs/rtl.md). Per cycle: flits and credits that
 // arrive this cycle are written/counted first; heads at the front of an idle VC compete for
 // an output VC (VA) with the route computed when they were written; VCs holding an output VC
 // and a credit compete for the switch (SA) in the same cycle; winners cross the crossbar onto

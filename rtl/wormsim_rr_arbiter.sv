@@ -1,4 +1,4 @@
-// Round-robin arbiter over N requesters (systemc/round_robin_arbiter.h): the grant goes to
+// Round-robin arbiter over N requesters (systemc/router/round_robin_arbiter.h): the grant goes to
 // the first requester at or after the priority pointer, wrapping; `upd_i` moves the pointer
 // just past `upd_idx_i`. Separable allocators update only for grants that survive both
 // stages, so the winner to record is an input, not necessarily this arbiter's own pick.

@@ -1,4 +1,4 @@
-// Switch allocator (systemc/switch_allocator.cpp): each cycle matches input VCs holding a
+// Switch allocator (systemc/router/switch_allocator.cpp): each cycle matches input VCs holding a
 // ready flit with an output VC and a credit (req_i, wanted output port want_i) to output
 // ports, so that an input port sends at most one flit and an output port takes at most one.
 // Separable with round-robin arbiters, chosen by kind_i:

@@ -1,4 +1,4 @@
-// Per-node routing facts a tree worm's branching needs (systemc/multicast_route.cpp, tree
+// Per-node routing facts a tree worm's branching needs (systemc/routing/multicast_route.cpp, tree
 // mode), for every node n < MaxNodes of the network: its coordinates and the output port the
 // base routing takes from this router toward it. They depend on the straps only, so one table
 // serves all input ports (wormsim_mc_route reads it). The ports come from the router's own

@@ -1,4 +1,4 @@
-// Virtual-channel allocator (systemc/vc_allocator.cpp): matches input VCs whose head waits
+// Virtual-channel allocator (systemc/router/vc_allocator.cpp): matches input VCs whose head waits
 // for an output VC (req_i, candidates cand_i from route compute) to free output VCs (free_i).
 // Separable with round-robin arbiters on both stages, chosen by kind_i:
 //  - input-first: each requester picks its first free candidate at or after its pointer,

@@ -1,6 +1,6 @@
 // The RTL flit and strap layouts (rtl/wormsim_pkg.sv) on the C++ side of the cosimulation:
-// packing a C++ Flit (systemc/flit.h) into the RTL's flit_t bits and back, and the router's
-// cfg_t straps. The offsets here must equal the package's; testbenches/rtl_flit_test.cpp
+// packing a C++ Flit (systemc/core/flit.h) into the RTL's flit_t bits and back, and the router's
+// cfg_t straps. The offsets here must equal the package's; testbenches/cosim/rtl_flit_test.cpp
 // round-trips flits through a Verilated module that takes the fields apart and back.
 #pragma once
 

@@ -7,7 +7,7 @@
 // with the full C++ flit of the mirror after a check that the RTL carried every field it
 // holds unchanged (a multidestination branch restamps only its target and path position). A
 // multidestination head carries its whole header from the network's multicast table into
-// the RTL (systemc/rtl_flit.h). An RTL assertion failure or a corrupted flit throws std::logic_error naming
+// the RTL (systemc/cosim/rtl_flit.h). An RTL assertion failure or a corrupted flit throws std::logic_error naming
 // the router and the cycle.
 #pragma once
 

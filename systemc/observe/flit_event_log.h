@@ -16,7 +16,7 @@ namespace wormsim {
 struct FlitEvent {
   Cycle cycle = 0;
   NodeId router = 0;
-  int port = 0;  // output port, C++ port numbering (systemc/port_layout.h)
+  int port = 0;  // output port, C++ port numbering (systemc/core/port_layout.h)
   int vc = 0;    // output VC
   PacketId packet = 0;
   int index = 0;  // flit index within its packet

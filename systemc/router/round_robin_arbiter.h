@@ -1,7 +1,7 @@
 // Round-robin arbiter over n requesters: the grant goes to the first requester at or after
 // the priority pointer; update(winner) moves the pointer just past the winner, so a requester
 // that keeps requesting is served within n grants (the fairness contract tested in
-// testbenches/round_robin_arbiter_test.cpp). Separable allocators call update() only for
+// testbenches/router/round_robin_arbiter_test.cpp). Separable allocators call update() only for
 // grants that survive both stages (iSLIP-style pointer update).
 #pragma once
 

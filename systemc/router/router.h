@@ -8,7 +8,7 @@
 //
 // The router is an sc_module for naming and tracing; its evaluation is driven by the
 // network's cycle loop through step(), which only calls it in cycles where it has work.
-// RtlRouter (systemc/rtl_router.h) derives from it: the Verilated RTL router behind the same
+// RtlRouter (systemc/cosim/rtl_router.h) derives from it: the Verilated RTL router behind the same
 // interface, with this class's buffers, VC states and owner table kept as a mirror of the RTL
 // state for deadlock reports and probes.
 #pragma once

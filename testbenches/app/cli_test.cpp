@@ -1,4 +1,4 @@
-// End-to-end tests of the `wormsim` executable (systemc/cli/main.cpp): exit codes, error
+// End-to-end tests of the `wormsim` executable (systemc/app/main.cpp): exit codes, error
 // messages naming the key, results.json contents, trace outputs. WORMSIM_BIN is set by CTest.
 #include <gtest/gtest.h>
 

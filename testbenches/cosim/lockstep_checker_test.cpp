@@ -1,4 +1,4 @@
-// LockstepChecker (systemc/lockstep_checker.h) on two C++ networks elaborated side by side:
+// LockstepChecker (systemc/cosim/lockstep_checker.h) on two C++ networks elaborated side by side:
 // identical configurations agree in every cycle; configurations one pipeline stage apart are
 // reported at the first cycle a flit leaves a router of the faster one, with both sides'
 // router state after that cycle. A third network, identical to the faster one and logged

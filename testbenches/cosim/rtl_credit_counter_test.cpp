@@ -1,5 +1,5 @@
 // Block-level test of rtl/wormsim_credit_counter.sv (Verilated with W = 9) against the C++
-// CreditCounter (systemc/credit_counter.h): credits (count_o) and availability (avail_o) over
+// CreditCounter (systemc/router/credit_counter.h): credits (count_o) and availability (avail_o) over
 // random give/take for many capacities and for an unlimited counter; a credit arriving this
 // cycle can be spent this cycle; the underflow and overflow assertions.
 #include <cstdint>

@@ -1,5 +1,5 @@
 // Block-level test of rtl/wormsim_crossbar.sv (Verilated with NumIn = NumOut = 5, W = 8):
-// random legal connection sets (built through the C++ Crossbar, systemc/crossbar.h, which
+// random legal connection sets (built through the C++ Crossbar, systemc/router/crossbar.h, which
 // rejects a port used twice) route each input's data to its outputs, unselected outputs are
 // invalid and zero; the assertion fires when one input drives two outputs and when an output
 // selects an input that does not exist.

@@ -1,9 +1,9 @@
 // Lock-step equivalence of the RTL router (rtl/wormsim_router.sv, Verilated, behind
-// systemc/rtl_router.h) and the C++ router (systemc/router.cpp), DESIGN.md section 10 and
+// systemc/cosim/rtl_router.h) and the C++ router (systemc/router/router.cpp), DESIGN.md section 10 and
 // docs/rtl.md: the same workload through a network of C++ routers and a network of RTL routers
 // (or a mixed one), elaborated side by side, must give identical per-flit events (cycle,
 // router, output port, VC, packet id, flit index), checked cycle by cycle while they run
-// (systemc/lockstep_checker.h). The checker is shown to catch a difference once: C++ routers
+// (systemc/cosim/lockstep_checker.h). The checker is shown to catch a difference once: C++ routers
 // against RTL routers one pipeline stage deeper are reported at the first differing cycle,
 // with both sides' router state.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // Block-level test of rtl/wormsim_flit_fifo.sv (Verilated with W = 16, Depth = 4) against the
-// C++ FlitBuffer (systemc/flit_buffer.h): FIFO order, occupancy and front eligibility over
+// C++ FlitBuffer (systemc/router/flit_buffer.h): FIFO order, occupancy and front eligibility over
 // random push/pop with every pipeline delay and buffer depth in use; the exact cycle ready_o
 // rises after a push; the same-cycle bypass with delay 0; the overflow, underflow and
 // early-pop assertions; the read ports (a replicating worm's branches) see every slot by its

@@ -1,5 +1,5 @@
 // Round trip of the RTL flit layout (rtl/wormsim_pkg.sv flit_t) against the C++ packing
-// (systemc/rtl_flit.h) through the testbench module testbenches/rtl/wormsim_flit_loopback.sv:
+// (systemc/cosim/rtl_flit.h) through the testbench module testbenches/cosim/rtl/wormsim_flit_loopback.sv:
 // random C++ flits packed with rtl::to_bits + rtl::pack into flit_i come out of the Verilog
 // field by field equal to the C++ flit's fields (computed here from the Flit, not from
 // to_bits); fields driven into the Verilog assembler come back through rtl::unpack equal.

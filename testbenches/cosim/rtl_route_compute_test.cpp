@@ -1,7 +1,7 @@
 // Block-level test of rtl/wormsim_route_compute.sv against the C++ RouteCompute
-// (systemc/route_compute.cpp): for every node, destination, input port and input VC of a
+// (systemc/routing/route_compute.cpp): for every node, destination, input port and input VC of a
 // configuration, the candidate ports and VCs must be equal. The straps are packed by
-// rtl_straps (systemc/rtl_router.h), as for the RTL router. Port numbering: C++ network ports
+// rtl_straps (systemc/cosim/rtl_router.h), as for the RTL router. Port numbering: C++ network ports
 // are RTL ports; C++ injection/ejection channel j (port network + j) is RTL port NumNet + j.
 // Two Verilated blocks: NumNet = 4 (the narrow router builds) runs 1D/2D meshes and tori, DOR
 // in both orders, tori with and without datelines and odd VC counts, 3- and 4-cubes with both
@@ -39,7 +39,7 @@ namespace {
 constexpr int kRtlNet = 4;  // rtl/CMakeLists.txt: wormsim_route_compute NumNet=4
 constexpr int kRtlNetWide = rtl::kWidePorts;  // Vwormsim_route_compute_wide
 constexpr int kRtlNetCube = rtl::kCubePorts;  // Vwormsim_route_compute_cube
-// route_t of rtl/wormsim_pkg.sv (systemc/rtl_flit.h).
+// route_t of rtl/wormsim_pkg.sv (systemc/cosim/rtl_flit.h).
 constexpr std::uint32_t kPortMask = (1u << rtl::kPortW) - 1;
 
 struct Case {

@@ -1,5 +1,5 @@
 // Block-level test of rtl/wormsim_rr_arbiter.sv (Verilated with N = 5) against the C++
-// RoundRobinArbiter (systemc/round_robin_arbiter.h): the same pick for every request mask
+// RoundRobinArbiter (systemc/router/round_robin_arbiter.h): the same pick for every request mask
 // over random request/update sequences (both pick forms of the C++ class), the fairness
 // contract when every grant is recorded, and the out-of-range update assertion.
 #include <cstdint>

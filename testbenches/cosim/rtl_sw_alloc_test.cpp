@@ -1,5 +1,5 @@
 // Block-level test of rtl/wormsim_sw_alloc.sv (Verilated with NumIn = NumOut = 5, NumVcs = 2)
-// against the C++ SwitchAllocator (systemc/switch_allocator.cpp) with the same sizes, both
+// against the C++ SwitchAllocator (systemc/router/switch_allocator.cpp) with the same sizes, both
 // allocator kinds: thousands of cycles of random requests, cross-checked grant for grant
 // every cycle (the round-robin pointers of both models evolve with their own grants). Two
 // workloads: VCs whose packets keep wanting one output port until their tail leaves (the

@@ -1,5 +1,5 @@
 // Block-level test of rtl/wormsim_vc_alloc.sv (Verilated with NumIn = NumOut = 8) against the
-// C++ VcAllocator (systemc/vc_allocator.cpp) for 4 ports x 2 VCs on each side, both allocator
+// C++ VcAllocator (systemc/router/vc_allocator.cpp) for 4 ports x 2 VCs on each side, both allocator
 // kinds: thousands of cycles of random requests, cross-checked grant for grant every cycle
 // (both models' round-robin pointers evolve with their own grants, so one differing grant
 // shows up as a mismatch and later ones follow). Requests are candidate ranges (ports x VCs)

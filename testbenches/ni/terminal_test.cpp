@@ -1,4 +1,4 @@
-// Block-level tests of the network interface (systemc/terminal.h): one Terminal with
+// Block-level tests of the network interface (systemc/ni/terminal.h): one Terminal with
 // hand-made injection and ejection links, driven cycle by cycle. The test plays the router:
 // it records every flit the NI injects and returns injection credits (the cycle it sees a
 // flit, like a P = 1 router forwarding at once, or only when told), and it pushes flits onto

@@ -1,4 +1,4 @@
-// The flit-log comparator (systemc/flit_event_log.h): logs are multisets compared cycle by
+// The flit-log comparator (systemc/observe/flit_event_log.h): logs are multisets compared cycle by
 // cycle, so an event missing on one side counts once and does not shift the rest, and the
 // report names the first cycle that differs with each side's differing events.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Block-level tests of one Router (systemc/router.h, docs/timing-model.md): a single router of
+// Block-level tests of one Router (systemc/router/router.h, docs/timing-model.md): a single router of
 // a 3x3 mesh (the centre node 4 = (1,1)) with hand-made links on some of its ports, driven
 // cycle by cycle by the test. The test plays the neighbours: upstream senders that respect the
 // router's input-buffer credits, and downstream receivers that record every flit and, when

@@ -1,4 +1,4 @@
-// Multidestination routing helpers (systemc/multicast_route.h): header cost per encoding,
+// Multidestination routing helpers (systemc/routing/multicast_route.h): header cost per encoding,
 // base-routing conformance (BRCP), splitting destination sets into conforming paths, random
 // conforming paths, Hamiltonian-path labels and routes.
 #include <gtest/gtest.h>

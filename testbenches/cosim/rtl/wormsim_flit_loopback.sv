@@ -1,5 +1,5 @@
-// Testbench-only (testbenches/rtl_flit_test.cpp): the package's flit_t taken apart and put
-// together, so that the C++ packing (systemc/rtl_flit.h) can be checked against the layout
+// Testbench-only (testbenches/cosim/rtl_flit_test.cpp): the package's flit_t taken apart and put
+// together, so that the C++ packing (systemc/cosim/rtl_flit.h) can be checked against the layout
 // SystemVerilog gives the struct. flit_i comes out field by field (and through the package's
 // bit offsets and helper functions); the separate fields *_i come back as one flit_o.
 // Written in the style of rtl/ (wormsim_pkg.sv): no `import`, package items by full name.
