@@ -14,6 +14,7 @@
 #include "config.h"
 #include "flit_event_log.h"
 #include "lockstep_checker.h"
+#include "rtl_limits.h"
 #include "rtl_router_factory.h"
 #include "synthetic_network.h"
 #include "network_test_util.h"
@@ -566,10 +567,16 @@ TEST(RtlEquivalence, SynchronousAndAsynchronousReplicationDiffer) {
   EXPECT_GT(r.comparison.mismatches, 0u);
 }
 
+// Config::validate() and then the RTL build's limits (cosim/rtl_limits.h), as a run checks them.
+void validate_rtl(const Config& c) {
+  c.validate();
+  check_rtl_limits(c);
+}
+
 TEST(RtlConfig, LimitsOfTheVerilatedRouterNameTheKey) {
   auto expect_error = [](Config c, const std::string& text) {
     try {
-      c.validate();
+      validate_rtl(c);
       ADD_FAILURE() << "accepted: " << text;
     } catch (const ConfigError& e) {
       EXPECT_EQ(e.key(), "network.router.implementation");
@@ -586,15 +593,15 @@ TEST(RtlConfig, LimitsOfTheVerilatedRouterNameTheKey) {
   // their node counts exceed both multidestination headers).
   c = as_rtl(testing::mesh_config({4, 4, 4}));
   c.network.router.port_model = PortModel::kAllPort;
-  EXPECT_NO_THROW(c.validate());
+  EXPECT_NO_THROW(validate_rtl(c));
   c = as_rtl(testing::hypercube_config(7));
   c.network.router.port_model = PortModel::kAllPort;
-  EXPECT_NO_THROW(c.validate());
+  EXPECT_NO_THROW(validate_rtl(c));
   c = as_rtl(testing::hypercube_config(8));
-  EXPECT_NO_THROW(c.validate());
+  EXPECT_NO_THROW(validate_rtl(c));
   c = as_rtl(testing::hypercube_config(16));
   c.network.router.port_model = PortModel::kAllPort;
-  EXPECT_NO_THROW(c.validate());
+  EXPECT_NO_THROW(validate_rtl(c));
   c = as_rtl(testing::hypercube_config(8));
   c.network.router.multidest = MultidestMode::kPath;
   expect_error(c, "at most 255 nodes (got 256)");
@@ -612,7 +619,7 @@ TEST(RtlConfig, LimitsOfTheVerilatedRouterNameTheKey) {
   c.traffic.multicast_fraction = 0.5;
   c.traffic.multicast_destinations = 17;
   try {
-    c.validate();
+    validate_rtl(c);
     ADD_FAILURE() << "a 17-destination path header accepted";
   } catch (const ConfigError& e) {
     EXPECT_EQ(e.key(), "traffic.multicast_destinations");
@@ -620,7 +627,7 @@ TEST(RtlConfig, LimitsOfTheVerilatedRouterNameTheKey) {
   c = testing::mesh_config({4, 4});
   c.network.router.rtl_nodes = {16};
   try {
-    c.validate();
+    validate_rtl(c);
     ADD_FAILURE() << "rtl_nodes outside the network accepted";
   } catch (const ConfigError& e) {
     EXPECT_EQ(e.key(), "network.router.rtl_nodes[0]");
