@@ -1,9 +1,15 @@
 #!/usr/bin/python3
 """Latency-versus-offered-load sweep: runs `wormsim run` once per injection rate (one
-simulation per process), collects results.json, writes sweep.csv and latency_load.png.
+simulation per process) on a synthetic-traffic config, collects results.json, writes
+sweep.csv and latency_load.png.
+
+The base config is configs/synthetic_sweep.yaml (8x8 mesh, XY routing, 4 VCs x 4 flits,
+uniform random 5-flit packets, no waveforms) unless --config names another; it must have
+`workload: synthetic` (a collective config has no offered load). Each point adds
+--set traffic.injection_rate=RATE after the --set options given here.
 
 Example (the curve in docs/results-latency-load.md):
-  scripts/latency_load.py --out out/sweep --set traffic.packet_length=1 \
+  scripts/latency_load.py --out out/sweep --set traffic.packet_length=1 \\
       --set network.router.buffer_depth=8 --rates 0.05,0.1,0.2,0.3,0.35,0.4,0.42,0.45,0.5
 """
 import argparse
@@ -13,24 +19,67 @@ import os
 import subprocess
 import sys
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_CONFIG = os.path.join(ROOT, "configs", "synthetic_sweep.yaml")
+
+
+def describe(cfg):
+    """One line saying what ran, from results.json's resolved config."""
+    net, r, t = cfg["network"], cfg["network"]["router"], cfg["traffic"]
+    if net["topology"] == "hypercube":
+        shape = f"{net['hypercube_dimension']}-cube"
+    else:
+        shape = "x".join(str(d) for d in net["dims"]) + " " + net["topology"]
+    routing = net["routing"]["algorithm"]
+    if routing == "dor":
+        order = net["routing"]["order"] or list(range(len(net["dims"])))
+        routing = "DOR " + "".join("xyz"[d] for d in order).upper()
+    text = (f"{shape}, {routing}, {r['vcs']} VCs x {r['buffer_depth']} flits, "
+            f"{t['pattern']} traffic, {t['packet_length']}-flit packets")
+    if r["port_model"] != "one_port":
+        text += f", {r['port_model']}"
+    if r["pipeline_depth"] != 1:
+        text += f", {r['pipeline_depth']}-stage pipeline"
+    if t.get("multicast_fraction"):
+        text += f", {t['multicast_fraction']:g} multicast ({r['multidest']})"
+    if cfg["machine"]["preset"] != "none":
+        text += f", preset {cfg['machine']['preset']}"
+    return text
+
 
 def main() -> int:
-    here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--wormsim", default=os.path.join(here, "..", "build", "systemc", "wormsim"))
-    ap.add_argument("--config", default=None, help="YAML config (default: built-in)")
+    ap.add_argument("--wormsim", default=os.path.join(ROOT, "build", "systemc", "wormsim"))
+    ap.add_argument("--config", default=DEFAULT_CONFIG,
+                    help="YAML config with workload: synthetic (default: configs/synthetic_sweep.yaml)")
     ap.add_argument("--set", action="append", default=[], help="override passed to wormsim run")
     ap.add_argument("--rates", default="0.05,0.1,0.15,0.2,0.25,0.3,0.35,0.4,0.45,0.5")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
 
+    # Resolve the config first (wormsim validate prints it as JSON): a config error or a
+    # collective workload stops the sweep before any run.
+    sets = []
+    for s in args.set:
+        sets += ["--set", s]
+    proc = subprocess.run([args.wormsim, "validate", args.config] + sets, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.stderr.write(proc.stderr)
+        return proc.returncode
+    if json.loads(proc.stdout)["workload"] != "synthetic":
+        sys.stderr.write(f"latency_load: {args.config} runs workload {json.loads(proc.stdout)['workload']}; "
+                         "a latency-load sweep needs workload: synthetic (traffic.* sets the load)\n")
+        return 2
+    for line in proc.stderr.splitlines():  # e.g. keys the run does not use
+        if "warning:" in line:
+            sys.stderr.write(line + "\n")
+
     os.makedirs(args.out, exist_ok=True)
     rows = []
+    config = None
     for rate in [float(r) for r in args.rates.split(",")]:
         run_dir = os.path.join(args.out, f"rate_{rate:.3f}")
-        cmd = [args.wormsim, "run", "--quiet", "--out", run_dir]
-        if args.config:
-            cmd.insert(2, args.config)
+        cmd = [args.wormsim, "run", args.config, "--quiet", "--out", run_dir]
         for s in args.set + [f"traffic.injection_rate={rate}"]:
             cmd += ["--set", s]
         proc = subprocess.run(cmd, capture_output=True, text=True)
@@ -40,6 +89,7 @@ def main() -> int:
             return proc.returncode
         with open(os.path.join(run_dir, "results.json")) as f:
             res = json.load(f)
+        config = res["config"]
         row = {
             "offered": res["throughput"]["offered_flits_per_node_cycle"],
             "accepted": res["throughput"]["accepted_flits_per_node_cycle"],
@@ -76,8 +126,14 @@ def main() -> int:
     a2.set_ylabel("accepted throughput (flits/node/cycle)")
     a2.grid(True, alpha=0.3)
     a2.legend()
-    fig.suptitle("wormsim latency vs load" + (" (" + ", ".join(args.set) + ")" if args.set else ""),
-                 fontsize=9)
+    sim = config["simulation"]
+    config_path = os.path.abspath(args.config)
+    config_name = (os.path.relpath(config_path, ROOT) if config_path.startswith(ROOT + os.sep)
+                   else args.config)
+    fig.suptitle(f"latency vs load: {describe(config)}\n"
+                 f"{config_name}; {sim['warmup_cycles']} warm-up + "
+                 f"{sim['measure_cycles']} measured cycles per point, traffic.seed "
+                 f"{config['traffic']['seed']}", fontsize=9)
     fig.tight_layout()
     png = os.path.join(args.out, "latency_load.png")
     fig.savefig(png, dpi=110)

@@ -13,6 +13,45 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
+SCATTER = {"scatter_st", "scatter_bt", "scatter_smt", "scatter_hmt"}
+
+
+def operation(cfg):
+    """What the operations were: broadcast, multicast, scatter or ping-pong."""
+    col = cfg["collective"]
+    algs = set(col["algorithms"])
+    if algs == {"ping_pong"}:
+        return "ping-pong (one-way)"
+    kind = "scatter" if algs <= SCATTER else "broadcast"
+    if col["random_destinations"] > 0:
+        return f"{'scatter' if kind == 'scatter' else 'multicast'} to {col['random_destinations']} random nodes"
+    if col["destinations"]:
+        return f"{'scatter' if kind == 'scatter' else 'multicast'} to {len(col['destinations'])} nodes"
+    return kind
+
+
+def describe(cfg, algs, rows):
+    """Title: the algorithms, the operation, the network and the roots, from results.json."""
+    net = cfg["network"]
+    if net["topology"] == "hypercube":
+        shape = f"{net['hypercube_dimension']}-cube"
+    else:
+        shape = "x".join(str(d) for d in net["dims"]) + " " + net["topology"]
+    router = net["router"]
+    parts = [shape, router["port_model"]]
+    if router["multidest"] != "none":
+        parts.append(f"multidest {router['multidest']}")
+    if net["routing"]["algorithm"] != "dor":
+        parts.append(net["routing"]["algorithm"] + " routing")
+    preset = cfg["machine"]["preset"]
+    parts.append(f"preset {preset}" if preset != "none" else f"clock {net['clock_period_ns']:g} ns")
+    col = cfg["collective"]
+    roots = max((r["roots"] for r in rows), default=0)
+    who = {"one": f"root {col['root']}", "all": f"all {roots} roots",
+           "sample": f"{roots} random roots (mean over roots)"}[col["roots"]]
+    return f"{' vs '.join(algs)}: {operation(cfg)}\n{', '.join(parts)}; {who}"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("results")
@@ -27,19 +66,18 @@ def main():
         if r["algorithm"] not in algs:
             algs.append(r["algorithm"])
     cfg = res["config"]
-    title = args.title or "{} {} mesh, {}, preset {}".format(
-        "x".join(str(d) for d in cfg["network"]["dims"]), cfg["network"]["topology"],
-        cfg["network"]["router"]["port_model"], cfg["machine"]["preset"])
+    title = args.title or describe(cfg, algs, rows)
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    for alg in algs:
+    for i, alg in enumerate(algs):
         mine = sorted((r for r in rows if r["algorithm"] == alg), key=lambda r: r["bytes"])
         x = [r["bytes"] for r in mine]
-        ax.plot(x, [r["max_latency_us"] for r in mine], "o-", label=alg + " max")
-        ax.plot(x, [r["avg_latency_us"] for r in mine], "s--", label=alg + " avg")
-    ax.set_xlabel("message size (bytes)")
-    ax.set_ylabel("broadcast latency (us)")
+        # One colour per algorithm: solid = max over the destinations, dashed = their average.
+        ax.plot(x, [r["max_latency_us"] for r in mine], "o-", color=f"C{i}", label=alg + " max")
+        ax.plot(x, [r["avg_latency_us"] for r in mine], "s--", color=f"C{i}", label=alg + " avg")
+    ax.set_xlabel("message size (bytes)" + (" per destination" if operation(cfg).startswith("scatter") else ""))
+    ax.set_ylabel("latency (us), over the destinations")
     ax.set_xscale("log", base=2)
-    ax.set_title(title)
+    ax.set_title(title, fontsize=9)
     ax.grid(True, alpha=0.3)
     ax.legend()
     fig.tight_layout()

@@ -48,22 +48,7 @@ void CollectiveHarness::build_operations() {
   const Topology& topo = network_->topology();
   const int nodes = topo.nodes();
   const CollectiveConfig& c = config_.collective;
-  std::vector<NodeId> roots;
-  switch (c.roots) {
-    case RootSelection::kOne: roots.push_back(c.root); break;
-    case RootSelection::kAll:
-      for (int n = 0; n < nodes; ++n) roots.push_back(static_cast<NodeId>(n));
-      break;
-    case RootSelection::kSample: {
-      std::vector<NodeId> all(static_cast<std::size_t>(nodes));
-      std::iota(all.begin(), all.end(), 0u);
-      std::mt19937_64 rng(c.seed);
-      std::shuffle(all.begin(), all.end(), rng);
-      all.resize(std::min<std::size_t>(all.size(), static_cast<std::size_t>(c.sample)));
-      roots = all;
-      break;
-    }
-  }
+  const std::vector<NodeId> roots = collective_roots(config_);  // config.h
   for (CollectiveAlgorithm alg : c.algorithms)
     for (std::uint32_t bytes : c.message_bytes)
       for (NodeId root : roots) {
@@ -176,6 +161,9 @@ void CollectiveHarness::collect(const fw::Operation& op) {
       r.errors.push_back(fmt::format("node {} left {} messages unread", n,
                                      nodes_[n]->ni().unread_messages()));
   }
+  // An operation without destinations delivered nothing: not a success (validate() rejects
+  // the configs that would make one).
+  if (op.destinations.empty() && !ping_pong) r.errors.push_back("the operation has no destinations");
   // Latency per destination.
   double sum = 0;
   for (NodeId d : op.destinations) {

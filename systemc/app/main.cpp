@@ -7,6 +7,7 @@
 #include <systemc>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -14,6 +15,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <system_error>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -28,9 +30,25 @@
 #include "synthetic_network.h"
 #include "wave_tracer.h"
 
+#ifndef WORMSIM_VERSION
+#error "WORMSIM_VERSION must be the project version (systemc/app/CMakeLists.txt)"
+#endif
+
+namespace wormsim {
+// The source tree's `git describe --always --dirty` at build time, or "unknown" outside a git
+// checkout: build_info.cpp, generated at every build (systemc/app/CMakeLists.txt).
+const char* build_git_commit();
+}  // namespace wormsim
+
 namespace {
 
 using namespace wormsim;
+
+// A problem with where the run writes (--out, trace.file): exit 2, like a config error.
+class OutputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 enum ExitCode : int { kOk = 0, kError = 1, kConfigError = 2, kDeadlock = 3, kDrainIncomplete = 4 };
 
@@ -78,23 +96,101 @@ int list_command() {
   return kOk;
 }
 
-Config load(const std::string& file, const std::vector<std::string>& sets, std::string& source) {
+// Loads CONFIG (or the built-in default) with the --set overrides; `given` receives the keys
+// the user gave: the file's and the overrides (the built-in default's own keys are not theirs).
+Config load(const std::string& file, const std::vector<std::string>& sets, std::string& source,
+            std::vector<GivenKey>& given) {
   if (file.empty()) {
     source = "<built-in default>";
-    return load_config(default_config_yaml(), source, sets, check_router_implementation);
+    Config c = load_config(default_config_yaml(), source, sets, check_router_implementation, &given);
+    given.erase(std::remove_if(given.begin(), given.end(),
+                               [&](const GivenKey& k) { return k.source == source; }),
+                given.end());
+    return c;
   }
   source = file;
-  return load_config_file(file, sets, check_router_implementation);
+  return load_config_file(file, sets, check_router_implementation, &given);
+}
+
+// One warning per key the user gave that this run does not read (docs/cli.md).
+void warn_unused(const Config& config, const std::vector<GivenKey>& given) {
+  for (const UnusedKey& u : unused_keys(config, given))
+    std::cerr << "wormsim: warning: " << text(u) << "\n";
+}
+
+// Fails with an OutputError naming `what` unless `path` can be written (it is created and
+// removed again if it did not exist).
+void check_writable(const std::filesystem::path& path, const std::string& what) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec))
+    throw OutputError(fmt::format("{}: cannot write {}: it is a directory", what, path.string()));
+  const bool existed = fs::exists(path, ec);
+  errno = 0;
+  std::ofstream probe(path, std::ios::app);
+  if (!probe) {
+    const int err = errno;
+    throw OutputError(fmt::format("{}: cannot write {}{}", what, path.string(),
+                                  err != 0 ? ": " + std::generic_category().message(err)
+                                           : std::string()));
+  }
+  probe.close();
+  if (!existed) fs::remove(path, ec);
+}
+
+// Before the run: the output directory exists (created) and every file the run will write
+// there can be written, so a long run does not fail at its end. Errors name --out or
+// trace.file.
+void prepare_outputs(const std::string& out_dir, const Config& config) {
+  namespace fs = std::filesystem;
+  const fs::path out(out_dir);
+  const std::string out_what = "--out " + out_dir;
+  std::error_code ec;
+  if (fs::exists(out, ec) && !fs::is_directory(out, ec))
+    throw OutputError(fmt::format("{}: exists and is not a directory", out_what));
+  fs::create_directories(out, ec);
+  if (ec)
+    throw OutputError(fmt::format("{}: cannot create the directory: {}", out_what, ec.message()));
+  check_writable(out / "results.json", out_what);
+  if (config.workload == Workload::kCollective && config.trace.timeline)
+    check_writable(out / "timeline.json", out_what);
+  if (config.trace.enabled) {
+    const fs::path base = out / config.trace.file;
+    const std::string what = fmt::format("trace.file {} (in --out {})", config.trace.file, out_dir);
+    fs::create_directories(base.parent_path(), ec);
+    if (ec)
+      throw OutputError(fmt::format("{}: cannot create the directory {}: {}", what,
+                                    base.parent_path().string(), ec.message()));
+    check_writable(base.string() + ".vcd", what);
+    check_writable(base.string() + ".gtkw", what);
+  }
+}
+
+// Writes `text` to `path` or fails with an OutputError naming --out.
+void write_output(const std::filesystem::path& path, const std::string& text,
+                  const std::string& out_dir) {
+  std::ofstream f(path);
+  f << text;
+  f.close();
+  if (!f) throw OutputError(fmt::format("--out {}: cannot write {}", out_dir, path.string()));
 }
 
 std::unique_ptr<WaveTracer> make_tracer(Network& network, const Config& config,
                                         const std::string& out_dir) {
   if (!config.trace.enabled) return nullptr;
-  std::vector<NodeId> routers = config.trace.routers;
-  if (routers.empty()) routers.push_back(0);
   network.set_probe_window(config.trace.window_cycles);
-  return std::make_unique<WaveTracer>(network, routers,
+  return std::make_unique<WaveTracer>(network, traced_routers(config),
                                       (std::filesystem::path(out_dir) / config.trace.file).string());
+}
+
+// Closes the VCD and writes its layout; a layout that cannot be written names trace.file.
+void finish_tracer(std::unique_ptr<WaveTracer>& tracer) {
+  if (!tracer) return;
+  try {
+    tracer->finish();
+  } catch (const std::runtime_error& e) {
+    throw OutputError(fmt::format("trace.file: {}", e.what()));
+  }
 }
 
 // With tracing on, RTL routers among the traced ones also write FST waves (docs/rtl.md).
@@ -105,8 +201,7 @@ NetworkOptions network_options(const Config& config, const std::string& out_dir,
   std::vector<NodeId> traced;
   if (config.trace.enabled) {
     prefix = (std::filesystem::path(out_dir) / config.trace.file).string();
-    traced = config.trace.routers;
-    if (traced.empty()) traced.push_back(0);
+    traced = traced_routers(config);
   }
   options.router_factory = make_router_factory(config, prefix, traced);
   return options;
@@ -148,7 +243,7 @@ void warn_if_map_count_low(long nodes) {
 }
 
 // workload: collective -- node firmware runs the configured collective operations.
-int run_collective(const Config& config, const std::string& source, const std::string& out_dir,
+int run_collective(const Config& config, const RunInfo& run_info, const std::string& out_dir,
                    bool quiet) {
   CollectiveHarness harness("harness", config, network_options(config, out_dir, quiet));
   warn_if_map_count_low(static_cast<long>(harness.network().topology().nodes()));
@@ -159,10 +254,9 @@ int run_collective(const Config& config, const std::string& source, const std::s
   const auto start = std::chrono::steady_clock::now();
   sc_core::sc_start();
   harness.finish();
-  RunInfo info;
+  RunInfo info = run_info;
   info.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  info.config_source = source;
-  tracer.reset();
+  finish_tracer(tracer);
   harness.network().close_router_traces();
 
   const std::filesystem::path out(out_dir);
@@ -170,9 +264,9 @@ int run_collective(const Config& config, const std::string& source, const std::s
   results["collective"] = collective_json(harness);
   if (harness.firmware_fault()) results["firmware_fault"] = *harness.firmware_fault();
   if (harness.stall()) results["firmware_stall"] = *harness.stall();
-  std::ofstream(out / "results.json") << results.dump(2) << "\n";
+  write_output(out / "results.json", results.dump(2) + "\n", out_dir);
   if (config.trace.timeline)
-    std::ofstream(out / "timeline.json") << timeline_json(harness).dump() << "\n";
+    write_output(out / "timeline.json", timeline_json(harness).dump() + "\n", out_dir);
   std::cout << collective_summary_text(harness);
   report_rtl_traces(harness.network(), config);
   std::cout << fmt::format("simulated {} cycles in {:.2f} s\n", harness.network().cycles(),
@@ -203,25 +297,29 @@ int run_collective(const Config& config, const std::string& source, const std::s
 }
 
 int run_command(const std::string& file, const std::vector<std::string>& sets,
-                const std::string& out_dir, bool trace, bool quiet) {
-  std::string source;
-  Config config = load(file, sets, source);
+                const std::string& out_dir, bool trace, bool quiet,
+                const std::vector<std::string>& command_line) {
+  RunInfo info;
+  std::vector<GivenKey> given;
+  Config config = load(file, sets, info.config_source, given);
   if (trace) config.trace.enabled = true;
-  std::filesystem::create_directories(out_dir);
-  if (config.workload == Workload::kCollective) return run_collective(config, source, out_dir, quiet);
+  warn_unused(config, given);
+  info.version = WORMSIM_VERSION;
+  info.git_commit = build_git_commit();
+  info.command_line = command_line;
+  prepare_outputs(out_dir, config);
+  if (config.workload == Workload::kCollective) return run_collective(config, info, out_dir, quiet);
 
   SyntheticNetwork network("net", config, network_options(config, out_dir, quiet));
   std::unique_ptr<WaveTracer> tracer = make_tracer(network, config, out_dir);
   const auto start = std::chrono::steady_clock::now();
   sc_core::sc_start();
-  RunInfo info;
   info.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  info.config_source = source;
-  tracer.reset();  // flush the VCD
+  finish_tracer(tracer);  // flush the VCD, write its layout
   network.close_router_traces();
 
   const std::string results_path = (std::filesystem::path(out_dir) / "results.json").string();
-  std::ofstream(results_path) << results_json(network, info).dump(2) << "\n";
+  write_output(results_path, results_json(network, info).dump(2) + "\n", out_dir);
   std::cout << summary_text(network, info);
   std::cout << "results: " << results_path << "\n";
   report_rtl_traces(network, config);
@@ -254,6 +352,8 @@ int run_command(const std::string& file, const std::vector<std::string>& sets,
 int sc_main(int argc, char* argv[]) {
   CLI::App app{"wormsim: cycle-level wormhole network simulator"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", fmt::format("wormsim {} ({})", WORMSIM_VERSION, build_git_commit()),
+                       "print the version and the git commit it was built from");
   std::string config_file;
   std::vector<std::string> sets;
   std::string out_dir = "out";
@@ -287,14 +387,20 @@ int sc_main(int argc, char* argv[]) {
     if (list->parsed()) return list_command();
     if (validate->parsed()) {
       std::string source;
-      const Config c = load(validate_file, validate_sets, source);
+      std::vector<GivenKey> given;
+      const Config c = load(validate_file, validate_sets, source, given);
       std::cout << to_json(c).dump(2) << "\n";  // stdout stays a loadable config
+      warn_unused(c, given);
       std::cerr << source << ": valid\n";
       return kOk;
     }
-    return run_command(config_file, sets, out_dir, trace, quiet);
+    return run_command(config_file, sets, out_dir, trace, quiet,
+                       std::vector<std::string>(argv, argv + argc));
   } catch (const ConfigError& e) {
     std::cerr << "wormsim: config error: " << e.what() << "\n";
+    return kConfigError;
+  } catch (const OutputError& e) {
+    std::cerr << "wormsim: output error: " << e.what() << "\n";
     return kConfigError;
   } catch (const std::exception& e) {
     std::cerr << "wormsim: error: " << e.what() << "\n";

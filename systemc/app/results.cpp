@@ -43,6 +43,9 @@ nlohmann::json results_json(const Network& net, const RunInfo& info) {
   const Topology& topo = net.topology();
   nlohmann::json j;
   j["schema"] = "wormsim.results.v1";
+  j["version"] = info.version;
+  j["git_commit"] = info.git_commit;
+  j["command_line"] = info.command_line;
   j["config_source"] = info.config_source;
   j["config"] = to_json(net.config());
   j["outcome"] = to_string(net.outcome());

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -11,7 +12,10 @@ namespace wormsim {
 
 struct RunInfo {
   double wall_seconds = 0;
-  std::string config_source;  // file path or "<built-in default>"
+  std::string config_source;              // file path or "<built-in default>"
+  std::string version;                    // wormsim's version (CMake project VERSION)
+  std::string git_commit;                 // `git describe --always --dirty` at build time, or "unknown"
+  std::vector<std::string> command_line;  // the full argv of the run
 };
 
 nlohmann::json results_json(const Network& network, const RunInfo& info);

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <array>
+#include <filesystem>
+#include <numeric>
+#include <random>
 #include <utility>
 
 #include <fmt/format.h>
@@ -131,6 +134,52 @@ int node_count(const TopologyConfig& t) {
   int n = 1;
   for (int d : t.dims) n *= d;
   return n;
+}
+
+std::vector<NodeId> default_traced_routers(const TopologyConfig& t) {
+  // A hypercube is the 2-ary n-cube: node ids are coordinates in base 2, like a mesh's in
+  // base k (node = x + X * y + ...).
+  const std::vector<int> sides = t.kind == TopologyKind::kHypercube
+                                     ? std::vector<int>(static_cast<std::size_t>(t.hypercube_dimension), 2)
+                                     : t.dims;
+  NodeId low = 0;
+  NodeId high = 0;
+  NodeId stride = 1;
+  for (int k : sides) {
+    low += static_cast<NodeId>((k - 1) / 2) * stride;
+    high += static_cast<NodeId>(k / 2) * stride;
+    stride *= static_cast<NodeId>(k);
+  }
+  std::vector<NodeId> out{0};
+  for (NodeId n : {low, high})
+    if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+  return out;
+}
+
+std::vector<NodeId> traced_routers(const Config& c) {
+  return c.trace.routers.empty() ? default_traced_routers(c.network.topology) : c.trace.routers;
+}
+
+std::vector<NodeId> collective_roots(const Config& config) {
+  const CollectiveConfig& c = config.collective;
+  const int nodes = node_count(config.network.topology);
+  std::vector<NodeId> roots;
+  switch (c.roots) {
+    case RootSelection::kOne: roots.push_back(c.root); break;
+    case RootSelection::kAll:
+      for (int n = 0; n < nodes; ++n) roots.push_back(static_cast<NodeId>(n));
+      break;
+    case RootSelection::kSample: {
+      std::vector<NodeId> all(static_cast<std::size_t>(nodes));
+      std::iota(all.begin(), all.end(), 0u);
+      std::mt19937_64 rng(c.seed);
+      std::shuffle(all.begin(), all.end(), rng);
+      all.resize(std::min<std::size_t>(all.size(), static_cast<std::size_t>(std::max(c.sample, 0))));
+      roots = all;
+      break;
+    }
+  }
+  return roots;
 }
 
 void Config::validate() const {
@@ -267,11 +316,13 @@ void Config::validate() const {
           fmt::format("must exceed twice link_latency + pipeline_depth + credit_latency, i.e. "
                       "be at least {} (got {})",
                       2 * round_trip + 1, simulation.watchdog_cycles));
-  require(simulation.drain_max_cycles >= simulation.watchdog_cycles,
-          "simulation.drain_max_cycles",
-          fmt::format("must be at least simulation.watchdog_cycles ({}) so a deadlock during the "
-                      "drain is caught by the watchdog (got {})",
-                      simulation.watchdog_cycles, simulation.drain_max_cycles));
+  // Collective runs have no drain phase (they end when the operations do).
+  if (workload == Workload::kSynthetic)
+    require(simulation.drain_max_cycles >= simulation.watchdog_cycles,
+            "simulation.drain_max_cycles",
+            fmt::format("must be at least simulation.watchdog_cycles ({}) so a deadlock during "
+                        "the drain is caught by the watchdog (got {})",
+                        simulation.watchdog_cycles, simulation.drain_max_cycles));
   constexpr Cycle kMaxCycles = Cycle{1} << 40;
   require(simulation.warmup_cycles < kMaxCycles, "simulation.warmup_cycles", "must be below 2^40");
   require(simulation.measure_cycles < kMaxCycles, "simulation.measure_cycles", "must be below 2^40");
@@ -287,6 +338,22 @@ void Config::validate() const {
   for (std::size_t i = 0; i < trace.routers.size(); ++i)
     require(trace.routers[i] < static_cast<NodeId>(nodes), fmt::format("trace.routers[{}]", i),
             fmt::format("router {} is outside the {}-node network", trace.routers[i], nodes));
+  // The waveforms go inside the output directory (--out): a relative path without "..".
+  const std::filesystem::path trace_path(trace.file);
+  require(!trace_path.is_absolute(), "trace.file",
+          fmt::format("'{}' is an absolute path; give a name (or relative path) inside the "
+                      "output directory --out",
+                      trace.file));
+  for (const std::filesystem::path& part : trace_path)
+    require(part != "..", "trace.file",
+            fmt::format("'{}' leaves the output directory (--out) with '..'; give a name (or "
+                        "relative path) inside it",
+                        trace.file));
+  const std::string base = trace_path.filename().string();
+  require(!base.empty() && base != ".", "trace.file",
+          fmt::format("'{}' names a directory; give a file base name such as 'wormsim' (the "
+                      "run writes <name>.vcd and <name>.gtkw)",
+                      trace.file));
 }
 
 void Config::validate_node_layer(int nodes) const {
@@ -327,6 +394,32 @@ void Config::validate_node_layer(int nodes) const {
   if (workload != Workload::kCollective) return;
   require(nodes >= 2, "network.dims", "a collective needs at least 2 nodes");
   const TopologyConfig& topo = network.topology;
+  const std::vector<NodeId> roots = collective_roots(*this);
+  const bool only_ping_pong =
+      std::all_of(col.algorithms.begin(), col.algorithms.end(),
+                  [](CollectiveAlgorithm a) { return a == CollectiveAlgorithm::kPingPong; });
+  // Every operation needs a destination: collective.destinations less the root must not be
+  // empty for any root (the root is dropped from the set).
+  if (!col.destinations.empty() && col.random_destinations == 0 && !only_ping_pong) {
+    std::vector<NodeId> distinct = col.destinations;
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    if (distinct.size() == 1 && std::find(roots.begin(), roots.end(), distinct[0]) != roots.end())
+      throw ConfigError(
+          "collective.destinations",
+          fmt::format("the only destination, node {}, is also a root (collective.roots {}): the "
+                      "root is dropped from the set, leaving an operation with no destination; "
+                      "list other nodes too, or [] to broadcast",
+                      distinct[0], to_string(col.roots)));
+  }
+  if (col.peer >= 0 &&
+      std::find(col.algorithms.begin(), col.algorithms.end(), CollectiveAlgorithm::kPingPong) !=
+          col.algorithms.end() &&
+      std::find(roots.begin(), roots.end(), static_cast<NodeId>(col.peer)) != roots.end())
+    throw ConfigError("collective.peer",
+                      fmt::format("ping_pong peer {} is also a root (collective.roots {}): a node "
+                                  "cannot ping-pong with itself",
+                                  col.peer, to_string(col.roots)));
   for (std::size_t i = 0; i < col.algorithms.size(); ++i) {
     const std::string key = fmt::format("collective.algorithms[{}]", i);
     switch (col.algorithms[i]) {
@@ -374,14 +467,14 @@ void Config::validate_node_layer(int nodes) const {
         break;
       default: break;
     }
+    const std::size_t dests = !col.destinations.empty() ? col.destinations.size()
+                              : col.random_destinations > 0
+                                  ? static_cast<std::size_t>(col.random_destinations)
+                                  : static_cast<std::size_t>(nodes - 1);
     if (is_scatter(col.algorithms[i]) &&
         col.algorithms[i] != CollectiveAlgorithm::kScatterSequential) {
       // The largest message holds several destinations' chunks: BT's first one the half of
       // the participants without the root, an SMT or HMT worm up to every destination's.
-      const std::size_t dests = !col.destinations.empty() ? col.destinations.size()
-                                : col.random_destinations > 0
-                                    ? static_cast<std::size_t>(col.random_destinations)
-                                    : static_cast<std::size_t>(nodes - 1);
       const std::size_t chunks =
           col.algorithms[i] == CollectiveAlgorithm::kScatterBinomial ? (dests + 2) / 2 : dests;
       for (std::size_t b = 0; b < col.message_bytes.size(); ++b)
@@ -391,6 +484,69 @@ void Config::validate_node_layer(int nodes) const {
                             to_string(col.algorithms[i]), chunks, col.message_bytes[b],
                             col.message_bytes[b] * chunks));
     }
+    check_packet_flits(col.algorithms[i], dests, nodes);
+  }
+}
+
+// Every packet must fit the 65535 flits a packet can have (16-bit flit index). The NI sends a
+// message as one packet (node.max_packet_bytes 0) or in packets of max_packet_bytes -
+// header_bytes payload bytes; each packet carries node.header_bytes of header and, in a
+// multidestination worm, its destination list (ni/network_interface.cpp packetise, routing/
+// multicast_route.cpp header_flits). `dests` bounds the destinations of one operation.
+void Config::check_packet_flits(CollectiveAlgorithm alg, std::size_t dests, int nodes) const {
+  using A = CollectiveAlgorithm;
+  const bool worms = alg == A::kPathMulticast || alg == A::kTreeMulticast || alg == A::kMArray ||
+                     alg == A::kRemArray || alg == A::kScatterSmt || alg == A::kScatterHmt;
+  const std::uint64_t chunks = alg == A::kScatterBinomial                          ? (dests + 2) / 2
+                               : alg == A::kScatterSmt || alg == A::kScatterHmt ? dests
+                                                                                : 1;
+  const auto fb = static_cast<std::uint64_t>(network.flit_bytes);
+  std::uint64_t list_flits = 0;
+  if (worms) {
+    std::uint64_t address_bits = 1;
+    while ((std::uint64_t{1} << address_bits) < static_cast<std::uint64_t>(nodes)) ++address_bits;
+    const std::uint64_t bits = network.router.header_encoding == HeaderEncoding::kAddressList
+                                   ? dests * address_bits
+                                   : static_cast<std::uint64_t>(nodes);
+    list_flits = std::max<std::uint64_t>(1, (bits + 8 * fb - 1) / (8 * fb)) - 1;
+  }
+  const auto header = static_cast<std::uint64_t>(node.header_bytes);
+  const std::string preset_note =
+      machine.preset == kNoPreset
+          ? std::string()
+          : fmt::format(" (machine.preset '{}' sets node.max_packet_bytes and network.flit_bytes: "
+                        "to change them, use machine.preset: none and give "
+                        "network.clock_period_ns, network.flit_bytes and node.* yourself)",
+                        machine.preset);
+  for (std::size_t b = 0; b < collective.message_bytes.size(); ++b) {
+    const std::uint64_t message = collective.message_bytes[b] * chunks;
+    const std::uint64_t payload =
+        node.max_packet_bytes > 0
+            ? std::min<std::uint64_t>(message, static_cast<std::uint64_t>(node.max_packet_bytes) - header)
+            : message;
+    const std::uint64_t flits = list_flits + std::max<std::uint64_t>(1, (header + payload + fb - 1) / fb);
+    if (flits <= static_cast<std::uint64_t>(kMaxPacketFlits)) continue;
+    const std::string what = fmt::format(
+        "{} sends a {}-byte message{} {} {} flits ({}-byte flits{}{}), more than the {} flits a "
+        "packet can have",
+        to_string(alg), message,
+        chunks > 1 ? fmt::format(" ({} chunks of {} bytes)", chunks, collective.message_bytes[b])
+                   : std::string(),
+        node.max_packet_bytes > 0
+            ? fmt::format("in packets of {} payload bytes (node.max_packet_bytes {} - "
+                          "node.header_bytes {}) of up to",
+                          payload, node.max_packet_bytes, header)
+            : std::string("as one packet (node.max_packet_bytes 0) of"),
+        flits, fb, header > 0 ? fmt::format(", {} header bytes", header) : std::string(),
+        list_flits > 0 ? fmt::format(", {} destination-list flits", list_flits) : std::string(),
+        kMaxPacketFlits);
+    throw ConfigError(
+        fmt::format("collective.message_bytes[{}]", b),
+        what + (node.max_packet_bytes > 0
+                    ? "; lower node.max_packet_bytes or collective.message_bytes"
+                    : "; lower collective.message_bytes, or split messages into packets with "
+                      "node.max_packet_bytes") +
+            preset_note);
   }
 }
 

@@ -157,7 +157,9 @@ struct CollectiveConfig {
   RootSelection roots = RootSelection::kSample;
   NodeId root = 0;      // roots: one
   int sample = 8;       // roots: sample (distinct random roots, collective.seed)
-  std::vector<NodeId> destinations;  // multicast set; [] = broadcast to every other node
+  // Multicast set; [] = broadcast to every other node. The root is dropped from it, which must
+  // not leave it empty for any root (validate()).
+  std::vector<NodeId> destinations;
   int random_destinations = 0;       // > 0: a random set of this many per root instead
   std::int64_t peer = -1;            // ping_pong partner; -1 = the root's first neighbour
   std::uint64_t seed = 1;
@@ -165,8 +167,9 @@ struct CollectiveConfig {
 
 struct TraceConfig {
   bool enabled = false;
-  std::vector<NodeId> routers;   // empty = router 0 only
-  std::string file = "wormsim";  // VCD base name inside the output directory
+  std::vector<NodeId> routers;   // empty = default_traced_routers() of the topology
+  // VCD base name: a relative path inside the output directory (no "..", not absolute).
+  std::string file = "wormsim";
   Cycle window_cycles = 0;       // >0: waveforms cover only the first this many cycles
   bool timeline = true;          // collective runs: Chrome trace-event timeline (timeline.json)
   bool rtl_vcd = false;          // RTL routers' FST waves also converted to VCD (fst2vcd)
@@ -193,9 +196,24 @@ struct Config {
 
  private:
   void validate_node_layer(int nodes) const;
+  void check_packet_flits(CollectiveAlgorithm alg, std::size_t dests, int nodes) const;
 };
 
 int node_count(const TopologyConfig& t);
+
+// The routers a run with tracing on traces when trace.routers is empty: corner router 0 and
+// the one or two central routers, (floor((k-1)/2), ...) and (floor(k/2), ...) for side
+// lengths k (8x8: 0, 27, 36; 4x4: 0, 5, 10; a hypercube, a 2-ary n-cube: 0 and 2^n-1).
+std::vector<NodeId> default_traced_routers(const TopologyConfig& t);
+// trace.routers, or default_traced_routers() when it is empty.
+std::vector<NodeId> traced_routers(const Config& c);
+
+// The roots of a collective run, in order: collective.root (roots: one), every node (all), or
+// collective.sample distinct nodes drawn with collective.seed (sample, capped at the node count).
+std::vector<NodeId> collective_roots(const Config& c);
+
+// Largest packet the network carries, in flits (Flit::index and packet lengths are 16 bits).
+inline constexpr int kMaxPacketFlits = 65535;
 
 // Name <-> enum tables shared by the loader, `wormsim list` and the JSON writer.
 std::string to_string(TopologyKind v);

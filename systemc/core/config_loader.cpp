@@ -669,7 +669,8 @@ ConfigError locate(const ConfigError& e, const Entries& entries, const std::stri
 }  // namespace
 
 Config load_config(const std::string& yaml_text, const std::string& source,
-                   const std::vector<std::string>& overrides, const ConfigCheck& extra_check) {
+                   const std::vector<std::string>& overrides, const ConfigCheck& extra_check,
+                   std::vector<GivenKey>* given_keys) {
   std::vector<YAML::Node> documents;
   try {
     documents = YAML::LoadAll(yaml_text);
@@ -729,14 +730,35 @@ Config load_config(const std::string& yaml_text, const std::string& source,
   } catch (const ConfigError& e) {
     throw locate(e, entries, source);
   }
+  if (given_keys != nullptr) {
+    given_keys->clear();
+    for (const auto& [path, entry] : entries)
+      given_keys->push_back({path, entry.source, entry.key_line});
+  }
   return c;
 }
 
 Config load_config_file(const std::string& path, const std::vector<std::string>& overrides,
-                        const ConfigCheck& extra_check) {
+                        const ConfigCheck& extra_check, std::vector<GivenKey>* given) {
+  // Only regular files (or links to them): reading a named pipe would block until a writer
+  // comes, a device may never end.
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw ConfigError("<file>", "is a directory, not a YAML file", 0, path);
+  const std::filesystem::file_status st = std::filesystem::status(path, ec);
+  switch (st.type()) {
+    case std::filesystem::file_type::directory:
+      throw ConfigError("<file>", "is a directory, not a YAML file", 0, path);
+    case std::filesystem::file_type::fifo:
+      throw ConfigError("<file>", "is a named pipe (FIFO), not a regular file; write the config "
+                                  "to a file and give that",
+                        0, path);
+    case std::filesystem::file_type::block:
+    case std::filesystem::file_type::character:
+    case std::filesystem::file_type::socket:
+    case std::filesystem::file_type::unknown:
+      throw ConfigError("<file>", "is not a regular file (a device or socket); give a YAML file",
+                        0, path);
+    default: break;  // regular, or missing / unreadable: opening reports why
+  }
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
@@ -748,7 +770,7 @@ Config load_config_file(const std::string& path, const std::vector<std::string>&
   }
   std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   if (in.bad()) throw ConfigError("<file>", "read error", 0, path);
-  return load_config(text, path, overrides, extra_check);
+  return load_config(text, path, overrides, extra_check, given);
 }
 
 
@@ -760,6 +782,116 @@ nlohmann::json to_json(const Config& c) {
     j[Json::json_pointer(pointer)] = f.write(c);
   }
   return j;
+}
+
+}  // namespace wormsim
+
+namespace wormsim {
+namespace {
+
+bool starts_with(const std::string& s, std::string_view prefix) {
+  return s.compare(0, prefix.size(), prefix) == 0;
+}
+
+// Why `key` is not read by a run of `c`, or "" when it is. One rule per key or section; the
+// first that applies wins, so the reason names the most general cause (the workload first).
+std::string unused_reason(const Config& c, const std::string& key) {
+  const bool synthetic = c.workload == Workload::kSynthetic;
+  const TopologyKind kind = c.network.topology.kind;
+  const RouterConfig& r = c.network.router;
+  const CollectiveConfig& col = c.collective;
+  const auto has = [&](CollectiveAlgorithm a) {
+    return std::find(col.algorithms.begin(), col.algorithms.end(), a) != col.algorithms.end();
+  };
+  // The workload.
+  if (synthetic && (starts_with(key, "collective.") || starts_with(key, "node.")))
+    return "workload is synthetic; collective.* and node.* configure collective runs "
+           "(workload: collective)";
+  if (synthetic && key == "trace.timeline")
+    return "workload is synthetic; only collective runs write the message timeline";
+  if (!synthetic && starts_with(key, "traffic."))
+    return "workload is collective; traffic.* configures synthetic runs (workload: synthetic)";
+  if (!synthetic && (key == "simulation.warmup_cycles" || key == "simulation.measure_cycles" ||
+                     key == "simulation.drain_max_cycles"))
+    return "workload is collective: the run lasts until its operations end; warm-up, "
+           "measurement window and drain are phases of synthetic runs (workload: synthetic). "
+           "To keep a traced collective run short, use trace.window_cycles, or fewer "
+           "collective.message_bytes and roots";
+  // Tracing.
+  if (!c.trace.enabled && starts_with(key, "trace.") && key != "trace.enabled" &&
+      key != "trace.timeline")
+    return "trace.enabled is false (turn it on, or run with --trace)";
+  if (key == "trace.rtl_vcd" && r.implementation == RouterImplementation::kSystemC)
+    return "network.router.implementation is systemc; only RTL routers write FST waves to convert";
+  // The network.
+  if (key == "network.hypercube_dimension" && kind != TopologyKind::kHypercube)
+    return fmt::format("network.topology is {}; the size is network.dims", to_string(kind));
+  if ((key == "network.dims" || key == "network.routing.order") && kind == TopologyKind::kHypercube)
+    return key == "network.dims"
+               ? "network.topology is hypercube; the size is network.hypercube_dimension"
+               : "network.topology is hypercube; e-cube resolves dimensions by "
+                 "network.routing.ecube_order";
+  if (key == "network.routing.ecube_order" && kind != TopologyKind::kHypercube)
+    return fmt::format("network.topology is {}; only hypercubes route by e-cube order",
+                       to_string(kind));
+  if (key == "network.routing.dateline" && kind != TopologyKind::kTorus)
+    return fmt::format("network.topology is {}; dateline classes exist only on a torus",
+                       to_string(kind));
+  if (key == "network.router.ports" && r.port_model != PortModel::kKPort)
+    return fmt::format("network.router.port_model is {}; ports sets k of k_port",
+                       to_string(r.port_model));
+  if ((key == "network.router.replication" || key == "network.router.header_encoding") &&
+      r.multidest == MultidestMode::kNone)
+    return "network.router.multidest is none; it configures multidestination worms";
+  if (key == "network.router.rtl_nodes" && r.implementation == RouterImplementation::kSystemC)
+    return "network.router.implementation is systemc; rtl_nodes picks the nodes of an rtl "
+           "network";
+  // Synthetic traffic.
+  if (synthetic && starts_with(key, "traffic.hotspot.") && c.traffic.pattern != TrafficPattern::kHotspot)
+    return fmt::format("traffic.pattern is {}; hotspot.* is used by pattern hotspot",
+                       to_string(c.traffic.pattern));
+  if (synthetic && key == "traffic.multicast_destinations" && c.traffic.multicast_fraction == 0)
+    return "traffic.multicast_fraction is 0: no multidestination worms";
+  // Collective operations.
+  if (!synthetic) {
+    const bool only_ping_pong =
+        std::all_of(col.algorithms.begin(), col.algorithms.end(),
+                    [](CollectiveAlgorithm a) { return a == CollectiveAlgorithm::kPingPong; });
+    if (key == "collective.root" && col.roots != RootSelection::kOne)
+      return fmt::format("collective.roots is {}; root is the root of roots: one",
+                         to_string(col.roots));
+    if (key == "collective.sample" && col.roots != RootSelection::kSample)
+      return fmt::format("collective.roots is {}; sample is the count of roots: sample",
+                         to_string(col.roots));
+    if (key == "collective.peer" && !has(CollectiveAlgorithm::kPingPong))
+      return "collective.algorithms has no ping_pong; peer is its partner";
+    if ((key == "collective.destinations" || key == "collective.random_destinations") &&
+        only_ping_pong)
+      return "collective.algorithms is only ping_pong, which sends to collective.peer";
+    if (key == "collective.seed" && col.roots != RootSelection::kSample &&
+        col.random_destinations == 0)
+      return fmt::format("collective.roots is {} and random_destinations 0: nothing is drawn at "
+                         "random",
+                         to_string(col.roots));
+  }
+  return {};
+}
+
+}  // namespace
+
+std::vector<UnusedKey> unused_keys(const Config& config, const std::vector<GivenKey>& given) {
+  std::vector<UnusedKey> out;
+  for (const GivenKey& g : given) {
+    std::string reason = unused_reason(config, g.key);
+    if (!reason.empty()) out.push_back({g, std::move(reason)});
+  }
+  return out;
+}
+
+std::string text(const UnusedKey& u) {
+  const GivenKey& w = u.where;
+  return fmt::format("{}:{} {}: not used: {}", w.source,
+                     w.line > 0 ? fmt::format("{}:", w.line) : std::string(), w.key, u.reason);
 }
 
 }  // namespace wormsim

@@ -23,15 +23,36 @@ namespace wormsim {
 //
 // `extra_check` (optional) runs after validate() with the same error location: the checks of
 // layers above the core, such as the RTL build's limits (app/router_backend.h).
+//
+// `given` (optional) receives every key the text and the overrides set, in the order given
+// (an overridden key once, where its last override put it): what unused_keys() checks.
+struct GivenKey {
+  std::string key;     // full dotted path, e.g. "traffic.packet_length"
+  std::string source;  // the text's source name, or "--set"
+  int line = 0;        // 1-based line in the text; 0 for an override
+};
 using ConfigCheck = std::function<void(const Config&)>;
 Config load_config(const std::string& yaml_text, const std::string& source,
                    const std::vector<std::string>& overrides = {},
-                   const ConfigCheck& extra_check = {});
+                   const ConfigCheck& extra_check = {}, std::vector<GivenKey>* given = nullptr);
 
 // Reads the file at `path` (ConfigError with key "<file>" and source `path` if it cannot be
-// read) and loads it as load_config(text, path, overrides).
+// read, is a directory or is not a regular file, e.g. a named pipe) and loads it as
+// load_config(text, path, overrides).
 Config load_config_file(const std::string& path, const std::vector<std::string>& overrides = {},
-                        const ConfigCheck& extra_check = {});
+                        const ConfigCheck& extra_check = {},
+                        std::vector<GivenKey>* given = nullptr);
+
+// A key that was given but that the run described by the config does not read, e.g.
+// traffic.* with workload collective or network.router.ports without port_model k_port.
+struct UnusedKey {
+  GivenKey where;
+  std::string reason;  // why it is unused, naming the key that decides it
+};
+// The keys of `given` that `config` (loaded from them) does not use, in the order given. The
+// CLI warns about each on stderr ("SOURCE:LINE: KEY: not used: REASON", text()).
+std::vector<UnusedKey> unused_keys(const Config& config, const std::vector<GivenKey>& given);
+std::string text(const UnusedKey& u);
 
 // The built-in default configuration: configs/default.yaml, embedded at build time
 // (systemc/CMakeLists.txt). `wormsim run` without a file loads it as "<built-in default>".

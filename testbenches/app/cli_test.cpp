@@ -2,13 +2,17 @@
 // messages naming the key, results.json contents, trace outputs. WORMSIM_BIN is set by CTest.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -98,8 +102,238 @@ INSTANTIATE_TEST_SUITE_P(
                   "traffic.hotspot.nodes[1]", 4},
         BadConfig{"rate_too_high", "traffic:\n  packet_length: 2\n  injection_rate: 2.5\n",
                   "traffic.injection_rate", 3},
-        BadConfig{"yaml_syntax", "network:\n  dims: [8, 8\n", "<yaml>", 3}),
+        BadConfig{"yaml_syntax", "network:\n  dims: [8, 8\n", "<yaml>", 3},
+        // Waveforms stay inside --out.
+        BadConfig{"trace_file_outside_out", "trace:\n  enabled: true\n  file: ../escaped\n",
+                  "trace.file", 3},
+        // An operation whose only destination is its root would have no destination.
+        BadConfig{"destinations_only_the_root",
+                  "workload: collective\ncollective:\n  algorithms: [separate_addressing]\n"
+                  "  roots: one\n  root: 3\n  destinations: [3]\n",
+                  "collective.destinations", 6},
+        // T3D flits are 1 byte and a message is one packet: 65536 flits, one more than a
+        // packet can have (it used to pass validation and die mid-run).
+        BadConfig{"message_longer_than_a_packet",
+                  "machine: {preset: t3d}\nworkload: collective\ncollective:\n"
+                  "  algorithms: [recursive_doubling]\n  message_bytes: [32, 65536]\n",
+                  "collective.message_bytes[1]", 5}),
     [](const auto& p) { return std::string(p.param.name); });
+
+// The source tree, from this file's path (CMake compiles it by absolute path).
+fs::path source_dir() { return fs::path(__FILE__).parent_path().parent_path().parent_path(); }
+
+std::string shell_output(const std::string& cmd) {
+  std::string text;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (pipe == nullptr) return text;
+  std::array<char, 4096> buf{};
+  while (fgets(buf.data(), static_cast<int>(buf.size()), pipe) != nullptr) text += buf.data();
+  pclose(pipe);
+  return text;
+}
+
+// The project version as CMakeLists.txt declares it: project(wormsim VERSION x.y.z ...).
+std::string project_version() {
+  std::ifstream in(source_dir() / "CMakeLists.txt");
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::smatch m;
+  if (!std::regex_search(text, m, std::regex(R"(project\(wormsim\s+VERSION\s+([0-9.]+))")))
+    return "<no project VERSION in CMakeLists.txt>";
+  return m[1];
+}
+
+std::size_t count_of(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+nlohmann::json read_json(const fs::path& path) {
+  std::ifstream in(path);
+  if (!in) return nullptr;
+  return nlohmann::json::parse(in);
+}
+
+TEST_F(CliTest, VersionNamesTheProjectVersionAndTheGitCommit) {
+  const Result r = run_cli("--version");
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_match(r.out, m, std::regex(R"(wormsim (\S+) \((\S+)\)\n)"))) << r.out;
+  EXPECT_EQ(m[1], project_version());
+  const std::string commit = m[2];
+  const std::string git = "git -C '" + source_dir().string() + "' ";
+  if (std::system((git + "rev-parse --git-dir >/dev/null 2>&1").c_str()) != 0) {
+    EXPECT_EQ(commit, "unknown");  // built outside a git checkout
+    return;
+  }
+  // `git describe --always --dirty`: [<tag>-<n>-g]<hash>[-dirty]; the hash is a commit of
+  // this repository (the one checked out when the binary was built).
+  std::smatch h;
+  ASSERT_TRUE(std::regex_match(commit, h, std::regex(R"((?:.*-g)?([0-9a-f]{7,40})(-dirty)?)")))
+      << commit;
+  EXPECT_EQ(std::system((git + "cat-file -e " + std::string(h[1]) + "^{commit} 2>/dev/null").c_str()), 0)
+      << commit << " is not a commit of " << source_dir();
+}
+
+// results.json says what ran: version, commit (as --version prints them) and the argv.
+TEST_F(CliTest, ResultsRecordVersionCommitAndCommandLineForBothWorkloads) {
+  const Result v = run_cli("--version");
+  ASSERT_EQ(v.code, 0);
+  const std::string commit = v.out.substr(v.out.find('(') + 1, v.out.find(')') - v.out.find('(') - 1);
+  const std::vector<std::vector<std::string>> runs{
+      {"run", "--quiet", "--set", "workload=synthetic", "--set", "trace.enabled=false", "--set",
+       "simulation.measure_cycles=200", "--out", (dir_ / "syn").string()},
+      {"run", "--quiet", "--set", "collective.sample=1", "--set", "collective.message_bytes=[32]",
+       "--set", "trace.enabled=false", "--out", (dir_ / "col").string()}};
+  for (const auto& args : runs) {
+    std::string line;
+    for (const std::string& a : args) line += " " + a;
+    const Result r = run_cli(line);
+    ASSERT_EQ(r.code, 0) << r.out;
+    const nlohmann::json j = read_json(args.back() + "/results.json");
+    EXPECT_EQ(j.at("version"), project_version());
+    EXPECT_EQ(j.at("git_commit"), commit);
+    std::vector<std::string> argv{binary()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    EXPECT_EQ(j.at("command_line"), nlohmann::json(argv));
+  }
+}
+
+// Keys the workload does not read are named on stderr (the user's keys only, not the
+// built-in default's); `validate` lists them too.
+TEST_F(CliTest, KeysTheRunDoesNotUseAreWarnedAbout) {
+  const std::string file = write("col.yaml",
+                                 "workload: collective\ncollective:\n  algorithms: [recursive_doubling]\n"
+                                 "  message_bytes: [32]\n  sample: 1\ntraffic:\n  pattern: transpose\n"
+                                 "trace:\n  enabled: false\n");
+  const Result v = run_cli("validate " + file + " --set traffic.packet_length=1");
+  ASSERT_EQ(v.code, 0) << v.out;
+  EXPECT_NE(v.out.find("warning: " + file + ":7: traffic.pattern: not used"), std::string::npos) << v.out;
+  EXPECT_NE(v.out.find("warning: --set: traffic.packet_length: not used"), std::string::npos) << v.out;
+  EXPECT_EQ(count_of(v.out, "warning:"), 2u) << v.out;
+  const Result r = run_cli("run --quiet " + file + " --set traffic.packet_length=1 --out " +
+                           (dir_ / "o").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(count_of(r.out, "warning:"), 2u) << r.out;
+  // The built-in default gives every key it reads and none that it does not: only the
+  // user's override is reported.
+  const Result b = run_cli("run --quiet --set traffic.packet_length=1 --set collective.sample=1 "
+                           "--set collective.message_bytes=[32] --set trace.enabled=false --out " +
+                           (dir_ / "b").string());
+  ASSERT_EQ(b.code, 0) << b.out;
+  EXPECT_NE(b.out.find("warning: --set: traffic.packet_length: not used"), std::string::npos) << b.out;
+  EXPECT_EQ(count_of(b.out, "warning:"), 1u) << b.out;
+  // The same key in a synthetic run is used.
+  const Result s = run_cli("run --quiet --set workload=synthetic --set traffic.packet_length=1 "
+                           "--set trace.enabled=false --set simulation.measure_cycles=200 --out " +
+                           (dir_ / "s").string());
+  ASSERT_EQ(s.code, 0) << s.out;
+  EXPECT_EQ(s.out.find("warning:"), std::string::npos) << s.out;
+}
+
+// The built-in default's tracing follows the network: resized to 4x4 it traces the corner
+// and the central routers (1,1) and (2,2) = 0, 5, 10 (node = x + 4y).
+TEST_F(CliTest, DefaultConfigResizesFromTheCommandLine) {
+  const fs::path out = dir_ / "small";
+  const Result r = run_cli("run --quiet --set network.dims=[4,4] --set collective.sample=2 "
+                           "--set collective.message_bytes=[32] --out " + out.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::ifstream gtkw(out / "wormsim.gtkw");
+  std::set<std::string> routers;
+  std::string line;
+  while (std::getline(gtkw, line))
+    if (line.rfind("-router ", 0) == 0) routers.insert(line.substr(8, line.find(' ', 8) - 8));
+  EXPECT_EQ(routers, (std::set<std::string>{std::to_string(0), std::to_string(1 + 4 * 1),
+                                            std::to_string(2 + 4 * 2)}));
+}
+
+// docs/cli.md's tracing example does what it says: a short traced synthetic run (its
+// simulation.measure_cycles is the measurement window) of the routers it names.
+TEST_F(CliTest, DocsTraceExampleRunsAsWritten) {
+  std::ifstream doc(source_dir() / "docs" / "cli.md");
+  std::string line, example;
+  while (std::getline(doc, line))
+    if (line.rfind("wormsim run ", 0) == 0 && line.find("--trace") != std::string::npos &&
+        line.find("measure_cycles=") != std::string::npos)
+      example = line.substr(0, line.find("  #"));
+  ASSERT_FALSE(example.empty()) << "no traced example with measure_cycles in docs/cli.md";
+  const fs::path out = dir_ / "example";
+  const std::string cmd = "cd '" + source_dir().string() + "' && " + binary() + " " +
+                          example.substr(std::string("wormsim ").size()) + " --quiet --out " +
+                          out.string() + " 2>&1";
+  const std::string text = shell_output(cmd + "; echo EXIT $?");
+  ASSERT_NE(text.find("EXIT 0"), std::string::npos) << cmd << "\n" << text;
+  EXPECT_EQ(text.find("warning:"), std::string::npos) << text;
+  const nlohmann::json j = read_json(out / "results.json");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(example, m, std::regex(R"(measure_cycles=(\d+))")));
+  const auto window = std::stoull(m[1]);
+  EXPECT_EQ(j.at("config").at("workload"), "synthetic");
+  EXPECT_EQ(j.at("measurement").at("window_end").get<std::uint64_t>() -
+                j.at("measurement").at("window_begin").get<std::uint64_t>(),
+            window);
+  EXPECT_TRUE(fs::exists(out / "wormsim.vcd"));
+}
+
+// Bad input exits 2 with one message naming the file or key; it never hangs or exits 1.
+TEST_F(CliTest, NamedPipeAsConfigIsRejectedNotRead) {
+  const fs::path fifo = dir_ / "config.fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& cmd : {std::string("validate"), "run --out " + (dir_ / "o").string()}) {
+    const std::string text = shell_output("timeout 20 " + binary() + " " + cmd + " " + fifo.string() +
+                                          " 2>&1; echo EXIT $?");
+    EXPECT_NE(text.find("EXIT 2"), std::string::npos) << cmd << ": " << text;
+    EXPECT_NE(text.find(fifo.string() + ": <file>: is a named pipe"), std::string::npos) << text;
+  }
+}
+
+TEST_F(CliTest, MessageLongerThanAPacketNamesTheKeysToChange) {
+  const Result r = run_cli("run --quiet --set collective.message_bytes=[65536] --set "
+                           "collective.sample=1 --out " + (dir_ / "o").string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("collective.message_bytes[0]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("node.max_packet_bytes"), std::string::npos) << r.out;
+  EXPECT_EQ(count_of(r.out, "\n"), 1u) << r.out;  // one message
+  EXPECT_FALSE(fs::exists(dir_ / "o" / "results.json"));
+}
+
+TEST_F(CliTest, OutputDirectoryProblemsNameOutAndExitTwo) {
+  const std::string file = write("a_file", "not a directory\n");
+  const std::string small = "run --quiet --set collective.sample=1 --set collective.message_bytes=[32] ";
+  for (const std::string& out : {file, file + "/sub"}) {
+    const Result r = run_cli(small + "--out " + out);
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_NE(r.out.find("--out " + out), std::string::npos) << r.out;
+  }
+  // results.json cannot be written (a directory of that name): found before the run.
+  fs::create_directories(dir_ / "o" / "results.json");
+  const Result r = run_cli(small + "--out " + (dir_ / "o").string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("--out " + (dir_ / "o").string()), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("simulated"), std::string::npos) << r.out;
+}
+
+TEST_F(CliTest, TraceFileProblemsNameTraceFileAndExitTwo) {
+  const std::string small = "run --quiet --set collective.sample=1 --set collective.message_bytes=[32] ";
+  const fs::path out = dir_ / "o";
+  // Outside --out: rejected before anything is written.
+  for (const std::string& bad : {std::string("../escaped"), (dir_ / "abs").string()}) {
+    const Result r = run_cli(small + "--set trace.file=" + bad + " --out " + out.string());
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_NE(r.out.find("trace.file"), std::string::npos) << r.out;
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "escaped.vcd"));
+  EXPECT_FALSE(fs::exists(dir_ / "abs.vcd"));
+  // Inside --out but not writable (the VCD's name is taken by a directory).
+  fs::create_directories(out / "w.vcd");
+  const Result r = run_cli(small + "--set trace.file=w --out " + out.string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("trace.file"), std::string::npos) << r.out;
+  // A relative path inside --out is created.
+  const Result ok = run_cli(small + "--set trace.file=waves/run1 --out " + out.string());
+  EXPECT_EQ(ok.code, 0) << ok.out;
+  EXPECT_TRUE(fs::exists(out / "waves" / "run1.vcd"));
+}
 
 TEST_F(CliTest, UnknownOverrideIsAConfigError) {
   const Result r = run_cli("run --set network.router.vcz=2 --out " + (dir_ / "o").string());
@@ -271,6 +505,85 @@ TEST_F(CliTest, GeneratedLayoutDisplaysEverySignalInGtkwave) {
   const auto at = text.find("DISPLAYED ");
   ASSERT_NE(at, std::string::npos) << text;
   EXPECT_EQ(std::stoi(text.substr(at + 10)), expected) << text;
+}
+
+// Time of the first 1 on a *_valid signal in a VCD (the first flit on a traced port), or -1.
+long long first_flit_time(const fs::path& vcd_path) {
+  std::ifstream vcd(vcd_path);
+  std::set<std::string> valid;
+  std::string line;
+  long long now = 0;
+  bool header = true;
+  while (std::getline(vcd, line)) {
+    std::istringstream is(line);
+    std::string tok;
+    is >> tok;
+    if (header) {
+      if (tok == "$enddefinitions") header = false;
+      std::string kind, width, id, name;
+      if (tok == "$var" && (is >> kind >> width >> id >> name) && width == "1" &&
+          name.size() > 6 && name.substr(name.size() - 6) == "_valid")
+        valid.insert(id);
+    } else if (!tok.empty() && tok[0] == '#') {
+      now = std::stoll(tok.substr(1));
+    } else if (!tok.empty() && tok[0] == '1' && valid.count(tok.substr(1))) {
+      return now;
+    }
+  }
+  return -1;
+}
+
+// What GTKWave shows for a layout opened from `cwd`: the dump it loaded and the visible time
+// range and marker (Tcl queries under Xvfb).
+std::map<std::string, std::string> gtkwave_view(const fs::path& gtkw, const fs::path& cwd,
+                                                const fs::path& script) {
+  std::ofstream(script) << "puts \"VIEW DUMP [gtkwave::getDumpFileName]\"\n"
+                           "puts \"VIEW START [gtkwave::getWindowStartTime]\"\n"
+                           "puts \"VIEW END [gtkwave::getWindowEndTime]\"\n"
+                           "puts \"VIEW MARKER [gtkwave::getMarker]\"\n"
+                           "gtkwave::/File/Quit\n";
+  const std::string text = shell_output("cd '" + cwd.string() + "' && timeout 120 xvfb-run -a gtkwave -S " +
+                                        script.string() + " " + gtkw.string() + " 2>&1");
+  std::map<std::string, std::string> view;
+  std::istringstream is(text);
+  std::string line;
+  while (std::getline(is, line))
+    if (line.rfind("VIEW ", 0) == 0) {
+      const auto space = line.find(' ', 5);
+      view[line.substr(5, space - 5)] = line.substr(space + 1);
+    }
+  view["output"] = text;
+  return view;
+}
+
+// A layout written with a relative --out opens from any directory, also after its output
+// directory moved, and it opens at the first flit, not at an idle t = 0.
+TEST_F(CliTest, LayoutOpensFromAnyDirectoryAtTheFirstFlit) {
+  ASSERT_EQ(std::system("command -v xvfb-run >/dev/null && command -v gtkwave >/dev/null"), 0)
+      << "gtkwave and xvfb-run are needed (scripts/install-deps installs them)";
+  // The default experiment (T3D start-up cost: the first flit leaves hundreds of cycles in).
+  const std::string text =
+      shell_output("cd '" + dir_.string() + "' && " + binary() +
+                   " run --quiet --set collective.sample=1 --set collective.message_bytes=[32] "
+                   "--set trace.timeline=false --out rel 2>&1; echo EXIT $?");
+  ASSERT_NE(text.find("EXIT 0"), std::string::npos) << text;
+  const long long first = first_flit_time(dir_ / "rel" / "wormsim.vcd");
+  ASSERT_GT(first, 0);
+  const fs::path elsewhere = fs::path("/");
+  auto view = gtkwave_view(dir_ / "rel" / "wormsim.gtkw", elsewhere, dir_ / "view.tcl");
+  ASSERT_TRUE(view.count("DUMP")) << view["output"];
+  EXPECT_EQ(fs::path(view["DUMP"]), dir_ / "rel" / "wormsim.vcd");
+  const long long start = std::stoll(view["START"]);
+  const long long end = std::stoll(view["END"]);
+  EXPECT_LE(start, first);
+  EXPECT_GT(end, first);
+  ASSERT_GT(first, end - start) << "the first flit is within one screen of t = 0: nothing to check";
+  EXPECT_GT(start, 0);  // the view does not open at the idle start
+  EXPECT_EQ(std::stoll(view["MARKER"]), first);
+  // Moved (and the original gone): the layout finds the VCD next to itself.
+  fs::rename(dir_ / "rel", dir_ / "moved");
+  view = gtkwave_view(dir_ / "moved" / "wormsim.gtkw", elsewhere, dir_ / "view.tcl");
+  EXPECT_EQ(fs::path(view["DUMP"]), dir_ / "moved" / "wormsim.vcd") << view["output"];
 }
 
 }  // namespace

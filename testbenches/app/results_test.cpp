@@ -124,10 +124,19 @@ TEST(Results, CompletedMeshRunIsConsistentWithTheNetwork) {
   opt.record_packets = true;
   auto net = run(c, opt);
   ASSERT_EQ(net->outcome(), RunOutcome::kCompleted);
-  const json j = results_json(*net, RunInfo{1.5, "configs/example.yaml"});
+  const RunInfo info{1.5, "configs/example.yaml", "1.2.3", "0123abc-dirty",
+                     {"wormsim", "run", "configs/example.yaml", "--set", "network.dims=[4, 3]"}};
+  const json j = results_json(*net, info);
 
   EXPECT_EQ(j["schema"], "wormsim.results.v1");
   EXPECT_EQ(j["config_source"], "configs/example.yaml");
+  // What ran: the build and the command line, argv as given (one JSON string per word).
+  EXPECT_EQ(j["version"], "1.2.3");
+  EXPECT_EQ(j["git_commit"], "0123abc-dirty");
+  EXPECT_EQ(j["command_line"], json(info.command_line));
+  ASSERT_TRUE(j["command_line"].is_array());
+  EXPECT_EQ(j["command_line"].size(), 5u);
+  EXPECT_EQ(j["command_line"][4], "network.dims=[4, 3]");
   EXPECT_EQ(j["outcome"], "completed");
   EXPECT_DOUBLE_EQ(j["wall_seconds"].get<double>(), 1.5);
   EXPECT_DOUBLE_EQ(j["clock_period_ns"].get<double>(), 2.5);
@@ -213,7 +222,7 @@ TEST(Results, CompletedMeshRunIsConsistentWithTheNetwork) {
   EXPECT_EQ(json::parse(j.dump()), j);
 
   // The summary names the outcome, throughput and latency with the same numbers.
-  const std::string s = summary_text(*net, RunInfo{1.5, "configs/example.yaml"});
+  const std::string s = summary_text(*net, RunInfo{1.5, "configs/example.yaml", {}, {}, {}});
   EXPECT_TRUE(contains(s, "4x3 mesh (12 nodes)")) << s;
   EXPECT_TRUE(contains(s, "outcome: completed after " + std::to_string(net->cycles()) + " cycles"))
       << s;
@@ -263,7 +272,7 @@ TEST(Results, DeadlockIsReportedWithAWaitForCycle) {
   const Config c = deadlock_prone_torus();
   auto net = run(c);
   ASSERT_EQ(net->outcome(), RunOutcome::kDeadlock);
-  const json j = results_json(*net, RunInfo{0.25, "configs/deadlock_torus.yaml"});
+  const json j = results_json(*net, RunInfo{0.25, "configs/deadlock_torus.yaml", {}, {}, {}});
   EXPECT_EQ(j["outcome"], "deadlock");
   const json& d = j["deadlock"];
   ASSERT_TRUE(d.is_object());
@@ -366,7 +375,7 @@ TEST(Results, DeadlockIsReportedWithAWaitForCycle) {
   EXPECT_EQ(cycle.get<std::vector<int>>(), report.cycle);
 
   // The summary reports the deadlock and the routers of the cycle.
-  const std::string s = summary_text(*net, RunInfo{0.25, "configs/deadlock_torus.yaml"});
+  const std::string s = summary_text(*net, RunInfo{0.25, "configs/deadlock_torus.yaml", {}, {}, {}});
   EXPECT_TRUE(contains(s, "outcome: deadlock after " + std::to_string(detected + 1) + " cycles")) << s;
   EXPECT_TRUE(contains(s, "accepted throughput: ")) << s;
   EXPECT_TRUE(contains(s, "packet latency")) << s;

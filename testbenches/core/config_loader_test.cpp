@@ -6,6 +6,11 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -79,15 +84,19 @@ TEST(ConfigLoaderDefaults, BuiltInDefaultIsTheMainJobOnStructDefaults) {
   main_job.workload = Workload::kCollective;
   main_job.network.router.port_model = PortModel::kAllPort;
   main_job.trace.enabled = true;
-  main_job.trace.routers = {0, 27, 36};
-  main_job.trace.window_cycles = 20000;
+  main_job.trace.window_cycles = 20000;  // trace.routers [] = the topology's default
   EXPECT_EQ(c.network.topology.dims, (std::vector<int>{8, 8}));
   EXPECT_EQ(c.node.alpha_cycles, 225u);  // 0.75 us at 300 MB/s (seed 000 section 3.3.5)
   const nlohmann::json j = to_json(c);
   EXPECT_EQ(j, to_json(main_job)) << j.dump(2);
   EXPECT_EQ(leaf_count(j), 58) << j.dump(2);  // every field of Config
-  // The default text lists every key except routing.algorithm (which follows the topology)
-  // and the clock period and flit width (which follow machine.preset).
+  // The default text gives every key the run reads, except routing.algorithm (which follows
+  // the topology) and the clock period and flit width (which follow machine.preset); the keys
+  // it does not read are commented out, so running a copy of it warns about nothing.
+  std::vector<GivenKey> given;
+  load_config(default_config_yaml(), "<built-in>", {}, {}, &given);
+  EXPECT_FALSE(given.empty());
+  for (const UnusedKey& u : unused_keys(c, given)) ADD_FAILURE() << text(u);
   EXPECT_EQ(default_config_yaml().find("\n    algorithm:"), std::string::npos);
   EXPECT_EQ(default_config_yaml().find("\n  clock_period_ns:"), std::string::npos);
   EXPECT_EQ(default_config_yaml().find("\n  flit_bytes:"), std::string::npos);
@@ -613,6 +622,276 @@ TEST(ConfigLoaderFile, ErrorsNameTheFileAndOverridesApply) {
   EXPECT_EQ(c.network.router.vcs, 16);
   EXPECT_EQ(c.network.topology.dims, (std::vector<int>{4, 4}));
   std::filesystem::remove(path);
+}
+
+
+TEST(ConfigLoaderFile, NamedPipeIsRejectedWithoutReading) {
+  // Opening a FIFO for reading blocks until a writer comes: the loader must not open it.
+  const std::string fifo = ::testing::TempDir() + "wormsim_config_fifo_" + std::to_string(::getpid());
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  try {
+    load_config_file(fifo);
+    ADD_FAILURE() << "no error for a named pipe";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.key(), "<file>");
+    EXPECT_EQ(std::string(e.what()).rfind(fifo + ": <file>: ", 0), 0u) << e.what();
+    EXPECT_TRUE(contains(e.what(), "named pipe")) << e.what();
+  }
+  std::filesystem::remove(fifo);
+  // Character devices are not config files either.
+  try {
+    load_config_file("/dev/null");
+    ADD_FAILURE() << "no error for /dev/null";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.key(), "<file>");
+    EXPECT_TRUE(contains(e.what(), "not a regular file")) << e.what();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Keys given but not used by the run (the CLI warns about them).
+
+// The keys unused_keys() reports for `yaml` + `overrides`, as "key@source:line".
+std::vector<std::string> unused(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
+  std::vector<GivenKey> given;
+  const Config c = load_config(yaml, kSource, overrides, {}, &given);
+  std::vector<std::string> out;
+  for (const UnusedKey& u : unused_keys(c, given)) {
+    EXPECT_FALSE(u.reason.empty()) << u.where.key;
+    out.push_back(fmt::format("{}@{}:{}", u.where.key, u.where.source, u.where.line));
+  }
+  return out;
+}
+
+using Keys = std::vector<std::string>;
+
+TEST(ConfigLoaderUnusedKeys, TrafficKeysWithACollectiveWorkload) {
+  // The motivating case: latency_load.py's --set traffic.packet_length=1 on the collective
+  // default was ignored without a word.
+  const std::string yaml =
+      "workload: collective\ncollective: {algorithms: [recursive_doubling]}\ntraffic:\n"
+      "  pattern: transpose\n  injection_rate: 0.2\nsimulation:\n  measure_cycles: 500\n"
+      "  watchdog_cycles: 3000\n";
+  EXPECT_EQ(unused(yaml, {"traffic.packet_length=1"}),
+            (Keys{"traffic.pattern@test.yaml:4", "traffic.injection_rate@test.yaml:5",
+                  "simulation.measure_cycles@test.yaml:7", "traffic.packet_length@--set:0"}));
+  // The same keys drive a synthetic run, which has no use for collective.*.
+  EXPECT_EQ(unused(yaml, {"traffic.packet_length=1", "workload=synthetic"}),
+            (Keys{"collective.algorithms@test.yaml:2"}));
+}
+
+TEST(ConfigLoaderUnusedKeys, CollectiveAndNodeKeysWithASyntheticWorkload) {
+  EXPECT_EQ(unused("collective:\n  sample: 2\nnode:\n  tx_queue_depth: 4\ntrace:\n  timeline: false\n"),
+            (Keys{"collective.sample@test.yaml:2", "node.tx_queue_depth@test.yaml:4",
+                  "trace.timeline@test.yaml:6"}));
+}
+
+TEST(ConfigLoaderUnusedKeys, TraceKeysWithTracingOff) {
+  EXPECT_EQ(unused("trace:\n  enabled: false\n  routers: [1]\n  file: w\n  window_cycles: 9\n"),
+            (Keys{"trace.routers@test.yaml:3", "trace.file@test.yaml:4",
+                  "trace.window_cycles@test.yaml:5"}));
+  EXPECT_EQ(unused("trace:\n  enabled: true\n  routers: [1]\n  file: w\n  window_cycles: 9\n"), Keys{});
+  // rtl_vcd converts RTL routers' FST waves: nothing to convert with SystemC routers.
+  EXPECT_EQ(unused("trace: {enabled: true, rtl_vcd: true}\n"), (Keys{"trace.rtl_vcd@test.yaml:1"}));
+}
+
+TEST(ConfigLoaderUnusedKeys, NetworkKeysOfAnotherTopologyOrRouter) {
+  EXPECT_EQ(unused("network:\n  hypercube_dimension: 4\n  routing:\n    ecube_order: low_to_high\n"
+                   "    dateline: false\n  router:\n    ports: 2\n    replication: synchronous\n"
+                   "    header_encoding: bit_string\n    rtl_nodes: [1]\n"
+                   "    consumption_channels: 2\n"),
+            (Keys{"network.hypercube_dimension@test.yaml:2", "network.routing.ecube_order@test.yaml:4",
+                  "network.routing.dateline@test.yaml:5", "network.router.ports@test.yaml:7",
+                  "network.router.replication@test.yaml:8",
+                  "network.router.header_encoding@test.yaml:9",
+                  "network.router.rtl_nodes@test.yaml:10"}));
+  // Where they apply, they are used (consumption_channels always: it sets the ejection
+  // channels of unicast routers too).
+  EXPECT_EQ(unused("network:\n  topology: torus\n  dims: [4, 4]\n  routing: {dateline: true}\n"
+                   "  router: {port_model: k_port, ports: 2, multidest: path, "
+                   "replication: synchronous, header_encoding: bit_string}\n"),
+            Keys{});
+  EXPECT_EQ(unused("network:\n  topology: hypercube\n  hypercube_dimension: 4\n  dims: [4, 4]\n"
+                   "  routing: {ecube_order: low_to_high}\n"),
+            (Keys{"network.dims@test.yaml:4"}));
+}
+
+TEST(ConfigLoaderUnusedKeys, SyntheticAndCollectiveSubKeys) {
+  EXPECT_EQ(unused("traffic:\n  hotspot: {nodes: [1], fraction: 0.5}\n  multicast_destinations: 3\n"),
+            (Keys{"traffic.hotspot.nodes@test.yaml:2", "traffic.hotspot.fraction@test.yaml:2",
+                  "traffic.multicast_destinations@test.yaml:3"}));
+  EXPECT_EQ(unused("workload: collective\nnetwork: {router: {port_model: all_port}}\n"
+                   "collective:\n  roots: one\n  root: 3\n  sample: 2\n  peer: 1\n  seed: 7\n"),
+            (Keys{"collective.sample@test.yaml:6", "collective.peer@test.yaml:7",
+                  "collective.seed@test.yaml:8"}));
+}
+
+// Every shipped config reads every key it gives (scripts/compare's comparison files are not
+// wormsim configs).
+TEST(ConfigLoaderUnusedKeys, ShippedConfigsGiveNoUnusedKeys) {
+  int checked = 0;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(WORMSIM_SOURCE_DIR) + "/configs")) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() != ".yaml" || name.rfind("compare_", 0) == 0) continue;
+    SCOPED_TRACE(name);
+    std::vector<GivenKey> given;
+    const Config c = load_config_file(entry.path().string(), {}, {}, &given);
+    for (const UnusedKey& u : unused_keys(c, given)) ADD_FAILURE() << text(u);
+    ++checked;
+  }
+  EXPECT_GE(checked, 8);
+}
+
+TEST(ConfigLoaderUnusedKeys, TextNamesSourceLineAndKey) {
+  const UnusedKey file_key{{"traffic.seed", "my.yaml", 12}, "why"};
+  EXPECT_EQ(text(file_key), "my.yaml:12: traffic.seed: not used: why");
+  const UnusedKey set_key{{"traffic.seed", "--set", 0}, "why"};
+  EXPECT_EQ(text(set_key), "--set: traffic.seed: not used: why");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The synthetic sweep config (scripts/latency_load.py's base).
+
+TEST(ConfigLoaderShipped, SyntheticSweepIsAnUntraced8x8UniformMesh) {
+  const Config c = load_config_file(std::string(WORMSIM_SOURCE_DIR) + "/configs/synthetic_sweep.yaml");
+  EXPECT_EQ(c.workload, Workload::kSynthetic);
+  EXPECT_EQ(c.network.topology.kind, TopologyKind::kMesh);
+  EXPECT_EQ(c.network.topology.dims, (std::vector<int>{8, 8}));
+  EXPECT_EQ(c.traffic.pattern, TrafficPattern::kUniformRandom);
+  EXPECT_FALSE(c.trace.enabled);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Traced routers follow the network.
+
+// Node id of coordinates (x first): node = x + X * (y + Y * z).
+NodeId node_at(const std::vector<int>& sides, const std::vector<int>& coords) {
+  NodeId n = 0;
+  NodeId stride = 1;
+  for (std::size_t d = 0; d < sides.size(); ++d) {
+    n += static_cast<NodeId>(coords[d]) * stride;
+    stride *= static_cast<NodeId>(sides[d]);
+  }
+  return n;
+}
+
+TEST(ConfigTrace, DefaultTracedRoutersAreTheCornerAndTheCentre) {
+  TopologyConfig t;
+  t.dims = {8, 8};
+  EXPECT_EQ(default_traced_routers(t),
+            (std::vector<NodeId>{0, node_at({8, 8}, {3, 3}), node_at({8, 8}, {4, 4})}));
+  t.dims = {4, 4};
+  EXPECT_EQ(default_traced_routers(t),
+            (std::vector<NodeId>{0, node_at({4, 4}, {1, 1}), node_at({4, 4}, {2, 2})}));
+  t.dims = {5, 5};  // one central router
+  EXPECT_EQ(default_traced_routers(t), (std::vector<NodeId>{0, node_at({5, 5}, {2, 2})}));
+  t.dims = {4, 6, 2};
+  EXPECT_EQ(default_traced_routers(t), (std::vector<NodeId>{0, node_at({4, 6, 2}, {1, 2, 0}),
+                                                            node_at({4, 6, 2}, {2, 3, 1})}));
+  t.dims = {2};
+  EXPECT_EQ(default_traced_routers(t), (std::vector<NodeId>{0, 1}));
+  t.kind = TopologyKind::kHypercube;  // 2-ary n-cube: the corner and the opposite corner
+  t.hypercube_dimension = 6;
+  EXPECT_EQ(default_traced_routers(t), (std::vector<NodeId>{0, 63}));
+}
+
+TEST(ConfigTrace, BuiltInDefaultResizesFromTheCommandLine) {
+  // The built-in default traces the default routers of whatever network it is given.
+  const Config c8 = load_config(default_config_yaml(), "<built-in>");
+  EXPECT_EQ(traced_routers(c8), default_traced_routers(c8.network.topology));
+  EXPECT_EQ(traced_routers(c8),
+            (std::vector<NodeId>{0, node_at({8, 8}, {3, 3}), node_at({8, 8}, {4, 4})}));
+  const Config c4 = load_config(default_config_yaml(), "<built-in>", {"network.dims=[4,4]"});
+  EXPECT_EQ(traced_routers(c4),
+            (std::vector<NodeId>{0, node_at({4, 4}, {1, 1}), node_at({4, 4}, {2, 2})}));
+  // An explicit list is kept.
+  const Config given = load_config(default_config_yaml(), "<built-in>", {"trace.routers=[2, 1]"});
+  EXPECT_EQ(traced_routers(given), (std::vector<NodeId>{2, 1}));
+}
+
+TEST(ConfigTrace, TraceFileStaysInsideTheOutputDirectory) {
+  for (const char* bad : {"../x", "/tmp/x", "a/../../x", "a/..", "sub/", "."}) {
+    SCOPED_TRACE(bad);
+    const std::string msg =
+        expect_error(fmt::format("trace:\n  file: \"{}\"\n", bad), {}, "trace.file", 2);
+    EXPECT_TRUE(contains(msg, "--out") || contains(msg, "base name")) << msg;
+  }
+  EXPECT_EQ(load_config("trace: {file: waves/run1}\n", kSource).trace.file, "waves/run1");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Collective operations that could not run as configured.
+
+constexpr const char* kCollective4x4 =
+    "workload: collective\nnetwork: {dims: [4, 4]}\ncollective:\n  algorithms: [separate_addressing]\n";
+
+TEST(ConfigCollective, DestinationSetOfOnlyTheRootIsAnError) {
+  // roots: one, the root its own only destination: the operation would have no destination.
+  const std::string yaml = std::string(kCollective4x4) + "  roots: one\n  root: 3\n  destinations: [3, 3]\n";
+  EXPECT_TRUE(contains(expect_error(yaml, {}, "collective.destinations", 7), "no destination"));
+  // Any root of `all` is that one destination at some point.
+  expect_error(std::string(kCollective4x4) + "  roots: all\n  destinations: [5]\n", {},
+               "collective.destinations", 6);
+  expect_error(kCollective4x4, {"collective.roots=one", "collective.destinations=[0]"},
+               "collective.destinations", 0, "--set");
+  // Another node in the set, or a root that is not the destination, is fine.
+  EXPECT_NO_THROW(load_config(std::string(kCollective4x4) + "  roots: one\n  root: 3\n  destinations: [3, 4]\n", kSource));
+  EXPECT_NO_THROW(load_config(std::string(kCollective4x4) + "  roots: one\n  root: 2\n  destinations: [3]\n", kSource));
+  // A sample of roots: an error exactly when the sample draws the one destination.
+  Config probe = load_config(std::string(kCollective4x4) + "  roots: sample\n  sample: 3\n", kSource);
+  const std::vector<NodeId> roots = collective_roots(probe);
+  ASSERT_EQ(roots.size(), 3u);
+  NodeId outside = 0;
+  while (std::find(roots.begin(), roots.end(), outside) != roots.end()) ++outside;
+  const std::string sample = std::string(kCollective4x4) + "  roots: sample\n  sample: 3\n  destinations: ";
+  expect_error(sample + fmt::format("[{}]\n", roots[1]), {}, "collective.destinations", 7);
+  EXPECT_NO_THROW(load_config(sample + fmt::format("[{}]\n", outside), kSource));
+}
+
+TEST(ConfigCollective, PingPongPeerThatIsARootIsAnError) {
+  const std::string yaml =
+      "workload: collective\nnetwork: {dims: [4, 4]}\ncollective:\n  algorithms: [ping_pong]\n"
+      "  roots: one\n  root: 6\n  peer: 6\n";
+  EXPECT_TRUE(contains(expect_error(yaml, {}, "collective.peer", 7), "itself"));
+  EXPECT_NO_THROW(load_config(yaml, kSource, {"collective.peer=7"}));
+}
+
+TEST(ConfigCollective, PacketsLongerThanTheFlitIndexAreAnError) {
+  // T3D: 1-byte flits, one packet per message, so a message of B bytes is a packet of B flits;
+  // packets have at most 65535 flits (16-bit flit index).
+  const std::string base = "machine: {preset: t3d}\nworkload: collective\nnetwork: {router: {port_model: all_port}}\n"
+                           "collective:\n  algorithms: [recursive_doubling]\n  message_bytes: ";
+  const std::string msg = expect_error(base + "[32, 65536]\n", {}, "collective.message_bytes[1]", 6);
+  EXPECT_TRUE(contains(msg, "65536 flits")) << msg;
+  EXPECT_TRUE(contains(msg, "node.max_packet_bytes")) << msg;
+  EXPECT_TRUE(contains(msg, "machine.preset")) << msg;
+  EXPECT_NO_THROW(load_config(base + "[65535]\n", kSource));
+  // Split into packets (no preset), the same message fits.
+  const std::string split = "workload: collective\nnetwork: {flit_bytes: 1, router: {port_model: all_port}}\n"
+                            "node: {max_packet_bytes: 4096}\ncollective:\n  algorithms: [recursive_doubling]\n"
+                            "  message_bytes: [65536]\n";
+  EXPECT_NO_THROW(load_config(split, kSource));
+  // Packets of max_packet_bytes payload, not the message, count: 65536 payload bytes of
+  // 1-byte flits is one flit too many.
+  expect_error(split, {"node.max_packet_bytes=65536"}, "collective.message_bytes[0]", 6);
+  // A path worm also carries its destination list: on 64 nodes an address is 6 bits, so the
+  // list of 63 destinations is ceil(63 * 6 / 8) = 48 one-byte flits, 47 more than a unicast
+  // header flit; the message can then have 65535 - 47 bytes.
+  const std::string path = "workload: collective\nnetwork: {flit_bytes: 1, router: {multidest: path}}\n"
+                           "collective:\n  algorithms: [path_multicast]\n  message_bytes: ";
+  const int list_extra = (63 * 6 + 7) / 8 - 1;
+  EXPECT_NO_THROW(load_config(path + fmt::format("[{}]\n", 65535 - list_extra), kSource));
+  expect_error(path + fmt::format("[{}]\n", 65535 - list_extra + 1), {}, "collective.message_bytes[0]", 5);
+}
+
+TEST(ConfigCollective, NoDrainLimitForCollectiveRuns) {
+  // A collective run has no drain phase: a long watchdog needs no simulation.drain_max_cycles.
+  EXPECT_NO_THROW(load_config("workload: collective\nnetwork: {router: {port_model: all_port}}\n"
+                              "simulation: {watchdog_cycles: 500000}\n",
+                              kSource));
+  expect_error("simulation: {watchdog_cycles: 500000}\n", {}, "simulation.drain_max_cycles", 0);
 }
 
 }  // namespace
