@@ -400,7 +400,7 @@ void NetworkInterface::packetise(TxChannel& ch, const Descriptor& d, Cycle now) 
     p.flits = std::max(1, (wire + params_.flit_bytes - 1) / params_.flit_bytes);
     if (p.flits > 65535)
       throw std::runtime_error(fmt::format("node {}: a {}-byte packet needs {} flits (> 65535); "
-                                           "set ni.max_packet_bytes",
+                                           "set node.max_packet_bytes",
                                            params_.id, wire, p.flits));
     PacketRecord record;
     record.src = params_.id;
