@@ -62,8 +62,9 @@ std::uint32_t WormSteps::next(int first_hop_port) {
 
 void run_ping_pong(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                    const Deliver& deliver);
-void run_separate_addressing(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
-                             const Deliver& deliver, const FirmwareTables& tables);
+void run_separate_addressing(Runtime& rt, const Operation& op,
+                             const std::vector<std::uint8_t>& data, const Deliver& deliver,
+                             const FirmwareTables& tables);
 void run_recursive_doubling(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                             const Deliver& deliver, const FirmwareTables& tables);
 void run_dimensional_broadcast(Runtime& rt, const Operation& op,

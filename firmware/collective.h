@@ -31,7 +31,7 @@ std::vector<std::uint8_t> scatter_chunk(const Operation& op, const std::vector<s
 // forwarding pattern of the mesh, computed once in advance as seed 000 Appendix A describes
 // ("any node in the mesh can compute in advance the list of nodes that it should forward to").
 struct FirmwareTables {
-  std::vector<int> resolution_order;  // dimensions, first resolved first
+  std::vector<int> resolution_order;      // dimensions, first resolved first
   std::shared_ptr<const EdnPattern> edn;  // set when the run uses edn_broadcast
   PortLayout layout;                      // the router's port model
 };

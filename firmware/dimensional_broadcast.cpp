@@ -10,7 +10,8 @@ void run_dimensional_broadcast(Runtime& rt, const Operation& op,
                                const std::vector<std::uint8_t>& data, const Deliver& deliver,
                                const FirmwareTables& tables) {
   tree_forward(rt, op, data, deliver, [&](NodeId self) {
-    return one_per_step(dimensional_children(rt.topology(), tables.resolution_order, op.root, self));
+    return one_per_step(
+        dimensional_children(rt.topology(), tables.resolution_order, op.root, self));
   });
 }
 

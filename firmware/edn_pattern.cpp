@@ -73,8 +73,9 @@ std::vector<Edge> assign(const std::array<P, 4>& senders, const std::vector<P>& 
     return false;
   };
   if (!place(0))
-    throw std::logic_error("EDN: no link-disjoint assignment of level-" + std::to_string(level - 1) +
-                           " nodes in a " + std::to_string(side) + "-wide block");
+    throw std::logic_error("EDN: no link-disjoint assignment of level-" +
+                           std::to_string(level - 1) + " nodes in a " + std::to_string(side) +
+                           "-wide block");
   std::vector<Edge> out;
   for (std::size_t s = 0; s < 4; ++s)
     for (std::size_t t = 0; t < targets.size(); ++t)
@@ -210,8 +211,10 @@ EdnPattern::Startup EdnPattern::startup(NodeId root) const {
     Startup s;
     std::vector<NodeId> rest;
     for (std::size_t i = 0; i < m; ++i) {
-      if (mask & (1u << i)) s.step1.push_back({root, others[i]});
-      else rest.push_back(others[i]);
+      if (mask & (1u << i))
+        s.step1.push_back({root, others[i]});
+      else
+        rest.push_back(others[i]);
     }
     if (!disjoint(s.step1)) continue;
     std::vector<NodeId> holders{root};

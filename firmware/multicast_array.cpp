@@ -76,7 +76,8 @@ void run_array_multicast(Runtime& rt, const Operation& op, const std::vector<std
     });
   else
     order = dimension_ordered_chain(rt.topology(), tables.resolution_order, order);
-  const int levels = op.algorithm == CollectiveAlgorithm::kMArray ? 2 : rem_array_levels(order.size());
+  const int levels =
+      op.algorithm == CollectiveAlgorithm::kMArray ? 2 : rem_array_levels(order.size());
   std::vector<std::uint8_t> payload;
   std::uint32_t step = 0;
   if (self == op.root) {

@@ -63,8 +63,8 @@ void Runtime::send(NodeId dst, const std::vector<std::uint8_t>& data, std::uint3
   post(channel_for(dst), dst, data, tag, begin);
 }
 
-void Runtime::send_multicast(const std::vector<NodeId>& dests, const std::vector<std::uint8_t>& data,
-                             std::uint32_t tag) {
+void Runtime::send_multicast(const std::vector<NodeId>& dests,
+                             const std::vector<std::uint8_t>& data, std::uint32_t tag) {
   const Cycle begin = now();
   bus_.busy(bus_.alpha_cycles());
   const int c = channel_for(dests.empty() ? id_ : dests.front());

@@ -130,7 +130,8 @@ BinomialRole binomial_scatter_role(const std::vector<NodeId>& chain, std::size_t
 
 NodeId line_leader(const Topology& topology, int dim, NodeId root, NodeId n) {
   std::vector<int> c;
-  for (int d = 0; d < topology.dimensions(); ++d) c.push_back(topology.coord(d == dim ? n : root, d));
+  for (int d = 0; d < topology.dimensions(); ++d)
+    c.push_back(topology.coord(d == dim ? n : root, d));
   return topology.node_at(c);
 }
 

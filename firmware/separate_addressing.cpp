@@ -5,11 +5,13 @@
 
 namespace wormsim::fw {
 
-void run_separate_addressing(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
-                             const Deliver& deliver, const FirmwareTables& tables) {
+void run_separate_addressing(Runtime& rt, const Operation& op,
+                             const std::vector<std::uint8_t>& data, const Deliver& deliver,
+                             const FirmwareTables& tables) {
   tree_forward(rt, op, data, deliver, [&](NodeId self) {
     if (self != op.root) return SendGroups{};
-    return one_per_step(dimension_ordered_chain(rt.topology(), tables.resolution_order, op.destinations));
+    return one_per_step(
+        dimension_ordered_chain(rt.topology(), tables.resolution_order, op.destinations));
   });
 }
 

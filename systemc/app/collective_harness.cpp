@@ -30,9 +30,9 @@ CollectiveHarness::CollectiveHarness(const sc_core::sc_module_name& name, const 
   returned_.assign(static_cast<std::size_t>(nodes), false);
   nodes_.assign(static_cast<std::size_t>(nodes), nullptr);
   options.make_endpoint = [this](const EndpointContext& ctx) -> std::unique_ptr<NetworkEndpoint> {
-    auto node = std::make_unique<Node>(fmt::format("n{}", ctx.id).c_str(),
-                                       node_params(config_, ctx), ctx, log_,
-                                       [this](ProcessorBus& bus) { program(bus); });
+    auto node =
+        std::make_unique<Node>(fmt::format("n{}", ctx.id).c_str(), node_params(config_, ctx), ctx,
+                               log_, [this](ProcessorBus& bus) { program(bus); });
     nodes_[ctx.id] = node.get();
     return node;
   };
@@ -84,13 +84,13 @@ void CollectiveHarness::build_operations() {
           for (int n = 0; n < nodes; ++n)
             if (static_cast<NodeId>(n) != root) op.destinations.push_back(static_cast<NodeId>(n));
         } else {
-          op.destinations.insert(op.destinations.end(), c.destinations.begin(), c.destinations.end());
+          op.destinations.insert(op.destinations.end(), c.destinations.begin(),
+                                 c.destinations.end());
           std::sort(op.destinations.begin(), op.destinations.end());
           op.destinations.erase(std::unique(op.destinations.begin(), op.destinations.end()),
                                 op.destinations.end());
-          op.destinations.erase(
-              std::remove(op.destinations.begin(), op.destinations.end(), root),
-              op.destinations.end());
+          op.destinations.erase(std::remove(op.destinations.begin(), op.destinations.end(), root),
+                                op.destinations.end());
         }
         ops_.push_back(std::move(op));
       }
@@ -154,16 +154,18 @@ void CollectiveHarness::collect(const fw::Operation& op) {
     const auto& dl = deliveries_[n];
     const std::size_t want = is_dest[n] ? 1 : 0;
     if (dl.size() != want)
-      r.errors.push_back(fmt::format("node {} delivered {} times (expected {})", n, dl.size(), want));
+      r.errors.push_back(
+          fmt::format("node {} delivered {} times (expected {})", n, dl.size(), want));
     for (const Delivery& d : dl)
       if (!d.correct) r.errors.push_back(fmt::format("node {} delivered wrong bytes", n));
     if (nodes_[n]->ni().unread_messages() > 0)
-      r.errors.push_back(fmt::format("node {} left {} messages unread", n,
-                                     nodes_[n]->ni().unread_messages()));
+      r.errors.push_back(
+          fmt::format("node {} left {} messages unread", n, nodes_[n]->ni().unread_messages()));
   }
   // An operation without destinations delivered nothing: not a success (validate() rejects
   // the configs that would make one).
-  if (op.destinations.empty() && !ping_pong) r.errors.push_back("the operation has no destinations");
+  if (op.destinations.empty() && !ping_pong)
+    r.errors.push_back("the operation has no destinations");
   // Latency per destination.
   double sum = 0;
   for (NodeId d : op.destinations) {
@@ -186,9 +188,8 @@ void CollectiveHarness::collect(const fw::Operation& op) {
   const auto& recs = log_.records();
   for (std::size_t i = 0; i < recs.size(); ++i)
     if (recs[i].operation == op.index) mine.push_back(i);
-  std::sort(mine.begin(), mine.end(), [&](std::size_t a, std::size_t b) {
-    return recs[a].doorbell < recs[b].doorbell;
-  });
+  std::sort(mine.begin(), mine.end(),
+            [&](std::size_t a, std::size_t b) { return recs[a].doorbell < recs[b].doorbell; });
   // The firmware tags every message with its message-passing step (fw::SendGroups).
   std::map<std::size_t, int> step_of;
   double hops = 0;
@@ -202,14 +203,17 @@ void CollectiveHarness::collect(const fw::Operation& op) {
     r.blocked_cycles += m.blocked_cycles;
     hops += m.hops;
     if (m.delivered == MessageRecord::kNone)
-      r.errors.push_back(fmt::format("message {} -> {} (seq {}) never arrived", m.src, m.dst, m.seq));
+      r.errors.push_back(
+          fmt::format("message {} -> {} (seq {}) never arrived", m.src, m.dst, m.seq));
   }
   r.messages = mine.size();
   r.avg_path_length = mine.empty() ? 0 : hops / static_cast<double>(mine.size());
   for (const ContentionEvent& e : log_.contention()) {
     if (recs[e.waiting].operation != op.index || recs[e.holder].operation != op.index) continue;
-    if (step_of[e.waiting] == step_of[e.holder]) ++r.contention_stepwise;
-    else ++r.contention_depth;
+    if (step_of[e.waiting] == step_of[e.holder])
+      ++r.contention_stepwise;
+    else
+      ++r.contention_depth;
   }
   results_.push_back(std::move(r));
 }
@@ -231,11 +235,12 @@ void CollectiveHarness::finish() {
   std::string list;
   for (std::size_t i = 0; i < waiting.size() && i < 16; ++i) list += (i ? ", " : "") + waiting[i];
   if (waiting.size() > 16) list += fmt::format(", ... ({} in all)", waiting.size());
-  stall_ = fmt::format("firmware stalled at cycle {} in operation {} ({} from root {}, {} bytes): "
-                       "the network is idle and nodes {} wait in receive() for a message that "
-                       "never comes",
-                       network_->current_cycle(), op.index, to_string(op.algorithm), op.root,
-                       op.bytes, list.empty() ? "(none)" : list);
+  stall_ = fmt::format(
+      "firmware stalled at cycle {} in operation {} ({} from root {}, {} bytes): "
+      "the network is idle and nodes {} wait in receive() for a message that "
+      "never comes",
+      network_->current_cycle(), op.index, to_string(op.algorithm), op.root, op.bytes,
+      list.empty() ? "(none)" : list);
 }
 
 std::size_t CollectiveHarness::verification_errors() const {

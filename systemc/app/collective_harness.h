@@ -47,7 +47,7 @@ struct OperationResult {
   std::size_t contention_depth = 0;
   std::uint64_t header_flits = 0;    // flits the destination lists added (multidestination)
   std::uint64_t blocked_cycles = 0;  // flit-cycles lost to other messages (MessageRecord)
-  std::vector<std::string> errors;  // verification failures
+  std::vector<std::string> errors;   // verification failures
 };
 
 class CollectiveHarness : public sc_core::sc_module {

@@ -152,9 +152,9 @@ Json collective_json(const CollectiveHarness& h) {
 
 std::string collective_summary_text(const CollectiveHarness& h) {
   const double us = h.cycle_us();
-  std::string s = fmt::format(
-      "collective: {} of {} operations, {} verification errors (cycle = {:.6g} us)\n",
-      h.results().size(), h.operations().size(), h.verification_errors(), us);
+  std::string s =
+      fmt::format("collective: {} of {} operations, {} verification errors (cycle = {:.6g} us)\n",
+                  h.results().size(), h.operations().size(), h.verification_errors(), us);
   s += fmt::format("  {:<22} {:>6} {:>5} {:>12} {:>12} {:>7} {:>10} {:>6} {:>11} {:>8} {:>8}\n",
                    "algorithm", "bytes", "roots", "max_lat_us", "avg_lat_us", "steps", "flit_hops",
                    "hops", "contention", "hdr_flit", "blocked");
@@ -162,20 +162,22 @@ std::string collective_summary_text(const CollectiveHarness& h) {
     const std::string steps = r.min_steps == r.max_steps
                                   ? std::to_string(r.min_steps)
                                   : fmt::format("{}-{}", r.min_steps, r.max_steps);
-    s += fmt::format("  {:<22} {:>6} {:>5} {:>12.3f} {:>12.3f} {:>7} {:>10.0f} {:>6.2f} "
-                     "{:>5.1f}/{:<5.1f} {:>8.1f} {:>8.0f}\n",
-                     to_string(r.algorithm), r.bytes, r.roots, r.max_latency_cycles * us,
-                     r.avg_latency_cycles * us, steps, r.flit_hops, r.avg_path_length,
-                     r.contention_stepwise, r.contention_depth, r.header_flits, r.blocked_cycles);
+    s += fmt::format(
+        "  {:<22} {:>6} {:>5} {:>12.3f} {:>12.3f} {:>7} {:>10.0f} {:>6.2f} "
+        "{:>5.1f}/{:<5.1f} {:>8.1f} {:>8.0f}\n",
+        to_string(r.algorithm), r.bytes, r.roots, r.max_latency_cycles * us,
+        r.avg_latency_cycles * us, steps, r.flit_hops, r.avg_path_length, r.contention_stepwise,
+        r.contention_depth, r.header_flits, r.blocked_cycles);
   }
   s += "  (latency: mean over roots of max / average over destinations; contention: "
        "stepwise/depth events per operation;\n   hdr_flit: destination-list header flits, "
        "blocked: flit-cycles lost to other messages (VC or switch), per operation)\n";
   if (const std::optional<TauFit> f = tau_fit(h))
-    s += fmt::format("  tau fit over {} sizes: T_s = {:.4f} us (alpha+gamma {:.4f}, {:+.2f}%), "
-                     "T_n = {:.6f} us/byte (beta {:.6f}, {:+.2f}%), tau = {:.6f}\n",
-                     f->points, f->ts_us, f->model_ts_us, 100 * f->ts_error, f->tn_us_per_byte,
-                     f->model_tn_us_per_byte, 100 * f->tn_error, f->tau);
+    s += fmt::format(
+        "  tau fit over {} sizes: T_s = {:.4f} us (alpha+gamma {:.4f}, {:+.2f}%), "
+        "T_n = {:.6f} us/byte (beta {:.6f}, {:+.2f}%), tau = {:.6f}\n",
+        f->points, f->ts_us, f->model_ts_us, 100 * f->ts_error, f->tn_us_per_byte,
+        f->model_tn_us_per_byte, 100 * f->tn_error, f->tau);
   for (const OperationResult& r : h.results())
     for (const std::string& e : r.errors)
       s += fmt::format("  ERROR op {} ({} root {} {} bytes): {}\n", r.op.index,
@@ -199,17 +201,32 @@ Json timeline_json(const CollectiveHarness& h) {
   };
   const int nodes = h.network().topology().nodes();
   for (int n = 0; n < nodes; ++n) {
-    events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", n},
-                      {"args", {{"name", fmt::format("node {} {}", n, h.network().topology().node_name(static_cast<NodeId>(n)))}}}});
-    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", n}, {"tid", 0}, {"args", {{"name", "cpu"}}}});
-    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", n}, {"tid", 1}, {"args", {{"name", "network (incoming)"}}}});
+    events.push_back(
+        {{"name", "process_name"},
+         {"ph", "M"},
+         {"pid", n},
+         {"args",
+          {{"name", fmt::format("node {} {}", n,
+                                h.network().topology().node_name(static_cast<NodeId>(n)))}}}});
+    events.push_back({{"name", "thread_name"},
+                      {"ph", "M"},
+                      {"pid", n},
+                      {"tid", 0},
+                      {"args", {{"name", "cpu"}}}});
+    events.push_back({{"name", "thread_name"},
+                      {"ph", "M"},
+                      {"pid", n},
+                      {"tid", 1},
+                      {"args", {{"name", "network (incoming)"}}}});
   }
   for (const MessageRecord& m : h.log().records()) {
-    const Json args = {{"operation", m.operation}, {"src", m.src}, {"dst", m.dst},
-                       {"bytes", m.bytes}, {"hops", m.hops}, {"seq", m.seq}};
+    const Json args = {{"operation", m.operation}, {"src", m.src},   {"dst", m.dst},
+                       {"bytes", m.bytes},         {"hops", m.hops}, {"seq", m.seq}};
     slice(m.src, 0, fmt::format("send start-up -> {}", m.dst), m.send_begin, m.doorbell, args);
-    slice(m.dst, 1, fmt::format("transit {} -> {}", m.src, m.dst), m.doorbell, m.delivered + 1, args);
-    slice(m.dst, 0, fmt::format("receive overhead <- {}", m.src), m.receive_begin, m.received, args);
+    slice(m.dst, 1, fmt::format("transit {} -> {}", m.src, m.dst), m.doorbell, m.delivered + 1,
+          args);
+    slice(m.dst, 0, fmt::format("receive overhead <- {}", m.src), m.receive_begin, m.received,
+          args);
   }
   Json j;
   j["traceEvents"] = std::move(events);

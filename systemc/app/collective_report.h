@@ -19,10 +19,10 @@ struct TauFit {
   int points = 0;
   double ts_us = 0;
   double tn_us_per_byte = 0;
-  double tau = 0;                 // T_n / T_s (seed 000 Eq. 5.2)
-  double model_ts_us = 0;         // alpha + gamma
+  double tau = 0;                   // T_n / T_s (seed 000 Eq. 5.2)
+  double model_ts_us = 0;           // alpha + gamma
   double model_tn_us_per_byte = 0;  // beta = clock period / flit bytes
-  double ts_error = 0;            // relative
+  double ts_error = 0;              // relative
   double tn_error = 0;
 };
 std::optional<TauFit> tau_fit(const CollectiveHarness& harness);
@@ -32,8 +32,8 @@ struct CollectiveSummaryRow {
   CollectiveAlgorithm algorithm;
   std::uint32_t bytes = 0;
   int roots = 0;
-  double max_latency_cycles = 0;  // mean over roots of the per-root maximum
-  double avg_latency_cycles = 0;  // mean over roots of the per-root average
+  double max_latency_cycles = 0;    // mean over roots of the per-root maximum
+  double avg_latency_cycles = 0;    // mean over roots of the per-root average
   double worst_latency_cycles = 0;  // the largest maximum over roots
   int min_steps = 0;
   int max_steps = 0;

@@ -82,15 +82,15 @@ int list_command() {
                  ? fmt::format("{:g} us = {} cycles", us, c)
                  : fmt::format("{:g} us = {} cycles ({:+.3g} us rounding)", us, c, err);
     };
-    std::cout << fmt::format("  {:<16} {}: beta {:g} us/byte (clock {:.4g} ns), alpha {}, gamma {}{}\n"
-                             "  {:<16} {}{}\n",
-                             p.name, p.machine, p.beta_us_per_byte, p.clock_period_ns(),
-                             cycles(p.alpha_us, p.alpha_cycles()), cycles(p.gamma_us, p.gamma_cycles()),
-                             p.max_packet_bytes > 0
-                                 ? fmt::format(", {}-byte packets ({} header)", p.max_packet_bytes,
-                                               p.header_bytes)
-                                 : std::string(),
-                             "", p.source, p.note.empty() ? "" : "; " + p.note);
+    std::cout << fmt::format(
+        "  {:<16} {}: beta {:g} us/byte (clock {:.4g} ns), alpha {}, gamma {}{}\n"
+        "  {:<16} {}{}\n",
+        p.name, p.machine, p.beta_us_per_byte, p.clock_period_ns(),
+        cycles(p.alpha_us, p.alpha_cycles()), cycles(p.gamma_us, p.gamma_cycles()),
+        p.max_packet_bytes > 0
+            ? fmt::format(", {}-byte packets ({} header)", p.max_packet_bytes, p.header_bytes)
+            : std::string(),
+        "", p.source, p.note.empty() ? "" : "; " + p.note);
   }
   std::cout << "  (alpha and gamma are charged by the node processors in collective runs)\n";
   return kOk;
@@ -102,7 +102,8 @@ Config load(const std::string& file, const std::vector<std::string>& sets, std::
             std::vector<GivenKey>& given) {
   if (file.empty()) {
     source = "<built-in default>";
-    Config c = load_config(default_config_yaml(), source, sets, check_router_implementation, &given);
+    Config c =
+        load_config(default_config_yaml(), source, sets, check_router_implementation, &given);
     given.erase(std::remove_if(given.begin(), given.end(),
                                [&](const GivenKey& k) { return k.source == source; }),
                 given.end());
@@ -130,9 +131,9 @@ void check_writable(const std::filesystem::path& path, const std::string& what) 
   std::ofstream probe(path, std::ios::app);
   if (!probe) {
     const int err = errno;
-    throw OutputError(fmt::format("{}: cannot write {}{}", what, path.string(),
-                                  err != 0 ? ": " + std::generic_category().message(err)
-                                           : std::string()));
+    throw OutputError(
+        fmt::format("{}: cannot write {}{}", what, path.string(),
+                    err != 0 ? ": " + std::generic_category().message(err) : std::string()));
   }
   probe.close();
   if (!existed) fs::remove(path, ec);
@@ -179,8 +180,9 @@ std::unique_ptr<WaveTracer> make_tracer(Network& network, const Config& config,
                                         const std::string& out_dir) {
   if (!config.trace.enabled) return nullptr;
   network.set_probe_window(config.trace.window_cycles);
-  return std::make_unique<WaveTracer>(network, traced_routers(config),
-                                      (std::filesystem::path(out_dir) / config.trace.file).string());
+  return std::make_unique<WaveTracer>(
+      network, traced_routers(config),
+      (std::filesystem::path(out_dir) / config.trace.file).string());
 }
 
 // Closes the VCD and writes its layout; a layout that cannot be written names trace.file.
@@ -216,7 +218,8 @@ void report_rtl_traces(const Network& network, const Config& config) {
     if (!config.trace.rtl_vcd) continue;
     const std::string vcd = std::filesystem::path(fst).replace_extension(".vcd").string();
     if (fst.find('\'') != std::string::npos) {
-      std::cerr << "wormsim: warning: trace.rtl_vcd: no conversion of a path with a quote: " << fst << "\n";
+      std::cerr << "wormsim: warning: trace.rtl_vcd: no conversion of a path with a quote: " << fst
+                << "\n";
       continue;
     }
     const std::string command = fmt::format("fst2vcd -f '{}' -o '{}'", fst, vcd);
@@ -255,7 +258,8 @@ int run_collective(const Config& config, const RunInfo& run_info, const std::str
   sc_core::sc_start();
   harness.finish();
   RunInfo info = run_info;
-  info.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  info.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   finish_tracer(tracer);
   harness.network().close_router_traces();
 
@@ -273,9 +277,11 @@ int run_collective(const Config& config, const RunInfo& run_info, const std::str
                            info.wall_seconds);
   std::cout << "results: " << (out / "results.json").string() << "\n";
   if (config.trace.timeline)
-    std::cout << "timeline: " << (out / "timeline.json").string() << " (Chrome trace events; open in Perfetto)\n";
+    std::cout << "timeline: " << (out / "timeline.json").string()
+              << " (Chrome trace events; open in Perfetto)\n";
   if (config.trace.enabled)
-    std::cout << fmt::format("trace: {} (layout {})\n", (out / (config.trace.file + ".vcd")).string(),
+    std::cout << fmt::format("trace: {} (layout {})\n",
+                             (out / (config.trace.file + ".vcd")).string(),
                              (out / (config.trace.file + ".gtkw")).string());
   if (harness.firmware_fault()) {
     std::cerr << "wormsim: firmware error: " << *harness.firmware_fault() << "\n";
@@ -314,7 +320,8 @@ int run_command(const std::string& file, const std::vector<std::string>& sets,
   std::unique_ptr<WaveTracer> tracer = make_tracer(network, config, out_dir);
   const auto start = std::chrono::steady_clock::now();
   sc_core::sc_start();
-  info.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  info.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   finish_tracer(tracer);  // flush the VCD, write its layout
   network.close_router_traces();
 
@@ -324,19 +331,20 @@ int run_command(const std::string& file, const std::vector<std::string>& sets,
   std::cout << "results: " << results_path << "\n";
   report_rtl_traces(network, config);
   if (config.trace.enabled)
-    std::cout << fmt::format("trace: {} (layout {})\n",
-                             (std::filesystem::path(out_dir) / (config.trace.file + ".vcd")).string(),
-                             (std::filesystem::path(out_dir) / (config.trace.file + ".gtkw")).string());
+    std::cout << fmt::format(
+        "trace: {} (layout {})\n",
+        (std::filesystem::path(out_dir) / (config.trace.file + ".vcd")).string(),
+        (std::filesystem::path(out_dir) / (config.trace.file + ".gtkw")).string());
   if (network.deadlock()) {
     std::cerr << network.deadlock()->text();
     return kDeadlock;
   }
   if (network.scoreboard().violation_count() > 0) return kError;
   if (network.outcome() == RunOutcome::kDrainIncomplete) {
-    std::cerr << fmt::format("wormsim: drain incomplete: {} packets outstanding after {} drain "
-                             "cycles\n",
-                             network.scoreboard().live_packets(),
-                             config.simulation.drain_max_cycles);
+    std::cerr << fmt::format(
+        "wormsim: drain incomplete: {} packets outstanding after {} drain "
+        "cycles\n",
+        network.scoreboard().live_packets(), config.simulation.drain_max_cycles);
     return kDrainIncomplete;
   }
   return kOk;
@@ -352,7 +360,8 @@ int run_command(const std::string& file, const std::vector<std::string>& sets,
 int sc_main(int argc, char* argv[]) {
   CLI::App app{"wormsim: cycle-level wormhole network simulator"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", fmt::format("wormsim {} ({})", WORMSIM_VERSION, build_git_commit()),
+  app.set_version_flag("--version",
+                       fmt::format("wormsim {} ({})", WORMSIM_VERSION, build_git_commit()),
                        "print the version and the git commit it was built from");
   std::string config_file;
   std::vector<std::string> sets;
@@ -362,8 +371,7 @@ int sc_main(int argc, char* argv[]) {
 
   CLI::App* run = app.add_subcommand("run", "run a simulation (built-in default without CONFIG)");
   run->add_option("config", config_file, "YAML config file");
-  run->add_option("--set", sets,
-                  "override a config key: --set network.router.vcs=2 (after CONFIG)")
+  run->add_option("--set", sets, "override a config key: --set network.router.vcs=2 (after CONFIG)")
       ->take_all();
   run->add_option("--out", out_dir, "output directory for results.json and traces");
   run->add_flag("--trace", trace, "write a VCD of trace.routers and its .gtkw layout");

@@ -9,8 +9,14 @@ namespace wormsim {
 namespace {
 
 nlohmann::json distribution_json(const Distribution& d) {
-  return {{"count", d.count}, {"mean", d.mean}, {"min", d.min},         {"max", d.max},
-          {"p50", d.p50},     {"p95", d.p95},   {"p99", d.p99},         {"bin_width", d.bin_width},
+  return {{"count", d.count},
+          {"mean", d.mean},
+          {"min", d.min},
+          {"max", d.max},
+          {"p50", d.p50},
+          {"p95", d.p95},
+          {"p99", d.p99},
+          {"bin_width", d.bin_width},
           {"histogram", d.histogram}};
 }
 
@@ -92,19 +98,21 @@ nlohmann::json results_json(const Network& net, const RunInfo& info) {
     const DeadlockReport& d = *net.deadlock();
     nlohmann::json waiting = nlohmann::json::array();
     for (const WaitingVc& w : d.waiting)
-      waiting.push_back({{"router", w.router},
-                         {"port", d.input_names.at(static_cast<std::size_t>(w.port))},
-                         {"holds_output",
-                          w.out_port < 0 ? nlohmann::json(nullptr)
-                                         : nlohmann::json{{"port", d.output_names.at(static_cast<std::size_t>(w.out_port))},
-                                                          {"vc", w.out_vc},
-                                                          {"credit", !w.no_credit}}},
-                         {"vc", w.vc},
-                         {"packet", w.packet},
-                         {"dst", w.dst},
-                         {"flits", w.flits},
-                         {"state", w.state},
-                         {"waits_for", w.waits_for}});
+      waiting.push_back(
+          {{"router", w.router},
+           {"port", d.input_names.at(static_cast<std::size_t>(w.port))},
+           {"holds_output",
+            w.out_port < 0
+                ? nlohmann::json(nullptr)
+                : nlohmann::json{{"port", d.output_names.at(static_cast<std::size_t>(w.out_port))},
+                                 {"vc", w.out_vc},
+                                 {"credit", !w.no_credit}}},
+           {"vc", w.vc},
+           {"packet", w.packet},
+           {"dst", w.dst},
+           {"flits", w.flits},
+           {"state", w.state},
+           {"waits_for", w.waits_for}});
     j["deadlock"] = {{"detected_at", d.detected_at},
                      {"last_progress", d.last_progress},
                      {"flits_in_flight", d.flits_in_flight},
@@ -131,13 +139,13 @@ std::string summary_text(const Network& net, const RunInfo& info) {
       dims += fmt::format("{}{}", i ? "x" : "", c.network.topology.dims[i]);
   }
   std::string s;
-  s += fmt::format("wormsim: {} {} ({} nodes), {} routing, {} VCs x {} flits, pipeline {}, "
-                   "link {} / credit {} cycles, {}\n",
-                   dims, to_string(c.network.topology.kind), net.topology().nodes(),
-                   to_string(c.network.routing.algorithm), c.network.router.vcs,
-                   c.network.router.buffer_depth, c.network.router.pipeline_depth,
-                   c.network.router.link_latency, c.network.router.credit_latency,
-                   to_string(c.network.router.port_model));
+  s += fmt::format(
+      "wormsim: {} {} ({} nodes), {} routing, {} VCs x {} flits, pipeline {}, "
+      "link {} / credit {} cycles, {}\n",
+      dims, to_string(c.network.topology.kind), net.topology().nodes(),
+      to_string(c.network.routing.algorithm), c.network.router.vcs, c.network.router.buffer_depth,
+      c.network.router.pipeline_depth, c.network.router.link_latency,
+      c.network.router.credit_latency, to_string(c.network.router.port_model));
   s += fmt::format("traffic: {}, {} flits/packet, offered {:.4f} flits/node/cycle (config {})\n",
                    to_string(c.traffic.pattern), c.traffic.packet_length, st.offered_load(),
                    c.traffic.injection_rate);

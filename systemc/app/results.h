@@ -12,9 +12,9 @@ namespace wormsim {
 
 struct RunInfo {
   double wall_seconds = 0;
-  std::string config_source;              // file path or "<built-in default>"
-  std::string version;                    // wormsim's version (CMake project VERSION)
-  std::string git_commit;                 // `git describe --always --dirty` at build time, or "unknown"
+  std::string config_source;  // file path or "<built-in default>"
+  std::string version;        // wormsim's version (CMake project VERSION)
+  std::string git_commit;     // `git describe --always --dirty` at build time, or "unknown"
   std::vector<std::string> command_line;  // the full argv of the run
 };
 

@@ -79,9 +79,11 @@ WaveTracer::WaveTracer(Network& network, const std::vector<NodeId>& routers,
       groups.push_back(std::move(g));
     };
     for (int p = 0; p < layout.inputs(); ++p)
-      if (r.input(p).link != nullptr) add_port(r.input_probes()[static_cast<std::size_t>(p)], "in", p, true);
+      if (r.input(p).link != nullptr)
+        add_port(r.input_probes()[static_cast<std::size_t>(p)], "in", p, true);
     for (int p = 0; p < layout.outputs(); ++p)
-      if (r.output(p).link != nullptr) add_port(r.output_probes()[static_cast<std::size_t>(p)], "out", p, false);
+      if (r.output(p).link != nullptr)
+        add_port(r.output_probes()[static_cast<std::size_t>(p)], "out", p, false);
     Group occ;
     occ.title = "buffer occupancy";
     const int vcs = r.params().vcs;
@@ -96,7 +98,8 @@ WaveTracer::WaveTracer(Network& network, const std::vector<NodeId>& routers,
       }
     }
     groups.push_back(std::move(occ));
-    layout_groups.emplace_back(fmt::format("router {} {}", id, topo.node_name(id)), std::move(groups));
+    layout_groups.emplace_back(fmt::format("router {} {}", id, topo.node_name(id)),
+                               std::move(groups));
   }
   const std::string cycle_name = fmt::format("{}.cycle", network.name());
   sc_core::sc_trace(file_, cycle_probe_, cycle_name, kCycleBits);

@@ -33,8 +33,9 @@ constexpr NameTable<RoutingAlgorithm, 3> kRoutingNames{
     {{RoutingAlgorithm::kDimensionOrder, "dor"},
      {RoutingAlgorithm::kEcube, "ecube"},
      {RoutingAlgorithm::kHamiltonian, "hamiltonian"}}};
-constexpr NameTable<MultidestMode, 3> kMultidestNames{
-    {{MultidestMode::kNone, "none"}, {MultidestMode::kPath, "path"}, {MultidestMode::kTree, "tree"}}};
+constexpr NameTable<MultidestMode, 3> kMultidestNames{{{MultidestMode::kNone, "none"},
+                                                       {MultidestMode::kPath, "path"},
+                                                       {MultidestMode::kTree, "tree"}}};
 constexpr NameTable<Replication, 2> kReplicationNames{
     {{Replication::kSynchronous, "synchronous"}, {Replication::kAsynchronous, "asynchronous"}}};
 constexpr NameTable<HeaderEncoding, 2> kEncodingNames{
@@ -91,8 +92,9 @@ constexpr NameTable<CollectiveAlgorithm, 13> kCollectiveNames{
      {CollectiveAlgorithm::kScatterBinomial, "scatter_bt"},
      {CollectiveAlgorithm::kScatterSmt, "scatter_smt"},
      {CollectiveAlgorithm::kScatterHmt, "scatter_hmt"}}};
-constexpr NameTable<RootSelection, 3> kRootNames{
-    {{RootSelection::kOne, "one"}, {RootSelection::kAll, "all"}, {RootSelection::kSample, "sample"}}};
+constexpr NameTable<RootSelection, 3> kRootNames{{{RootSelection::kOne, "one"},
+                                                  {RootSelection::kAll, "all"},
+                                                  {RootSelection::kSample, "sample"}}};
 
 void require(bool ok, const std::string& key, const std::string& message) {
   if (!ok) throw ConfigError(key, message);
@@ -100,10 +102,16 @@ void require(bool ok, const std::string& key, const std::string& message) {
 
 }  // namespace
 
-#define WORMSIM_ENUM_TABLE(E, table)                                                 \
-  std::string to_string(E v) { return name_of(table, v); }                          \
-  template <> std::vector<E> all_values<E>() { return values_of(table); }           \
-  template <> std::optional<E> parse_enum<E>(const std::string& n) { return parse_of(table, n); }
+#define WORMSIM_ENUM_TABLE(E, table)                       \
+  std::string to_string(E v) { return name_of(table, v); } \
+  template <>                                              \
+  std::vector<E> all_values<E>() {                         \
+    return values_of(table);                               \
+  }                                                        \
+  template <>                                              \
+  std::optional<E> parse_enum<E>(const std::string& n) {   \
+    return parse_of(table, n);                             \
+  }
 WORMSIM_ENUM_TABLE(TopologyKind, kTopologyNames)
 WORMSIM_ENUM_TABLE(RoutingAlgorithm, kRoutingNames)
 WORMSIM_ENUM_TABLE(EcubeOrder, kEcubeNames)
@@ -125,8 +133,9 @@ bool RouterConfig::rtl_at(NodeId n) const {
 }
 
 bool is_scatter(CollectiveAlgorithm a) {
-  return a == CollectiveAlgorithm::kScatterSequential || a == CollectiveAlgorithm::kScatterBinomial ||
-         a == CollectiveAlgorithm::kScatterSmt || a == CollectiveAlgorithm::kScatterHmt;
+  return a == CollectiveAlgorithm::kScatterSequential ||
+         a == CollectiveAlgorithm::kScatterBinomial || a == CollectiveAlgorithm::kScatterSmt ||
+         a == CollectiveAlgorithm::kScatterHmt;
 }
 
 int node_count(const TopologyConfig& t) {
@@ -139,9 +148,10 @@ int node_count(const TopologyConfig& t) {
 std::vector<NodeId> default_traced_routers(const TopologyConfig& t) {
   // A hypercube is the 2-ary n-cube: node ids are coordinates in base 2, like a mesh's in
   // base k (node = x + X * y + ...).
-  const std::vector<int> sides = t.kind == TopologyKind::kHypercube
-                                     ? std::vector<int>(static_cast<std::size_t>(t.hypercube_dimension), 2)
-                                     : t.dims;
+  const std::vector<int> sides =
+      t.kind == TopologyKind::kHypercube
+          ? std::vector<int>(static_cast<std::size_t>(t.hypercube_dimension), 2)
+          : t.dims;
   NodeId low = 0;
   NodeId high = 0;
   NodeId stride = 1;
@@ -174,7 +184,8 @@ std::vector<NodeId> collective_roots(const Config& config) {
       std::iota(all.begin(), all.end(), 0u);
       std::mt19937_64 rng(c.seed);
       std::shuffle(all.begin(), all.end(), rng);
-      all.resize(std::min<std::size_t>(all.size(), static_cast<std::size_t>(std::max(c.sample, 0))));
+      all.resize(
+          std::min<std::size_t>(all.size(), static_cast<std::size_t>(std::max(c.sample, 0))));
       roots = all;
       break;
     }
@@ -212,8 +223,8 @@ void Config::validate() const {
       require(topo.kind == TopologyKind::kMesh && dimensions == 2, "network.routing.algorithm",
               "hamiltonian routing needs a 2D mesh (seed 004 Fig. 1(c))");
     else
-    require(rt.algorithm == RoutingAlgorithm::kDimensionOrder, "network.routing.algorithm",
-            fmt::format("a {} routes with 'dor'", to_string(topo.kind)));
+      require(rt.algorithm == RoutingAlgorithm::kDimensionOrder, "network.routing.algorithm",
+              fmt::format("a {} routes with 'dor'", to_string(topo.kind)));
   }
   if (!rt.order.empty()) {
     require(static_cast<int>(rt.order.size()) == dimensions, "network.routing.order",
@@ -244,10 +255,10 @@ void Config::validate() const {
           fmt::format("must be in 1..64 cycles (got {})", r.credit_latency));
   const int network_ports = topo.kind == TopologyKind::kHypercube ? dimensions : 2 * dimensions;
   if (r.port_model == PortModel::kKPort)
-    require(r.ports >= 1 && r.ports <= network_ports, "network.router.ports",
-            fmt::format("k_port needs 1..{} ports on this topology (got {})", network_ports,
-                        r.ports));
-  const int ejection_channels = r.port_model == PortModel::kOnePort  ? 1
+    require(
+        r.ports >= 1 && r.ports <= network_ports, "network.router.ports",
+        fmt::format("k_port needs 1..{} ports on this topology (got {})", network_ports, r.ports));
+  const int ejection_channels = r.port_model == PortModel::kOnePort ? 1
                                 : r.port_model == PortModel::kKPort ? r.ports
                                                                     : network_ports;
   require(r.consumption_channels >= 0 && r.consumption_channels <= network_ports,
@@ -290,10 +301,10 @@ void Config::validate() const {
   if (traffic.pattern == TrafficPattern::kHotspot) {
     require(!traffic.hotspot.nodes.empty(), "traffic.hotspot.nodes", "must not be empty");
     for (std::size_t i = 0; i < traffic.hotspot.nodes.size(); ++i)
-      require(traffic.hotspot.nodes[i] < static_cast<NodeId>(nodes),
-              fmt::format("traffic.hotspot.nodes[{}]", i),
-              fmt::format("node {} is outside the {}-node network", traffic.hotspot.nodes[i],
-                          nodes));
+      require(
+          traffic.hotspot.nodes[i] < static_cast<NodeId>(nodes),
+          fmt::format("traffic.hotspot.nodes[{}]", i),
+          fmt::format("node {} is outside the {}-node network", traffic.hotspot.nodes[i], nodes));
     require(traffic.hotspot.fraction >= 0 && traffic.hotspot.fraction <= 1,
             "traffic.hotspot.fraction", "must be in 0..1");
   }
@@ -302,9 +313,8 @@ void Config::validate() const {
       require(dimensions % 2 == 0, "traffic.pattern",
               "transpose on a hypercube needs an even dimension");
     } else {
-      require(topo.dims.size() >= 2 &&
-                  std::all_of(topo.dims.begin(), topo.dims.end(),
-                              [&](int d) { return d == topo.dims[0]; }),
+      require(topo.dims.size() >= 2 && std::all_of(topo.dims.begin(), topo.dims.end(),
+                                                   [&](int d) { return d == topo.dims[0]; }),
               "traffic.pattern", "transpose needs a 2D or 3D network with equal side lengths");
     }
   }
@@ -325,12 +335,14 @@ void Config::validate() const {
                         simulation.watchdog_cycles, simulation.drain_max_cycles));
   constexpr Cycle kMaxCycles = Cycle{1} << 40;
   require(simulation.warmup_cycles < kMaxCycles, "simulation.warmup_cycles", "must be below 2^40");
-  require(simulation.measure_cycles < kMaxCycles, "simulation.measure_cycles", "must be below 2^40");
+  require(simulation.measure_cycles < kMaxCycles, "simulation.measure_cycles",
+          "must be below 2^40");
   require(simulation.drain_max_cycles < kMaxCycles, "simulation.drain_max_cycles",
           "must be below 2^40");
   require(static_cast<double>(simulation.warmup_cycles + simulation.measure_cycles +
                               simulation.drain_max_cycles) *
-                  network.clock_period_ns * 1e3 < 9.0e18,
+                  network.clock_period_ns * 1e3 <
+              9.0e18,
           "network.clock_period_ns",
           "the run (warmup + measure + drain_max cycles at this period) exceeds SystemC's "
           "64-bit picosecond time");
@@ -378,7 +390,8 @@ void Config::validate_node_layer(int nodes) const {
                         col.message_bytes[i]));
   require(col.root < static_cast<NodeId>(nodes), "collective.root",
           fmt::format("node {} is outside the {}-node network", col.root, nodes));
-  require(col.sample >= 1, "collective.sample", fmt::format("must be at least 1 (got {})", col.sample));
+  require(col.sample >= 1, "collective.sample",
+          fmt::format("must be at least 1 (got {})", col.sample));
   for (std::size_t i = 0; i < col.destinations.size(); ++i)
     require(col.destinations[i] < static_cast<NodeId>(nodes),
             fmt::format("collective.destinations[{}]", i),
@@ -478,7 +491,8 @@ void Config::validate_node_layer(int nodes) const {
       const std::size_t chunks =
           col.algorithms[i] == CollectiveAlgorithm::kScatterBinomial ? (dests + 2) / 2 : dests;
       for (std::size_t b = 0; b < col.message_bytes.size(); ++b)
-        require(col.message_bytes[b] * chunks <= 65536, fmt::format("collective.message_bytes[{}]", b),
+        require(col.message_bytes[b] * chunks <= 65536,
+                fmt::format("collective.message_bytes[{}]", b),
                 fmt::format("{} puts up to {} chunks of {} bytes in one message: {} bytes, more "
                             "than the NI's 65536-byte message window",
                             to_string(col.algorithms[i]), chunks, col.message_bytes[b],
@@ -497,7 +511,7 @@ void Config::check_packet_flits(CollectiveAlgorithm alg, std::size_t dests, int 
   using A = CollectiveAlgorithm;
   const bool worms = alg == A::kPathMulticast || alg == A::kTreeMulticast || alg == A::kMArray ||
                      alg == A::kRemArray || alg == A::kScatterSmt || alg == A::kScatterHmt;
-  const std::uint64_t chunks = alg == A::kScatterBinomial                          ? (dests + 2) / 2
+  const std::uint64_t chunks = alg == A::kScatterBinomial                       ? (dests + 2) / 2
                                : alg == A::kScatterSmt || alg == A::kScatterHmt ? dests
                                                                                 : 1;
   const auto fb = static_cast<std::uint64_t>(network.flit_bytes);
@@ -514,17 +528,20 @@ void Config::check_packet_flits(CollectiveAlgorithm alg, std::size_t dests, int 
   const std::string preset_note =
       machine.preset == kNoPreset
           ? std::string()
-          : fmt::format(" (machine.preset '{}' sets node.max_packet_bytes and network.flit_bytes: "
-                        "to change them, use machine.preset: none and give "
-                        "network.clock_period_ns, network.flit_bytes and node.* yourself)",
-                        machine.preset);
+          : fmt::format(
+                " (machine.preset '{}' sets node.max_packet_bytes and network.flit_bytes: "
+                "to change them, use machine.preset: none and give "
+                "network.clock_period_ns, network.flit_bytes and node.* yourself)",
+                machine.preset);
   for (std::size_t b = 0; b < collective.message_bytes.size(); ++b) {
     const std::uint64_t message = collective.message_bytes[b] * chunks;
     const std::uint64_t payload =
         node.max_packet_bytes > 0
-            ? std::min<std::uint64_t>(message, static_cast<std::uint64_t>(node.max_packet_bytes) - header)
+            ? std::min<std::uint64_t>(message,
+                                      static_cast<std::uint64_t>(node.max_packet_bytes) - header)
             : message;
-    const std::uint64_t flits = list_flits + std::max<std::uint64_t>(1, (header + payload + fb - 1) / fb);
+    const std::uint64_t flits =
+        list_flits + std::max<std::uint64_t>(1, (header + payload + fb - 1) / fb);
     if (flits <= static_cast<std::uint64_t>(kMaxPacketFlits)) continue;
     const std::string what = fmt::format(
         "{} sends a {}-byte message{} {} {} flits ({}-byte flits{}{}), more than the {} flits a "
@@ -542,10 +559,11 @@ void Config::check_packet_flits(CollectiveAlgorithm alg, std::size_t dests, int 
         kMaxPacketFlits);
     throw ConfigError(
         fmt::format("collective.message_bytes[{}]", b),
-        what + (node.max_packet_bytes > 0
-                    ? "; lower node.max_packet_bytes or collective.message_bytes"
-                    : "; lower collective.message_bytes, or split messages into packets with "
-                      "node.max_packet_bytes") +
+        what +
+            (node.max_packet_bytes > 0
+                 ? "; lower node.max_packet_bytes or collective.message_bytes"
+                 : "; lower collective.message_bytes, or split messages into packets with "
+                   "node.max_packet_bytes") +
             preset_note);
   }
 }

@@ -36,7 +36,13 @@ enum class Replication { kSynchronous, kAsynchronous };
 // How a multidestination header encodes its destinations: a list of node addresses, or a
 // bit-string with one bit per node.
 enum class HeaderEncoding { kAddressList, kBitString };
-enum class TrafficPattern { kUniformRandom, kTranspose, kBitComplement, kHotspot, kNearestNeighbor };
+enum class TrafficPattern {
+  kUniformRandom,
+  kTranspose,
+  kBitComplement,
+  kHotspot,
+  kNearestNeighbor
+};
 // What drives the network: synthetic traffic from terminals, or node firmware running
 // collective operations (processor + NI per node; docs/collectives.md).
 enum class Workload { kSynthetic, kCollective };
@@ -82,7 +88,7 @@ struct RoutingConfig {
   RoutingAlgorithm algorithm = RoutingAlgorithm::kDimensionOrder;
   std::vector<int> order;  // DOR resolution order of dimensions; empty = 0,1,2,...
   EcubeOrder ecube_order = EcubeOrder::kHighToLow;
-  bool dateline = true;    // tori: two VC classes split at the wrap-around link (Dally-Seitz)
+  bool dateline = true;  // tori: two VC classes split at the wrap-around link (Dally-Seitz)
 };
 
 struct RouterConfig {
@@ -93,7 +99,7 @@ struct RouterConfig {
   int credit_latency = 1;  // cycles, credit return
   AllocatorKind allocator = AllocatorKind::kSeparableInputFirst;
   PortModel port_model = PortModel::kOnePort;
-  int ports = 1;           // k for k_port (injection = ejection channel count)
+  int ports = 1;  // k for k_port (injection = ejection channel count)
   MultidestMode multidest = MultidestMode::kNone;
   Replication replication = Replication::kAsynchronous;
   HeaderEncoding header_encoding = HeaderEncoding::kAddressList;
@@ -110,13 +116,13 @@ struct NetworkConfig {
   TopologyConfig topology;
   RoutingConfig routing;
   RouterConfig router;
-  int flit_bytes = 8;          // payload bytes per flit (phit width)
+  int flit_bytes = 8;  // payload bytes per flit (phit width)
   double clock_period_ns = 1.0;
 };
 
 struct HotspotConfig {
   std::vector<NodeId> nodes{0};
-  double fraction = 0.1;   // share of packets sent to a hotspot node
+  double fraction = 0.1;  // share of packets sent to a hotspot node
 };
 
 struct TrafficConfig {
@@ -136,8 +142,8 @@ struct SimulationConfig {
   Cycle warmup_cycles = 1000;
   Cycle measure_cycles = 10000;
   Cycle drain_max_cycles = 200000;  // after measurement: stop generating, drain the network
-  Cycle watchdog_cycles = 20000;    // no flit movement for this long with flits in flight = deadlock
-  Cycle progress_interval = 0;      // >0: progress line on stderr every this many cycles
+  Cycle watchdog_cycles = 20000;  // no flit movement for this long with flits in flight = deadlock
+  Cycle progress_interval = 0;    // >0: progress line on stderr every this many cycles
 };
 
 // The node layer: processor software costs and the NI (DESIGN.md section 6). A machine
@@ -155,24 +161,24 @@ struct CollectiveConfig {
                                               CollectiveAlgorithm::kRecursiveDoubling};
   std::vector<std::uint32_t> message_bytes{32, 64, 128, 256, 512, 1024, 2048};
   RootSelection roots = RootSelection::kSample;
-  NodeId root = 0;      // roots: one
-  int sample = 8;       // roots: sample (distinct random roots, collective.seed)
+  NodeId root = 0;  // roots: one
+  int sample = 8;   // roots: sample (distinct random roots, collective.seed)
   // Multicast set; [] = broadcast to every other node. The root is dropped from it, which must
   // not leave it empty for any root (validate()).
   std::vector<NodeId> destinations;
-  int random_destinations = 0;       // > 0: a random set of this many per root instead
-  std::int64_t peer = -1;            // ping_pong partner; -1 = the root's first neighbour
+  int random_destinations = 0;  // > 0: a random set of this many per root instead
+  std::int64_t peer = -1;       // ping_pong partner; -1 = the root's first neighbour
   std::uint64_t seed = 1;
 };
 
 struct TraceConfig {
   bool enabled = false;
-  std::vector<NodeId> routers;   // empty = default_traced_routers() of the topology
+  std::vector<NodeId> routers;  // empty = default_traced_routers() of the topology
   // VCD base name: a relative path inside the output directory (no "..", not absolute).
   std::string file = "wormsim";
-  Cycle window_cycles = 0;       // >0: waveforms cover only the first this many cycles
-  bool timeline = true;          // collective runs: Chrome trace-event timeline (timeline.json)
-  bool rtl_vcd = false;          // RTL routers' FST waves also converted to VCD (fst2vcd)
+  Cycle window_cycles = 0;  // >0: waveforms cover only the first this many cycles
+  bool timeline = true;     // collective runs: Chrome trace-event timeline (timeline.json)
+  bool rtl_vcd = false;     // RTL routers' FST waves also converted to VCD (fst2vcd)
 };
 
 // A machine preset (docs/presets.md) sets network.clock_period_ns and network.flit_bytes
@@ -229,7 +235,9 @@ std::string to_string(TrafficPattern v);
 std::string to_string(Workload v);
 std::string to_string(CollectiveAlgorithm v);
 std::string to_string(RootSelection v);
-template <typename E> std::vector<E> all_values();
-template <typename E> std::optional<E> parse_enum(const std::string& name);
+template <typename E>
+std::vector<E> all_values();
+template <typename E>
+std::optional<E> parse_enum(const std::string& name);
 
 }  // namespace wormsim

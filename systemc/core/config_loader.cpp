@@ -22,7 +22,7 @@
 namespace wormsim {
 namespace {
 
-constexpr const char* kSetSource = "--set";       // source of errors about --set overrides
+constexpr const char* kSetSource = "--set";         // source of errors about --set overrides
 constexpr const char* kDocumentKey = "<document>";  // key of errors about the whole document
 constexpr const char* kYamlKey = "<yaml>";          // key of YAML syntax errors
 
@@ -67,14 +67,10 @@ std::string join(const std::vector<std::string>& parts, const char* sep) {
 std::string describe(const YAML::Node& n) {
   switch (n.Type()) {
     case YAML::NodeType::Null:
-    case YAML::NodeType::Undefined:
-      return "nothing (null)";
-    case YAML::NodeType::Sequence:
-      return "a list";
-    case YAML::NodeType::Map:
-      return "a map";
-    case YAML::NodeType::Scalar:
-      break;
+    case YAML::NodeType::Undefined: return "nothing (null)";
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Map: return "a map";
+    case YAML::NodeType::Scalar: break;
   }
   if (n.Tag() == "!") return fmt::format("the quoted string \"{}\"", n.Scalar());
   return fmt::format("'{}'", n.Scalar());
@@ -255,16 +251,18 @@ std::vector<int> to_dimension_order(const Val& v) {
     for (char ch : n.Scalar()) {
       const char lower = static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
       if (lower < 'x' || lower > 'z')
-        v.fail(fmt::format("'{}' is not an axis letter string like \"xy\" or \"zyx\" "
-                           "(letters x, y, z) nor a list of dimension indices like [1, 0]",
-                           n.Scalar()));
+        v.fail(
+            fmt::format("'{}' is not an axis letter string like \"xy\" or \"zyx\" "
+                        "(letters x, y, z) nor a list of dimension indices like [1, 0]",
+                        n.Scalar()));
       out.push_back(lower - 'x');
     }
     return out;
   }
-  v.fail(fmt::format("expected a list of dimension indices like [1, 0] or axis letters like "
-                     "\"yx\", got {}",
-                     describe(n)));
+  v.fail(
+      fmt::format("expected a list of dimension indices like [1, 0] or axis letters like "
+                  "\"yx\", got {}",
+                  describe(n)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -365,7 +363,8 @@ const std::vector<Field>& schema() {
        [](const Config& c) -> Json { return c.network.router.consumption_channels; }},
       {"network.router.implementation",
        [](const Val& v, Config& c) {
-         c.network.router.implementation = to_enum<RouterImplementation>(v, "router implementation");
+         c.network.router.implementation =
+             to_enum<RouterImplementation>(v, "router implementation");
        },
        [](const Config& c) -> Json { return to_string(c.network.router.implementation); }},
       {"network.router.rtl_nodes",
@@ -419,7 +418,8 @@ const std::vector<Field>& schema() {
        [](const Config& c) -> Json { return c.node.alpha_cycles; }},
       {"node.gamma_cycles", [](const Val& v, Config& c) { c.node.gamma_cycles = to_cycles(v); },
        [](const Config& c) -> Json { return c.node.gamma_cycles; }},
-      {"node.max_packet_bytes", [](const Val& v, Config& c) { c.node.max_packet_bytes = to_int(v); },
+      {"node.max_packet_bytes",
+       [](const Val& v, Config& c) { c.node.max_packet_bytes = to_int(v); },
        [](const Config& c) -> Json { return c.node.max_packet_bytes; }},
       {"node.header_bytes", [](const Val& v, Config& c) { c.node.header_bytes = to_int(v); },
        [](const Config& c) -> Json { return c.node.header_bytes; }},
@@ -427,9 +427,9 @@ const std::vector<Field>& schema() {
        [](const Config& c) -> Json { return c.node.tx_queue_depth; }},
       {"collective.algorithms",
        [](const Val& v, Config& c) {
-         c.collective.algorithms = to_list<CollectiveAlgorithm>(v, "algorithm names", [](const Val& e) {
-           return to_enum<CollectiveAlgorithm>(e, "algorithm");
-         });
+         c.collective.algorithms = to_list<CollectiveAlgorithm>(
+             v, "algorithm names",
+             [](const Val& e) { return to_enum<CollectiveAlgorithm>(e, "algorithm"); });
        },
        [](const Config& c) -> Json {
          Json j = Json::array();
@@ -439,12 +439,15 @@ const std::vector<Field>& schema() {
       {"collective.message_bytes",
        [](const Val& v, Config& c) {
          c.collective.message_bytes = to_list<std::uint32_t>(v, "sizes in bytes", [](const Val& e) {
-           return static_cast<std::uint32_t>(to_unsigned(e, std::numeric_limits<std::uint32_t>::max()));
+           return static_cast<std::uint32_t>(
+               to_unsigned(e, std::numeric_limits<std::uint32_t>::max()));
          });
        },
        [](const Config& c) -> Json { return c.collective.message_bytes; }},
       {"collective.roots",
-       [](const Val& v, Config& c) { c.collective.roots = to_enum<RootSelection>(v, "root selection"); },
+       [](const Val& v, Config& c) {
+         c.collective.roots = to_enum<RootSelection>(v, "root selection");
+       },
        [](const Config& c) -> Json { return to_string(c.collective.roots); }},
       {"collective.root", [](const Val& v, Config& c) { c.collective.root = to_node(v); },
        [](const Config& c) -> Json { return c.collective.root; }},
@@ -526,7 +529,7 @@ std::string suggestion(const std::string& path, const std::vector<std::string>& 
   // Misplaced: the same name exists elsewhere (as a leaf or as a section).
   for (const Field& f : schema()) {
     const std::string_view full = f.path;
-    for (std::size_t end = full.find('.'); ; end = full.find('.', end + 1)) {
+    for (std::size_t end = full.find('.');; end = full.find('.', end + 1)) {
       const std::string known(full.substr(0, end));
       if (last_component(known) == name && known != path)
         return fmt::format(" (did you mean '{}'?)", known);
@@ -557,10 +560,10 @@ void collect(const YAML::Node& node, const std::string& prefix, const std::strin
   for (const Child& k : kids) names.push_back(k.name);
   if (node.IsNull()) return;  // "network:" with nothing under it: all defaults
   if (!node.IsMap()) {
-    throw ConfigError(prefix.empty() ? kDocumentKey : prefix,
-                      fmt::format("expected a map with the keys {}, got {}", join(names, ", "),
-                                  describe(node)),
-                      line_of(node), source);
+    throw ConfigError(
+        prefix.empty() ? kDocumentKey : prefix,
+        fmt::format("expected a map with the keys {}, got {}", join(names, ", "), describe(node)),
+        line_of(node), source);
   }
   std::vector<std::pair<std::string, int>> seen;  // key -> line
   for (const auto& item : node) {  // (it->first would dangle: yaml-cpp's -> yields a proxy)
@@ -627,9 +630,9 @@ void apply_override(const std::string& text, Entries& entries) {
     try {
       return YAML::Load(value_text);
     } catch (const YAML::Exception& e) {
-      throw ConfigError(key, fmt::format("cannot parse the value '{}' as YAML: {}{}", value_text,
-                                         e.msg, note),
-                        0, kSetSource);
+      throw ConfigError(
+          key, fmt::format("cannot parse the value '{}' as YAML: {}{}", value_text, e.msg, note), 0,
+          kSetSource);
     }
   }();
   // Rebuilt rather than erased from: erase() assigns elements, and assigning a YAML::Node
@@ -704,19 +707,23 @@ Config load_config(const std::string& yaml_text, const std::string& source,
       apply_machine_preset(c);
       if (find_entry(entries, "network.clock_period_ns") &&
           given.network.clock_period_ns != c.network.clock_period_ns)
-        throw ConfigError("network.clock_period_ns",
-                          fmt::format("is set by machine.preset '{}' ({} ns); remove one of the two",
-                                      c.machine.preset, c.network.clock_period_ns));
+        throw ConfigError(
+            "network.clock_period_ns",
+            fmt::format("is set by machine.preset '{}' ({} ns); remove one of the two",
+                        c.machine.preset, c.network.clock_period_ns));
       if (find_entry(entries, "network.flit_bytes") &&
           given.network.flit_bytes != c.network.flit_bytes)
-        throw ConfigError("network.flit_bytes",
-                          fmt::format("is set by machine.preset '{}' ({} bytes); remove one of the two",
-                                      c.machine.preset, c.network.flit_bytes));
+        throw ConfigError(
+            "network.flit_bytes",
+            fmt::format("is set by machine.preset '{}' ({} bytes); remove one of the two",
+                        c.machine.preset, c.network.flit_bytes));
       const std::pair<const char*, std::pair<long long, long long>> node_keys[] = {
-          {"node.alpha_cycles", {static_cast<long long>(given.node.alpha_cycles),
-                                 static_cast<long long>(c.node.alpha_cycles)}},
-          {"node.gamma_cycles", {static_cast<long long>(given.node.gamma_cycles),
-                                 static_cast<long long>(c.node.gamma_cycles)}},
+          {"node.alpha_cycles",
+           {static_cast<long long>(given.node.alpha_cycles),
+            static_cast<long long>(c.node.alpha_cycles)}},
+          {"node.gamma_cycles",
+           {static_cast<long long>(given.node.gamma_cycles),
+            static_cast<long long>(c.node.gamma_cycles)}},
           {"node.max_packet_bytes", {given.node.max_packet_bytes, c.node.max_packet_bytes}},
           {"node.header_bytes", {given.node.header_bytes, c.node.header_bytes}}};
       for (const auto& [key, values] : node_keys)
@@ -748,15 +755,16 @@ Config load_config_file(const std::string& path, const std::vector<std::string>&
     case std::filesystem::file_type::directory:
       throw ConfigError("<file>", "is a directory, not a YAML file", 0, path);
     case std::filesystem::file_type::fifo:
-      throw ConfigError("<file>", "is a named pipe (FIFO), not a regular file; write the config "
-                                  "to a file and give that",
+      throw ConfigError("<file>",
+                        "is a named pipe (FIFO), not a regular file; write the config "
+                        "to a file and give that",
                         0, path);
     case std::filesystem::file_type::block:
     case std::filesystem::file_type::character:
     case std::filesystem::file_type::socket:
     case std::filesystem::file_type::unknown:
-      throw ConfigError("<file>", "is not a regular file (a device or socket); give a YAML file",
-                        0, path);
+      throw ConfigError("<file>", "is not a regular file (a device or socket); give a YAML file", 0,
+                        path);
     default: break;  // regular, or missing / unreadable: opening reports why
   }
   errno = 0;
@@ -772,7 +780,6 @@ Config load_config_file(const std::string& path, const std::vector<std::string>&
   if (in.bad()) throw ConfigError("<file>", "read error", 0, path);
   return load_config(text, path, overrides, extra_check, given);
 }
-
 
 nlohmann::json to_json(const Config& c) {
   Json j = Json::object();
@@ -847,7 +854,8 @@ std::string unused_reason(const Config& c, const std::string& key) {
     return "network.router.implementation is systemc; rtl_nodes picks the nodes of an rtl "
            "network";
   // Synthetic traffic.
-  if (synthetic && starts_with(key, "traffic.hotspot.") && c.traffic.pattern != TrafficPattern::kHotspot)
+  if (synthetic && starts_with(key, "traffic.hotspot.") &&
+      c.traffic.pattern != TrafficPattern::kHotspot)
     return fmt::format("traffic.pattern is {}; hotspot.* is used by pattern hotspot",
                        to_string(c.traffic.pattern));
   if (synthetic && key == "traffic.multicast_destinations" && c.traffic.multicast_fraction == 0)
@@ -870,9 +878,10 @@ std::string unused_reason(const Config& c, const std::string& key) {
       return "collective.algorithms is only ping_pong, which sends to collective.peer";
     if (key == "collective.seed" && col.roots != RootSelection::kSample &&
         col.random_destinations == 0)
-      return fmt::format("collective.roots is {} and random_destinations 0: nothing is drawn at "
-                         "random",
-                         to_string(col.roots));
+      return fmt::format(
+          "collective.roots is {} and random_destinations 0: nothing is drawn at "
+          "random",
+          to_string(col.roots));
   }
   return {};
 }

@@ -30,10 +30,10 @@ struct Flit {
   PacketId packet_id = 0;
   NodeId src = kNoNode;
   NodeId dst = kNoNode;
-  std::uint16_t index = 0;        // position of this flit in its packet, 0 = head
-  std::uint8_t vc = 0;            // virtual channel on the link it is crossing
+  std::uint16_t index = 0;  // position of this flit in its packet, 0 = head
+  std::uint8_t vc = 0;      // virtual channel on the link it is crossing
   FlitType type = FlitType::kHeadTail;
-  std::uint8_t payload_bytes = 0; // valid bytes in payload
+  std::uint8_t payload_bytes = 0;  // valid bytes in payload
   std::array<std::uint8_t, kMaxPayloadBytes> payload{};
   // Message header of the node layer (docs/ni-registers.md), carried by every flit of a packet
   // like src/dst: the sender's message sequence number, the firmware tag, the message length
@@ -50,7 +50,7 @@ struct Flit {
   std::uint16_t mpos = 0;
 
   // --- simulator sideband (statistics only; never read by routing or allocation) ---
-  std::uint32_t hops = 0;         // router-to-router links crossed so far
+  std::uint32_t hops = 0;  // router-to-router links crossed so far
 
   bool head() const { return is_head(type); }
   bool tail() const { return is_tail(type); }

@@ -6,12 +6,8 @@
 
 namespace wormsim {
 
-long MachinePreset::alpha_cycles() const {
-  return std::lround(alpha_us / beta_us_per_byte);
-}
-long MachinePreset::gamma_cycles() const {
-  return std::lround(gamma_us / beta_us_per_byte);
-}
+long MachinePreset::alpha_cycles() const { return std::lround(alpha_us / beta_us_per_byte); }
+long MachinePreset::gamma_cycles() const { return std::lround(gamma_us / beta_us_per_byte); }
 
 namespace {
 
@@ -23,8 +19,8 @@ MachinePreset table_5_1(const char* name, const char* machine, const char* softw
   MachinePreset p;
   p.name = name;
   p.machine = machine;
-  p.source = fmt::format("seed 000 Table 5.1 ({}: T_s = {:g} us, T_n = {:g} us/byte)", software,
-                         ts, tn);
+  p.source =
+      fmt::format("seed 000 Table 5.1 ({}: T_s = {:g} us, T_n = {:g} us/byte)", software, ts, tn);
   p.beta_us_per_byte = tn;
   p.alpha_us = ts / 2;
   p.gamma_us = ts / 2;
@@ -48,8 +44,9 @@ std::vector<MachinePreset> build() {
   p = {};
   p.name = "ncube2_ch4";
   p.machine = "nCUBE-2 (torus study)";
-  p.source = "seed 000 section 4.4.3 (Fig. 4.14(b)): 0.5 us/byte, 100 us sending and 100 us "
-             "receiving latency";
+  p.source =
+      "seed 000 section 4.4.3 (Fig. 4.14(b)): 0.5 us/byte, 100 us sending and 100 us "
+      "receiving latency";
   p.beta_us_per_byte = 0.5;
   p.alpha_us = 100;
   p.gamma_us = 100;
@@ -58,8 +55,10 @@ std::vector<MachinePreset> build() {
   p = {};
   p.name = "t3d";
   p.machine = "Cray T3D";
-  p.source = "seed 000 section 3.3.5 (Figs. 3.16-3.17) and section 3.4.5 (Fig. 3.25(a)): 300 MB/s per channel, "
-             "1.5 us start-up = 0.75 us sending + 0.75 us receiving";
+  p.source =
+      "seed 000 section 3.3.5 (Figs. 3.16-3.17) and section 3.4.5 (Fig. 3.25(a)): 300 MB/s per "
+      "channel, "
+      "1.5 us start-up = 0.75 us sending + 0.75 us receiving";
   p.beta_us_per_byte = 1.0 / 300.0;
   p.alpha_us = 0.75;
   p.gamma_us = 0.75;
@@ -68,8 +67,9 @@ std::vector<MachinePreset> build() {
   p = {};
   p.name = "t3d_low_startup";
   p.machine = "Cray T3D, start-up reduced tenfold";
-  p.source = "seed 000 section 3.4.5 (Fig. 3.25(b)): 300 MB/s, 0.075 us sending + 0.075 us "
-             "receiving";
+  p.source =
+      "seed 000 section 3.4.5 (Fig. 3.25(b)): 300 MB/s, 0.075 us sending + 0.075 us "
+      "receiving";
   p.beta_us_per_byte = 1.0 / 300.0;
   p.alpha_us = 0.075;
   p.gamma_us = 0.075;
@@ -78,9 +78,10 @@ std::vector<MachinePreset> build() {
   p = {};
   p.name = "scatter_ts10";
   p.machine = "Banikazemi and Panda's simulated 8x8 k-ary n-cube";
-  p.source = "seed 003 abstract and Eq. (1): t_s = 10.0 us start-up per message, T_LB = t_s + "
-             "(P-1) l t_p; t_p is not in the seed text, so the T3D's 300 MB/s (seed 000 "
-             "section 3.3.5) is used";
+  p.source =
+      "seed 003 abstract and Eq. (1): t_s = 10.0 us start-up per message, T_LB = t_s + "
+      "(P-1) l t_p; t_p is not in the seed text, so the T3D's 300 MB/s (seed 000 "
+      "section 3.3.5) is used";
   p.beta_us_per_byte = 1.0 / 300.0;
   p.alpha_us = 10.0;
   p.gamma_us = 0.0;

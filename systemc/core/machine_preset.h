@@ -19,14 +19,14 @@ inline constexpr const char* kNoPreset = "none";
 
 struct MachinePreset {
   std::string name;
-  std::string machine;      // e.g. "Cray T3D"
-  std::string source;       // seed and section/figure/table
-  double beta_us_per_byte;  // channel time per byte
-  double alpha_us;          // send start-up (charged on the sending processor)
-  double gamma_us;          // receive overhead (charged on the receiving processor)
-  int max_packet_bytes = 0; // 0: a message travels as one packet
-  int header_bytes = 0;     // bytes of every packet taken by the header (seed 002: 30 of 512)
-  std::string note;         // assumptions we made where the source is silent
+  std::string machine;       // e.g. "Cray T3D"
+  std::string source;        // seed and section/figure/table
+  double beta_us_per_byte;   // channel time per byte
+  double alpha_us;           // send start-up (charged on the sending processor)
+  double gamma_us;           // receive overhead (charged on the receiving processor)
+  int max_packet_bytes = 0;  // 0: a message travels as one packet
+  int header_bytes = 0;      // bytes of every packet taken by the header (seed 002: 30 of 512)
+  std::string note;          // assumptions we made where the source is silent
 
   int flit_bytes() const { return 1; }
   double clock_period_ns() const { return beta_us_per_byte * 1000.0; }

@@ -31,8 +31,10 @@ FlitBits to_bits(const Flit& f, const MulticastHeader* header) {
     b.data |= std::uint64_t{f.payload[i]} << (8 * i);
   b.mpos = f.mpos;
   if (f.mcast != 0 && f.mpos >= kMaxPath)
-    throw std::invalid_argument(fmt::format("packet {}: path position {} is beyond the RTL "
-                                            "header's {} destinations", f.packet_id, f.mpos, kMaxPath));
+    throw std::invalid_argument(
+        fmt::format("packet {}: path position {} is beyond the RTL "
+                    "header's {} destinations",
+                    f.packet_id, f.mpos, kMaxPath));
   if (header == nullptr || !f.head()) return b;
   b.mc = true;
   if (header->mode == MultidestMode::kPath) {
@@ -43,17 +45,19 @@ FlitBits to_bits(const Flit& f, const MulticastHeader* header) {
     for (unsigned k = 0; k < kMaxPath; ++k) {
       const std::uint64_t id = k < header->dests.size() ? header->dests[k] : kPathEnd;
       if (id >= kPathEnd && k < header->dests.size())
-        throw std::invalid_argument(fmt::format("packet {}: destination node {} does not fit "
-                                                "the RTL path header's {}-bit ids",
-                                                f.packet_id, id, kPathIdW));
+        throw std::invalid_argument(
+            fmt::format("packet {}: destination node {} does not fit "
+                        "the RTL path header's {}-bit ids",
+                        f.packet_id, id, kPathIdW));
       set_hdr_bits(b, k * kPathIdW, kPathIdW, id);
     }
   } else {
     for (NodeId d : header->dests) {
       if (d >= static_cast<NodeId>(kMaxTreeNodes))
-        throw std::invalid_argument(fmt::format("packet {}: destination node {} does not fit "
-                                                "the RTL tree header's {}-node bit-string",
-                                                f.packet_id, d, kMaxTreeNodes));
+        throw std::invalid_argument(
+            fmt::format("packet {}: destination node {} does not fit "
+                        "the RTL tree header's {}-node bit-string",
+                        f.packet_id, d, kMaxTreeNodes));
       set_hdr_bits(b, d, 1, 1);
     }
   }

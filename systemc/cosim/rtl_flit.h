@@ -133,15 +133,14 @@ struct FlitBits {
   std::uint16_t index = 0;
   std::uint16_t src = 0;
   std::uint16_t dst = 0;
-  std::uint64_t data = 0;    // payload bytes 0..7, byte 0 in bits [7:0]
-  bool mc = false;           // head of a multidestination worm: hdr is valid
+  std::uint64_t data = 0;  // payload bytes 0..7, byte 0 in bits [7:0]
+  bool mc = false;         // head of a multidestination worm: hdr is valid
   unsigned mpos = 0;
   std::array<std::uint64_t, kHdrW / 64> hdr{};  // hdr[i] = header bits [64i, 64i + 64)
 
   bool operator==(const FlitBits& o) const {
-    return type == o.type && vc == o.vc && packet == o.packet && index == o.index &&
-           src == o.src && dst == o.dst && data == o.data && mc == o.mc && mpos == o.mpos &&
-           hdr == o.hdr;
+    return type == o.type && vc == o.vc && packet == o.packet && index == o.index && src == o.src &&
+           dst == o.dst && data == o.data && mc == o.mc && mpos == o.mpos && hdr == o.hdr;
   }
 };
 

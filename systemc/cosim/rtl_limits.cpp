@@ -21,20 +21,24 @@ void check_rtl_limits(const Config& config) {
   const int nodes = node_count(config.network.topology);
   if (r.implementation != RouterImplementation::kRtl) return;
   const Topology topology(config.network.topology);
-  const PortLayout layout = PortLayout::make(r.port_model, topology.network_ports(), r.ports,
-                                             r.consumption_channels);
+  const PortLayout layout =
+      PortLayout::make(r.port_model, topology.network_ports(), r.ports, r.consumption_channels);
   const int network_ports = layout.network;
   // Injection channels are the port model's; ejection channels may be consumption channels.
   const int channels = std::max(layout.injection, layout.ejection);
   const std::string key = "network.router.implementation";
   if (r.multidest == MultidestMode::kPath)
-    require(nodes <= rtl::kMaxPathNodes, key,
-            fmt::format("the RTL path header lists {}-bit node ids: multidest path needs at most {} "
-                        "nodes (got {})", rtl::kPathIdW, rtl::kMaxPathNodes, nodes));
+    require(
+        nodes <= rtl::kMaxPathNodes, key,
+        fmt::format("the RTL path header lists {}-bit node ids: multidest path needs at most {} "
+                    "nodes (got {})",
+                    rtl::kPathIdW, rtl::kMaxPathNodes, nodes));
   if (r.multidest == MultidestMode::kTree)
-    require(nodes <= rtl::kMaxTreeNodes, key,
-            fmt::format("the RTL tree header is a {}-node bit-string: multidest tree needs at most {} "
-                        "nodes (got {})", rtl::kMaxTreeNodes, rtl::kMaxTreeNodes, nodes));
+    require(
+        nodes <= rtl::kMaxTreeNodes, key,
+        fmt::format("the RTL tree header is a {}-node bit-string: multidest tree needs at most {} "
+                    "nodes (got {})",
+                    rtl::kMaxTreeNodes, rtl::kMaxTreeNodes, nodes));
   if (r.multidest == MultidestMode::kPath && config.traffic.multicast_fraction > 0)
     require(config.traffic.multicast_destinations <= static_cast<int>(rtl::kMaxPath),
             "traffic.multicast_destinations",
@@ -45,7 +49,8 @@ void check_rtl_limits(const Config& config) {
                       rtl::kMaxVcs, r.vcs));
   require(r.buffer_depth <= rtl::kMaxDepth, key,
           fmt::format("the RTL router is built for buffers of at most {} flits "
-                      "(network.router.buffer_depth is {})", rtl::kMaxDepth, r.buffer_depth));
+                      "(network.router.buffer_depth is {})",
+                      rtl::kMaxDepth, r.buffer_depth));
   require(rtl::rtl_build_ports(network_ports, channels) != 0, key,
           fmt::format("the RTL router is built with at most {} network ports and {} injection and "
                       "{} ejection channels (this network needs {} and {})",

@@ -20,8 +20,10 @@ namespace {
 constexpr unsigned clog2(unsigned n) { return n <= 1 ? 0 : 1 + clog2((n + 1) / 2); }
 // Widths of the router's state outputs (localparams of rtl/wormsim_router.sv). A build with
 // `net` network ports has net + net input and output ports; InVcW depends on the build.
-constexpr unsigned in_vc_width(int net) { return clog2(static_cast<unsigned>(2 * net * rtl::kMaxVcs)); }
-constexpr unsigned kVcIdxW = rtl::kMaxVcs > 1 ? clog2(rtl::kMaxVcs) : 1;          // VcIdxW
+constexpr unsigned in_vc_width(int net) {
+  return clog2(static_cast<unsigned>(2 * net * rtl::kMaxVcs));
+}
+constexpr unsigned kVcIdxW = rtl::kMaxVcs > 1 ? clog2(rtl::kMaxVcs) : 1;  // VcIdxW
 static_assert(in_vc_width(rtl::kNarrowPorts) == 5 && in_vc_width(rtl::kWidePorts) == 6 &&
                   in_vc_width(rtl::kCubePorts) == 7 && kVcIdxW == 2,
               "the Verilated models' state widths");
@@ -70,15 +72,17 @@ bool bit_of(const T& sig, int i) {
 }  // namespace
 
 std::array<std::uint32_t, (rtl::kCfgW + 31) / 32> rtl_straps(const Config& config,
-                                                            const Topology& topology,
-                                                            const PortLayout& layout, NodeId id) {
+                                                             const Topology& topology,
+                                                             const PortLayout& layout, NodeId id) {
   using namespace rtl;
   std::array<std::uint32_t, (kCfgW + 31) / 32> w{};
   const NetworkConfig& net = config.network;
   const RouterConfig& rc = net.router;
   const bool cube = topology.kind() == TopologyKind::kHypercube;
   set_bits(w.data(), kCfgTopoLsb, 2,
-           topology.kind() == TopologyKind::kMesh ? 0u : topology.kind() == TopologyKind::kTorus ? 1u : 2u);
+           topology.kind() == TopologyKind::kMesh    ? 0u
+           : topology.kind() == TopologyKind::kTorus ? 1u
+                                                     : 2u);
   set_bits(w.data(), kCfgDimsLsb, kCfgDimsW, static_cast<unsigned>(topology.dimensions()));
   std::uint64_t stride = 1;
   for (int d = 0; d < 3 && !cube && d < topology.dimensions(); ++d) {
@@ -94,8 +98,10 @@ std::array<std::uint32_t, (rtl::kCfgW + 31) / 32> rtl_straps(const Config& confi
     set_bits(w.data(), kCfgOrderLsb + 2u * static_cast<unsigned>(i), 2,
              static_cast<std::uint64_t>(order[i]));
   set_bits(w.data(), kCfgEcubeLsb, 1, net.routing.ecube_order == EcubeOrder::kHighToLow);
-  set_bits(w.data(), kCfgHamiltonianLsb, 1, net.routing.algorithm == RoutingAlgorithm::kHamiltonian);
-  set_bits(w.data(), kCfgDatelineLsb, 1, topology.kind() == TopologyKind::kTorus && net.routing.dateline);
+  set_bits(w.data(), kCfgHamiltonianLsb, 1,
+           net.routing.algorithm == RoutingAlgorithm::kHamiltonian);
+  set_bits(w.data(), kCfgDatelineLsb, 1,
+           topology.kind() == TopologyKind::kTorus && net.routing.dateline);
   set_bits(w.data(), kCfgVcsLsb, 5, static_cast<std::uint64_t>(rc.vcs));
   set_bits(w.data(), kCfgDepthLsb, 9, static_cast<std::uint64_t>(rc.buffer_depth));
   set_bits(w.data(), kCfgPipelineLsb, 3, static_cast<std::uint64_t>(rc.pipeline_depth));
@@ -105,7 +111,9 @@ std::array<std::uint32_t, (rtl::kCfgW + 31) / 32> rtl_straps(const Config& confi
   set_bits(w.data(), kCfgEjectByDirLsb, 1, layout.eject_by_direction);
   set_bits(w.data(), kCfgNodeLsb, 16, id);
   set_bits(w.data(), kCfgMultidestLsb, 2,
-           rc.multidest == MultidestMode::kNone ? 0u : rc.multidest == MultidestMode::kPath ? 1u : 2u);
+           rc.multidest == MultidestMode::kNone   ? 0u
+           : rc.multidest == MultidestMode::kPath ? 1u
+                                                  : 2u);
   set_bits(w.data(), kCfgSyncLsb, 1, rc.replication == Replication::kSynchronous);
   return w;
 }
@@ -121,9 +129,9 @@ std::shared_ptr<VerilatedContext> make_rtl_context(bool tracing) {
 
 RtlRouter::RtlRouter(const sc_core::sc_module_name& name, const RouterParams& params,
                      const RouteCompute& route_compute, const MulticastRoute* multicast,
-                     const MulticastTable* table, const Config& config,
-                     const Topology& topology, std::shared_ptr<VerilatedContext> context,
-                     const std::string& fst_file, std::uint64_t period_ps)
+                     const MulticastTable* table, const Config& config, const Topology& topology,
+                     std::shared_ptr<VerilatedContext> context, const std::string& fst_file,
+                     std::uint64_t period_ps)
     : Router(name, params, route_compute, multicast),
       layout_(params.layout),
       rtl_net_(rtl::rtl_build_ports(params.layout.network,
@@ -139,15 +147,18 @@ RtlRouter::RtlRouter(const sc_core::sc_module_name& name, const RouterParams& pa
   // model.
   const bool multidest = config.network.router.multidest != MultidestMode::kNone;
   if (rtl_net_ == 0)
-    throw std::logic_error(fmt::format("{}: no RTL router build has {} network ports and {} "
-                                       "injection/ejection channels", this->name(),
-                                       layout_.network, std::max(layout_.injection, layout_.ejection)));
+    throw std::logic_error(
+        fmt::format("{}: no RTL router build has {} network ports and {} "
+                    "injection/ejection channels",
+                    this->name(), layout_.network, std::max(layout_.injection, layout_.ejection)));
   if (rtl_net_ == rtl::kCubePorts) {
     // Only 8- to 16-cubes need this build, and their node counts exceed both multidestination
     // headers, which Config::validate_rtl rejects first.
     if (multidest)
-      throw std::logic_error(fmt::format("{}: the RTL router with {} ports is built without the "
-                                         "multidestination hardware", this->name(), rtl_net_));
+      throw std::logic_error(
+          fmt::format("{}: the RTL router with {} ports is built without the "
+                      "multidestination hardware",
+                      this->name(), rtl_net_));
     model_ = std::make_unique<Vwormsim_router_cube>(context_.get(), this->name());
   } else if (rtl_net_ == rtl::kWidePorts)
     model_ = std::make_unique<Vwormsim_router_wide>(context_.get(), this->name());
@@ -161,7 +172,8 @@ RtlRouter::RtlRouter(const sc_core::sc_module_name& name, const RouterParams& pa
 }
 
 template <class Model>
-void RtlRouter::reset_model(Model& m, const std::array<std::uint32_t, (rtl::kCfgW + 31) / 32>& straps,
+void RtlRouter::reset_model(Model& m,
+                            const std::array<std::uint32_t, (rtl::kCfgW + 31) / 32>& straps,
                             const std::string& fst_file) {
   for (std::size_t i = 0; i < straps.size(); ++i) m.cfg_i[i] = straps[i];
   if (!fst_file.empty()) {
@@ -189,10 +201,12 @@ RtlRouter::~RtlRouter() {
   // set by the last context constructed; with several networks it must be pointed at ours.
   Verilated::threadContextp(context_.get());
   if (trace_) trace_->close();
-  std::visit([](auto& m) {
-    if (m) m->final();
-    m.reset();
-  }, model_);
+  std::visit(
+      [](auto& m) {
+        if (m) m->final();
+        m.reset();
+      },
+      model_);
 }
 
 template <class Model>
@@ -204,7 +218,8 @@ void RtlRouter::evaluate(Model& m, bool clock) {
                                        clock ? " at the clock edge" : ""));
 }
 
-Router::StepResult RtlRouter::step_unchecked(Cycle now, ActivityCalendar& calendar, bool measuring) {
+Router::StepResult RtlRouter::step_unchecked(Cycle now, ActivityCalendar& calendar,
+                                             bool measuring) {
   return std::visit([&](auto& m) { return step_model(*m, now, calendar, measuring); }, model_);
 }
 
@@ -270,11 +285,13 @@ Router::StepResult RtlRouter::step_model(Model& m, Cycle now, ActivityCalendar& 
     if (!bit(out_valid, ro)) continue;
     const int o = sc_port(ro);
     const FlitBits got = unpack(out_words, static_cast<unsigned>(ro) * kFlitW);
-    const int ri = static_cast<int>(field(m.out_src_o, in_vc_w_ * static_cast<unsigned>(ro), in_vc_w_));
+    const int ri =
+        static_cast<int>(field(m.out_src_o, in_vc_w_ * static_cast<unsigned>(ro), in_vc_w_));
     const int p = sc_port(ri / kMaxVcs);
     const int vc = ri % kMaxVcs;
     const Flit* source = nullptr;
-    if (o < static_cast<int>(outputs_.size()) && p < static_cast<int>(inputs_.size()) && vc < params_.vcs) {
+    if (o < static_cast<int>(outputs_.size()) && p < static_cast<int>(inputs_.size()) &&
+        vc < params_.vcs) {
       const InputVc& ivc = inputs_[static_cast<std::size_t>(p)].vcs[static_cast<std::size_t>(vc)];
       const FlitBuffer& buf = ivc.buffer;
       // Only a replicating worm's branches send flits behind the front (asynchronous
@@ -286,8 +303,10 @@ Router::StepResult RtlRouter::step_model(Model& m, Cycle now, ActivityCalendar& 
           source = &buf.at(k).flit;
     }
     if (source == nullptr)
-      throw std::logic_error(fmt::format("RTL sent flit {} of packet {} on output {} from input {} "
-                                         "VC {}, which does not hold it", got.index, got.packet, o, p, vc));
+      throw std::logic_error(
+          fmt::format("RTL sent flit {} of packet {} on output {} from input {} "
+                      "VC {}, which does not hold it",
+                      got.index, got.packet, o, p, vc));
     Flit flit = *source;
     if (flit.mcast != 0) {
       flit.dst = got.dst;
@@ -296,8 +315,8 @@ Router::StepResult RtlRouter::step_model(Model& m, Cycle now, ActivityCalendar& 
     FlitBits expect = flit_bits(flit);
     expect.vc = got.vc;
     if (!(got == expect) || static_cast<int>(got.vc) >= params_.vcs)
-      throw std::logic_error(fmt::format("RTL corrupted flit {} of packet {} on output {}",
-                                         got.index, got.packet, o));
+      throw std::logic_error(
+          fmt::format("RTL corrupted flit {} of packet {} on output {}", got.index, got.packet, o));
     send(now, calendar, measuring, o, static_cast<int>(got.vc), flit);
     ++moved;
   }
@@ -308,7 +327,8 @@ Router::StepResult RtlRouter::step_model(Model& m, Cycle now, ActivityCalendar& 
   for (int rp = 0; rp < in_ports; ++rp) {
     if (!bit(credits_out, rp)) continue;
     const int p = sc_port(rp);
-    const int vc = static_cast<int>(field(m.in_credit_vc_o, kVcW * static_cast<unsigned>(rp), kVcW));
+    const int vc =
+        static_cast<int>(field(m.in_credit_vc_o, kVcW * static_cast<unsigned>(rp), kVcW));
     if (p >= static_cast<int>(inputs_.size()) || vc >= params_.vcs ||
         inputs_[static_cast<std::size_t>(p)].vcs[static_cast<std::size_t>(vc)].buffer.empty())
       throw std::logic_error(fmt::format("RTL freed a slot of empty input {} VC {}", p, vc));
@@ -349,7 +369,8 @@ void RtlRouter::mirror_state(const Model& m) {
         ivc.out_port = ivc.out_vc = -1;
         for (int ro = 0; ro < 2 * rtl_net_ * kMaxVcs; ++ro)
           if (bit_of(owned, ro) &&
-              static_cast<int>(field(m.owner_o, in_vc_w_ * static_cast<unsigned>(ro), in_vc_w_)) == ri) {
+              static_cast<int>(field(m.owner_o, in_vc_w_ * static_cast<unsigned>(ro), in_vc_w_)) ==
+                  ri) {
             ReplicaBranch b;
             b.out_port = sc_port(ro / kMaxVcs);
             b.out_vc = ro % kMaxVcs;
@@ -358,8 +379,10 @@ void RtlRouter::mirror_state(const Model& m) {
           }
       } else if (bit_of(active, ri)) {
         ivc.state = VcState::kActive;
-        ivc.out_port = sc_port(static_cast<int>(field(m.vc_out_port_o, rtl::kPortW * static_cast<unsigned>(ri), rtl::kPortW)));
-        ivc.out_vc = static_cast<int>(field(m.vc_out_vc_o, kVcIdxW * static_cast<unsigned>(ri), kVcIdxW));
+        ivc.out_port = sc_port(static_cast<int>(
+            field(m.vc_out_port_o, rtl::kPortW * static_cast<unsigned>(ri), rtl::kPortW)));
+        ivc.out_vc =
+            static_cast<int>(field(m.vc_out_vc_o, kVcIdxW * static_cast<unsigned>(ri), kVcIdxW));
       } else {
         ivc.state = ivc.buffer.empty() ? VcState::kIdle : VcState::kRouted;
         ivc.out_port = ivc.out_vc = -1;
@@ -385,7 +408,8 @@ void RtlRouter::mirror_state(const Model& m) {
       const int ro = rtl_out(static_cast<int>(o)) * kMaxVcs + v;
       int holder = -1;
       if (bit_of(owned, ro)) {
-        const int ri = static_cast<int>(field(m.owner_o, in_vc_w_ * static_cast<unsigned>(ro), in_vc_w_));
+        const int ri =
+            static_cast<int>(field(m.owner_o, in_vc_w_ * static_cast<unsigned>(ro), in_vc_w_));
         holder = sc_port(ri / kMaxVcs) * vcs + ri % kMaxVcs;
       }
       owner_[o * static_cast<std::size_t>(vcs) + static_cast<std::size_t>(v)] = holder;

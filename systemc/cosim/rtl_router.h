@@ -34,8 +34,8 @@ namespace wormsim {
 
 // The cfg_t straps of node `id`'s router for `config` (rtl/wormsim_pkg.sv).
 std::array<std::uint32_t, (rtl::kCfgW + 31) / 32> rtl_straps(const Config& config,
-                                                            const Topology& topology,
-                                                            const PortLayout& layout, NodeId id);
+                                                             const Topology& topology,
+                                                             const PortLayout& layout, NodeId id);
 
 // One Verilator context for the RTL routers of a network (they share its time and its error
 // flag; a failure is attributed to the router whose evaluation raised it).
@@ -83,8 +83,8 @@ class RtlRouter : public Router {
   int sc_port(int rtl_port) const { return rtl::cpp_port(rtl_port, layout_.network, rtl_net_); }
 
   PortLayout layout_;
-  int rtl_net_;         // network ports (= injection = ejection channels) of the model's build
-  unsigned in_vc_w_;    // InVcW of the model's build: bits of an input VC index
+  int rtl_net_;       // network ports (= injection = ejection channels) of the model's build
+  unsigned in_vc_w_;  // InVcW of the model's build: bits of an input VC index
   const MulticastTable* table_;
   std::shared_ptr<VerilatedContext> context_;
   // The model of this router's build (set by the constructor).

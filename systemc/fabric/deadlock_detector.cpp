@@ -21,9 +21,9 @@ std::string DeadlockReport::describe(const WaitingVc& w) const {
 }
 
 std::string DeadlockReport::text() const {
-  std::string s = fmt::format(
-      "deadlock: no flit moved from cycle {} to cycle {} with {} flits in flight\n",
-      last_progress, detected_at, flits_in_flight);
+  std::string s =
+      fmt::format("deadlock: no flit moved from cycle {} to cycle {} with {} flits in flight\n",
+                  last_progress, detected_at, flits_in_flight);
   if (!cycle.empty()) {
     s += fmt::format("wait-for cycle ({} VCs):\n", cycle.size());
     for (int i : cycle) s += "  " + describe(waiting[static_cast<std::size_t>(i)]) + "\n";
@@ -72,18 +72,26 @@ DeadlockReport build_deadlock_report(const std::vector<std::unique_ptr<Router>>&
         w.state = to_string(ivc.state);
         w.out_port = ivc.out_port;
         w.out_vc = ivc.out_vc;
-        w.no_credit = ivc.state == VcState::kActive && ivc.out_port >= 0 &&
-                      !r->output(ivc.out_port).credits[static_cast<std::size_t>(ivc.out_vc)].available();
+        w.no_credit =
+            ivc.state == VcState::kActive && ivc.out_port >= 0 &&
+            !r->output(ivc.out_port).credits[static_cast<std::size_t>(ivc.out_vc)].available();
         for (const ReplicaBranch& b : ivc.branches) {
           w.branches += w.branches.empty() ? "[" : ", ";
           if (b.out_port < 0) {
-            w.branches += fmt::format("{}..{} (waiting for a VC)",
-                                      report.output_names.at(static_cast<std::size_t>(b.target.route.port_lo)),
-                                      report.output_names.at(static_cast<std::size_t>(b.target.route.port_hi - 1)));
+            w.branches += fmt::format(
+                "{}..{} (waiting for a VC)",
+                report.output_names.at(static_cast<std::size_t>(b.target.route.port_lo)),
+                report.output_names.at(static_cast<std::size_t>(b.target.route.port_hi - 1)));
           } else {
-            const bool stuck = !b.done && !r->output(b.out_port).credits[static_cast<std::size_t>(b.out_vc)].available();
-            w.branches += fmt::format("{} vc {}{}", report.output_names.at(static_cast<std::size_t>(b.out_port)),
-                                      b.out_vc, b.done ? " (done)" : stuck ? " (no credit)" : "");
+            const bool stuck =
+                !b.done &&
+                !r->output(b.out_port).credits[static_cast<std::size_t>(b.out_vc)].available();
+            w.branches +=
+                fmt::format("{} vc {}{}",
+                            report.output_names.at(static_cast<std::size_t>(b.out_port)), b.out_vc,
+                            b.done  ? " (done)"
+                            : stuck ? " (no credit)"
+                                    : "");
           }
         }
         if (!w.branches.empty()) w.branches += "]";
@@ -125,7 +133,7 @@ DeadlockReport build_deadlock_report(const std::vector<std::unique_ptr<Router>>&
         }
       }
     } else if (ivc.state == VcState::kActive && layout.is_network(ivc.out_port) &&
-        !r.output(ivc.out_port).credits[static_cast<std::size_t>(ivc.out_vc)].available()) {
+               !r.output(ivc.out_port).credits[static_cast<std::size_t>(ivc.out_vc)].available()) {
       const NodeId next = topology.neighbor(w.router, ivc.out_port);
       auto it = index.find({next, topology.reverse_port(ivc.out_port), ivc.out_vc});
       if (it != index.end()) w.waits_for.push_back(it->second);

@@ -41,7 +41,8 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config, Netw
       route_compute_(topology_, config.network.routing, layout_, config.network.router.vcs),
       multicast_route_(topology_, route_compute_, multicast_table_),
       scoreboard_(topology_.nodes(), order_guaranteed(config)),
-      stats_(topology_.nodes(), options.mode == RunMode::kHosted ? 0 : config.simulation.warmup_cycles,
+      stats_(topology_.nodes(),
+             options.mode == RunMode::kHosted ? 0 : config.simulation.warmup_cycles,
              options.mode == RunMode::kHosted ? ActivityCalendar::kNever / 2
                                               : config.simulation.measure_cycles),
       calendar_(2 * node_count(config.network.topology)),
@@ -70,11 +71,12 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config, Netw
     rp.id = static_cast<NodeId>(n);
     const std::string router_name = fmt::format("r{}", n);
     if (options_.router_factory) {
-      const RouterContext ctx{rp, route_compute_, multicast, &multicast_table_, config_, topology_,
-                              period_ps};
+      const RouterContext ctx{rp,      route_compute_, multicast, &multicast_table_,
+                              config_, topology_,      period_ps};
       routers_.push_back(options_.router_factory->make(router_name.c_str(), ctx));
     } else {
-      routers_.push_back(std::make_unique<Router>(router_name.c_str(), rp, route_compute_, multicast));
+      routers_.push_back(
+          std::make_unique<Router>(router_name.c_str(), rp, route_compute_, multicast));
     }
   }
   for (int n = 0; n < nodes; ++n) {
@@ -158,7 +160,8 @@ void Network::evaluate(Cycle now) {
   int moved = 0;
   for (int c : active_) {
     if (c < router_count) {
-      const Router::StepResult r = routers_[static_cast<std::size_t>(c)]->step(now, calendar_, measuring);
+      const Router::StepResult r =
+          routers_[static_cast<std::size_t>(c)]->step(now, calendar_, measuring);
       moved += r.moved;
       if (r.replicated > 0) stats_.on_flits_replicated(r.replicated);
       if (r.wake_at != ActivityCalendar::kNever) calendar_.wake(c, r.wake_at);
@@ -198,10 +201,10 @@ void Network::report_progress(Cycle now, std::uint64_t in_flight) {
     if (due) next_progress_wall_ = wall + std::chrono::seconds(5);
   }
   if (!due) return;
-  std::cerr << fmt::format("[wormsim] cycle {}: {} flits injected, {} ejected, {} in flight, "
-                           "{} packets outstanding\n",
-                           now, stats_.flits_injected(), stats_.flits_ejected(), in_flight,
-                           scoreboard_.live_packets());
+  std::cerr << fmt::format(
+      "[wormsim] cycle {}: {} flits injected, {} ejected, {} in flight, "
+      "{} packets outstanding\n",
+      now, stats_.flits_injected(), stats_.flits_ejected(), in_flight, scoreboard_.live_packets());
 }
 
 void Network::external_wake(int component, Cycle at) {
@@ -212,16 +215,15 @@ void Network::external_wake(int component, Cycle at) {
   wake_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
-Cycle Network::current_cycle() const {
-  return sc_core::sc_time_stamp().value() / period_.value();
-}
+Cycle Network::current_cycle() const { return sc_core::sc_time_stamp().value() / period_.value(); }
 
 void Network::finish() {
   if (finished_) return;
   finished_ = true;
   cycle_ = std::max(next_unevaluated_, current_cycle());
   stats_.stop_at(cycle_);
-  outcome_ = scoreboard_.live_packets() == 0 ? RunOutcome::kCompleted : RunOutcome::kDrainIncomplete;
+  outcome_ =
+      scoreboard_.live_packets() == 0 ? RunOutcome::kCompleted : RunOutcome::kDrainIncomplete;
 }
 
 bool Network::done(Cycle now) {

@@ -49,9 +49,9 @@ enum class RunMode { kWindowed, kHosted };
 
 struct NetworkOptions {
   RunMode mode = RunMode::kWindowed;
-  bool reverse_evaluation = false; // evaluate components in descending order (a test hook)
-  bool quiet = false;              // no progress lines on stderr
-  bool record_packets = false;     // keep a log of every delivered packet (Statistics)
+  bool reverse_evaluation = false;  // evaluate components in descending order (a test hook)
+  bool quiet = false;               // no progress lines on stderr
+  bool record_packets = false;      // keep a log of every delivered packet (Statistics)
   // The component at every node (required).
   EndpointFactory make_endpoint;
   // The router at every node; null = the C++ router (config implementation systemc only).
@@ -81,8 +81,8 @@ class Network : public sc_core::sc_module, public EndpointHost {
 
   bool finished() const { return finished_; }
   RunOutcome outcome() const { return outcome_; }
-  Cycle cycles() const { return cycle_; }               // last evaluated cycle + 1
-  Cycle evaluated_cycles() const { return evaluated_; } // cycles with any activity
+  Cycle cycles() const { return cycle_; }                // last evaluated cycle + 1
+  Cycle evaluated_cycles() const { return evaluated_; }  // cycles with any activity
   const std::optional<DeadlockReport>& deadlock() const { return deadlock_; }
   // EndpointHost (hosted mode for the wake-up; see fabric/network_endpoint.h).
   void external_wake(int component, Cycle at) override;

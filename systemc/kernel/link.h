@@ -29,8 +29,8 @@ struct Link {
   }
 
   DelayLine<Flit> flits;
-  DelayLine<std::uint8_t> credits;  // VC index of each returned credit
-  std::uint64_t* flit_watch = nullptr;    // receiver of flits: bit set while flits are in flight
+  DelayLine<std::uint8_t> credits;      // VC index of each returned credit
+  std::uint64_t* flit_watch = nullptr;  // receiver of flits: bit set while flits are in flight
   std::uint64_t flit_watch_bit = 0;
   std::uint64_t* credit_watch = nullptr;  // receiver of credits
   std::uint64_t credit_watch_bit = 0;

@@ -39,9 +39,8 @@ class InjectionChannel {
       return v < vc_limit && credits_[static_cast<std::size_t>(v)].all_returned();
     });
     if (vc < 0)
-      vc = vc_arbiter_.pick([&](int v) {
-        return v < vc_limit && credits_[static_cast<std::size_t>(v)].available();
-      });
+      vc = vc_arbiter_.pick(
+          [&](int v) { return v < vc_limit && credits_[static_cast<std::size_t>(v)].available(); });
     if (vc < 0) return false;
     vc_arbiter_.update(vc);
     busy_ = true;

@@ -20,8 +20,8 @@ constexpr int kHeaderFields = 16;  // seq, tag, message bytes, offset: 4 bytes e
 
 NetworkInterface::NetworkInterface(const sc_core::sc_module_name& name, const NiParams& params,
                                    const RouteCompute& route_compute, MulticastTable& multicast,
-                                   Scoreboard& scoreboard,
-                                   Statistics& stats, EndpointHost& host, MessageLog& log)
+                                   Scoreboard& scoreboard, Statistics& stats, EndpointHost& host,
+                                   MessageLog& log)
     : sc_core::sc_module(name),
       socket("socket"),
       params_(params),
@@ -36,7 +36,8 @@ NetworkInterface::NetworkInterface(const sc_core::sc_module_name& name, const Ni
       reassembly_(params.id, params.layout.ejection, params.vcs, true),
       rx_(static_cast<std::size_t>(params.layout.ejection)) {
   if (params.layout.injection > ni::kMaxChannels || params.layout.ejection > ni::kMaxChannels)
-    throw std::invalid_argument(fmt::format("{}: more than {} NI channels", sc_core::sc_module::name(), ni::kMaxChannels));
+    throw std::invalid_argument(
+        fmt::format("{}: more than {} NI channels", sc_core::sc_module::name(), ni::kMaxChannels));
   for (TxChannel& ch : tx_) ch.wire = InjectionChannel(params.vcs, params.buffer_depth);
   socket.register_b_transport(this, &NetworkInterface::b_transport);
 }
@@ -71,7 +72,8 @@ std::uint64_t NetworkInterface::message_flits(std::uint64_t bytes, const NiParam
 
 std::size_t NetworkInterface::queued_packets() const {
   std::size_t n = 0;
-  for (const TxChannel& ch : tx_) n += ch.queue.size() + ch.packets.size() + (ch.wire.busy() ? 1 : 0);
+  for (const TxChannel& ch : tx_)
+    n += ch.queue.size() + ch.packets.size() + (ch.wire.busy() ? 1 : 0);
   return n;
 }
 
@@ -85,9 +87,9 @@ std::size_t NetworkInterface::unread_messages() const {
 // Register interface
 
 std::string NetworkInterface::register_name(std::uint64_t addr) const {
-  auto channel_name = [&](std::uint64_t base, const char* prefix,
-                          std::initializer_list<std::pair<std::uint64_t, const char*>> regs)
-      -> std::string {
+  auto channel_name =
+      [&](std::uint64_t base, const char* prefix,
+          std::initializer_list<std::pair<std::uint64_t, const char*>> regs) -> std::string {
     const std::uint64_t c = (addr - base) / ni::kChannelStride;
     const std::uint64_t off = (addr - base) % ni::kChannelStride;
     for (const auto& [o, n] : regs)
@@ -109,13 +111,22 @@ std::string NetworkInterface::register_name(std::uint64_t addr) const {
   }
   if (addr >= ni::kTxBase && addr < ni::kTxBase + ni::kChannelStride * ni::kMaxChannels)
     return channel_name(ni::kTxBase, "TX",
-                        {{ni::kTxDst, "DST"}, {ni::kTxLen, "LEN"}, {ni::kTxTag, "TAG"},
-                         {ni::kTxDoorbell, "DOORBELL"}, {ni::kTxStatus, "STATUS"}, {ni::kTxSeq, "SEQ"},
-                         {ni::kTxDlist, "DLIST"}, {ni::kTxDcount, "DCOUNT"}});
+                        {{ni::kTxDst, "DST"},
+                         {ni::kTxLen, "LEN"},
+                         {ni::kTxTag, "TAG"},
+                         {ni::kTxDoorbell, "DOORBELL"},
+                         {ni::kTxStatus, "STATUS"},
+                         {ni::kTxSeq, "SEQ"},
+                         {ni::kTxDlist, "DLIST"},
+                         {ni::kTxDcount, "DCOUNT"}});
   if (addr >= ni::kRxBase && addr < ni::kRxBase + ni::kChannelStride * ni::kMaxChannels)
     return channel_name(ni::kRxBase, "RX",
-                        {{ni::kRxCount, "COUNT"}, {ni::kRxSrc, "SRC"}, {ni::kRxTag, "TAG"},
-                         {ni::kRxLen, "LEN"}, {ni::kRxPop, "POP"}, {ni::kRxSeq, "SEQ"}});
+                        {{ni::kRxCount, "COUNT"},
+                         {ni::kRxSrc, "SRC"},
+                         {ni::kRxTag, "TAG"},
+                         {ni::kRxLen, "LEN"},
+                         {ni::kRxPop, "POP"},
+                         {ni::kRxSeq, "SEQ"}});
   if (addr >= ni::kTxWindow && addr < ni::kTxWindow + ni::kWindowStride * ni::kMaxChannels)
     return fmt::format("TX{}_WINDOW+0x{:x}", (addr - ni::kTxWindow) / ni::kWindowStride,
                        (addr - ni::kTxWindow) % ni::kWindowStride);
@@ -144,10 +155,14 @@ void NetworkInterface::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_
     if (addr >= ni::kTxWindow && addr < ni::kTxWindow + ni::kWindowStride * ni::kMaxChannels) {
       const int c = static_cast<int>((addr - ni::kTxWindow) / ni::kWindowStride);
       const std::uint64_t off = (addr - ni::kTxWindow) % ni::kWindowStride;
-      if (c >= tx_channels) fault(addr, fmt::format("TX channel {} does not exist ({} channels)", c, tx_channels), now);
+      if (c >= tx_channels)
+        fault(addr, fmt::format("TX channel {} does not exist ({} channels)", c, tx_channels), now);
       if (!write) fault(addr, "the TX window is write-only", now);
       if (off + len > ni::kMaxMessageBytes)
-        fault(addr, fmt::format("a {}-byte write runs past the {}-byte window", len, ni::kMaxMessageBytes), now);
+        fault(
+            addr,
+            fmt::format("a {}-byte write runs past the {}-byte window", len, ni::kMaxMessageBytes),
+            now);
       std::vector<std::uint8_t>& w = tx_[static_cast<std::size_t>(c)].window;
       if (w.size() < off + len) w.resize(off + len);
       std::memcpy(w.data() + off, data, len);
@@ -156,13 +171,15 @@ void NetworkInterface::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_
     if (addr >= ni::kRxWindow && addr < ni::kRxWindow + ni::kWindowStride * ni::kMaxChannels) {
       const int c = static_cast<int>((addr - ni::kRxWindow) / ni::kWindowStride);
       const std::uint64_t off = (addr - ni::kRxWindow) % ni::kWindowStride;
-      if (c >= rx_channels) fault(addr, fmt::format("RX channel {} does not exist ({} channels)", c, rx_channels), now);
+      if (c >= rx_channels)
+        fault(addr, fmt::format("RX channel {} does not exist ({} channels)", c, rx_channels), now);
       if (write) fault(addr, "the RX window is read-only", now);
       if (visible_count(c, now) == 0) fault(addr, "read with an empty receive queue", now);
       const auto& msg = rx_[static_cast<std::size_t>(c)].front().message;
       if (off + len > msg.data->size())
-        fault(addr, fmt::format("a {}-byte read at offset {} runs past the {}-byte message", len,
-                                off, msg.data->size()),
+        fault(addr,
+              fmt::format("a {}-byte read at offset {} runs past the {}-byte message", len, off,
+                          msg.data->size()),
               now);
       std::memcpy(data, msg.data->data() + off, len);
       return;
@@ -216,15 +233,18 @@ void NetworkInterface::read_register(std::uint64_t addr, std::uint32_t& value, C
   if (addr >= ni::kTxBase && addr < ni::kTxBase + ni::kChannelStride * ni::kMaxChannels) {
     const int c = static_cast<int>((addr - ni::kTxBase) / ni::kChannelStride);
     if (c >= params_.layout.injection)
-      fault(addr, fmt::format("TX channel {} does not exist ({} channels)", c, params_.layout.injection), now);
+      fault(addr,
+            fmt::format("TX channel {} does not exist ({} channels)", c, params_.layout.injection),
+            now);
     const TxChannel& ch = tx_[static_cast<std::size_t>(c)];
     switch ((addr - ni::kTxBase) % ni::kChannelStride) {
       case ni::kTxDst: value = ch.dst; return;
       case ni::kTxLen: value = ch.len; return;
       case ni::kTxTag: value = ch.tag; return;
       case ni::kTxStatus:
-        value = static_cast<std::uint32_t>(params_.tx_queue_depth - static_cast<int>(ch.queue.size())) |
-                ((ch.wire.busy() || !ch.packets.empty() || !ch.queue.empty()) ? (1u << 16) : 0u);
+        value =
+            static_cast<std::uint32_t>(params_.tx_queue_depth - static_cast<int>(ch.queue.size())) |
+            ((ch.wire.busy() || !ch.packets.empty() || !ch.queue.empty()) ? (1u << 16) : 0u);
         return;
       case ni::kTxSeq: value = ch.last_seq; return;
       case ni::kTxDcount: value = static_cast<std::uint32_t>(ch.dlist.size()); return;
@@ -234,7 +254,9 @@ void NetworkInterface::read_register(std::uint64_t addr, std::uint32_t& value, C
   if (addr >= ni::kRxBase && addr < ni::kRxBase + ni::kChannelStride * ni::kMaxChannels) {
     const int c = static_cast<int>((addr - ni::kRxBase) / ni::kChannelStride);
     if (c >= params_.layout.ejection)
-      fault(addr, fmt::format("RX channel {} does not exist ({} channels)", c, params_.layout.ejection), now);
+      fault(addr,
+            fmt::format("RX channel {} does not exist ({} channels)", c, params_.layout.ejection),
+            now);
     const std::uint64_t off = (addr - ni::kRxBase) % ni::kChannelStride;
     if (off == ni::kRxCount) {
       value = visible_count(c, now);
@@ -262,7 +284,9 @@ void NetworkInterface::write_register(std::uint64_t addr, std::uint32_t value, C
   if (addr >= ni::kTxBase && addr < ni::kTxBase + ni::kChannelStride * ni::kMaxChannels) {
     const int c = static_cast<int>((addr - ni::kTxBase) / ni::kChannelStride);
     if (c >= params_.layout.injection)
-      fault(addr, fmt::format("TX channel {} does not exist ({} channels)", c, params_.layout.injection), now);
+      fault(addr,
+            fmt::format("TX channel {} does not exist ({} channels)", c, params_.layout.injection),
+            now);
     TxChannel& ch = tx_[static_cast<std::size_t>(c)];
     switch ((addr - ni::kTxBase) % ni::kChannelStride) {
       case ni::kTxDst: ch.dst = value; return;
@@ -281,7 +305,8 @@ void NetworkInterface::write_register(std::uint64_t addr, std::uint32_t value, C
         ch.dlist.clear();
         return;
       case ni::kTxDoorbell:
-        if (value != 1) fault(addr, fmt::format("write 1 to ring the doorbell (got {})", value), now);
+        if (value != 1)
+          fault(addr, fmt::format("write 1 to ring the doorbell (got {})", value), now);
         doorbell(c, now);
         return;
       default: fault(addr, "read-only", now);
@@ -290,7 +315,9 @@ void NetworkInterface::write_register(std::uint64_t addr, std::uint32_t value, C
   if (addr >= ni::kRxBase && addr < ni::kRxBase + ni::kChannelStride * ni::kMaxChannels) {
     const int c = static_cast<int>((addr - ni::kRxBase) / ni::kChannelStride);
     if (c >= params_.layout.ejection)
-      fault(addr, fmt::format("RX channel {} does not exist ({} channels)", c, params_.layout.ejection), now);
+      fault(addr,
+            fmt::format("RX channel {} does not exist ({} channels)", c, params_.layout.ejection),
+            now);
     if ((addr - ni::kRxBase) % ni::kChannelStride != ni::kRxPop) fault(addr, "read-only", now);
     if (value != 1) fault(addr, fmt::format("write 1 to pop (got {})", value), now);
     if (visible_count(c, now) == 0) fault(addr, "pop from an empty receive queue", now);
@@ -302,9 +329,8 @@ void NetworkInterface::write_register(std::uint64_t addr, std::uint32_t value, C
 
 int NetworkInterface::list_header_bytes(std::size_t destinations) const {
   if (destinations == 0) return 0;
-  const int extra = header_flits(params_.header_encoding, destinations, params_.nodes,
-                                 params_.flit_bytes) -
-                    1;
+  const int extra =
+      header_flits(params_.header_encoding, destinations, params_.nodes, params_.flit_bytes) - 1;
   return extra * params_.flit_bytes;
 }
 
@@ -325,14 +351,15 @@ void NetworkInterface::doorbell(int c, Cycle now) {
   if (ch.dst == params_.id)
     fault(reg + ni::kTxDst, fmt::format("destination {} is this node", ch.dst), now);
   if (ch.len > ni::kMaxMessageBytes)
-    fault(reg + ni::kTxLen, fmt::format("{} bytes exceed the {}-byte maximum message", ch.len,
-                                        ni::kMaxMessageBytes),
+    fault(reg + ni::kTxLen,
+          fmt::format("{} bytes exceed the {}-byte maximum message", ch.len, ni::kMaxMessageBytes),
           now);
   if (ch.len > ch.window.size())
-    fault(reg + ni::kTxLen,
-          fmt::format("{} bytes, but only {} were written to the TX{} window since the last doorbell",
-                      ch.len, ch.window.size(), c),
-          now);
+    fault(
+        reg + ni::kTxLen,
+        fmt::format("{} bytes, but only {} were written to the TX{} window since the last doorbell",
+                    ch.len, ch.window.size(), c),
+        now);
   if (static_cast<int>(ch.queue.size()) >= params_.tx_queue_depth)
     fault(reg + ni::kTxDoorbell,
           fmt::format("descriptor queue full ({} entries); wait for a free slot (TX{}_STATUS)",
@@ -399,9 +426,10 @@ void NetworkInterface::packetise(TxChannel& ch, const Descriptor& d, Cycle now) 
     const int wire = p.header + static_cast<int>(p.bytes);
     p.flits = std::max(1, (wire + params_.flit_bytes - 1) / params_.flit_bytes);
     if (p.flits > 65535)
-      throw std::runtime_error(fmt::format("node {}: a {}-byte packet needs {} flits (> 65535); "
-                                           "set node.max_packet_bytes",
-                                           params_.id, wire, p.flits));
+      throw std::runtime_error(
+          fmt::format("node {}: a {}-byte packet needs {} flits (> 65535); "
+                      "set node.max_packet_bytes",
+                      params_.id, wire, p.flits));
     PacketRecord record;
     record.src = params_.id;
     record.dst = message->dst;
@@ -424,9 +452,9 @@ void NetworkInterface::packetise(TxChannel& ch, const Descriptor& d, Cycle now) 
     log_.map_packet(p.id, params_.id, message->seq);
     if (p.mcast != 0)
       if (MessageRecord* first = log_.find(params_.id, message->seq)) {
-        first->flit_hops += static_cast<std::uint64_t>(p.flits) *
-                            multicast_links(route_compute_, params_.multidest, params_.id,
-                                            message->dests);
+        first->flit_hops +=
+            static_cast<std::uint64_t>(p.flits) *
+            multicast_links(route_compute_, params_.multidest, params_.id, message->dests);
         first->list_header_flits += static_cast<std::uint64_t>(
             list_header_bytes(message->dests.size()) / params_.flit_bytes);
       }
@@ -531,12 +559,13 @@ int NetworkInterface::eject(Cycle now) {
 }
 
 void NetworkInterface::consume(int channel, const Flit& flit, Cycle now) {
-  if (const PacketReassembly::Packet* p = reassembly_.accept(channel, flit, now, scoreboard_, stats_))
+  if (const PacketReassembly::Packet* p =
+          reassembly_.accept(channel, flit, now, scoreboard_, stats_))
     complete_packet(channel, flit, *p, now);
 }
 
 void NetworkInterface::complete_packet(int channel, const Flit& tail,
-                                        const PacketReassembly::Packet& r, Cycle now) {
+                                       const PacketReassembly::Packet& r, Cycle now) {
   const PacketRecord* rec =
       scoreboard_.on_delivered(tail.packet_id, params_.id, r.flits, r.checksum, now);
   if (rec == nullptr) return;  // a violation was recorded

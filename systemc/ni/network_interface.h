@@ -112,7 +112,7 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
     std::uint32_t bytes = 0;   // data bytes in this packet
     int header = 0;            // header bytes on the wire (destination list included)
     int flits = 0;
-    std::uint32_t mcast = 0;   // multidestination header handle
+    std::uint32_t mcast = 0;  // multidestination header handle
   };
   struct TxChannel {
     InjectionChannel wire;         // busy() while a packet is on the wire
@@ -146,8 +146,7 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   int inject(Cycle now, ActivityCalendar& calendar, bool measuring);
   int eject(Cycle now);
   void consume(int channel, const Flit& flit, Cycle now);
-  void complete_packet(int channel, const Flit& tail, const PacketReassembly::Packet& r,
-                       Cycle now);
+  void complete_packet(int channel, const Flit& tail, const PacketReassembly::Packet& r, Cycle now);
   void raise(std::uint32_t bits, Cycle visible);
   std::uint32_t visible_count(int channel, Cycle now) const;
 

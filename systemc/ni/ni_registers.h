@@ -15,7 +15,8 @@ inline constexpr std::uint64_t kTxChannels = 0x0008;  // RO injection channels
 inline constexpr std::uint64_t kRxChannels = 0x000C;  // RO ejection channels
 inline constexpr std::uint64_t kCycleLo = 0x0010;     // RO current cycle, low word
 inline constexpr std::uint64_t kCycleHi = 0x0014;     // RO current cycle, high word
-inline constexpr std::uint64_t kIrqStatus = 0x0018;   // RO bit0 RX message pending, bit1 TX slot freed
+inline constexpr std::uint64_t kIrqStatus =
+    0x0018;  // RO bit0 RX message pending, bit1 TX slot freed
 inline constexpr std::uint64_t kIrqEnable = 0x001C;   // RW same bits
 inline constexpr std::uint64_t kIrqAck = 0x0020;      // WO write 1s to clear IRQ_STATUS bit1
 inline constexpr std::uint64_t kMaxMessage = 0x0024;  // RO largest message in bytes
@@ -34,12 +35,13 @@ inline constexpr std::uint64_t kTxDst = 0x00;       // RW destination node id
 inline constexpr std::uint64_t kTxLen = 0x04;       // RW message length in bytes
 inline constexpr std::uint64_t kTxTag = 0x08;       // RW firmware tag
 inline constexpr std::uint64_t kTxDoorbell = 0x0C;  // WO write 1: queue the descriptor
-inline constexpr std::uint64_t kTxStatus = 0x10;    // RO [15:0] free descriptor slots, bit16 busy (DMA or queue)
-inline constexpr std::uint64_t kTxSeq = 0x14;       // RO sequence number given to the last doorbell
+inline constexpr std::uint64_t kTxStatus =
+    0x10;  // RO [15:0] free descriptor slots, bit16 busy (DMA or queue)
+inline constexpr std::uint64_t kTxSeq = 0x14;  // RO sequence number given to the last doorbell
 // Multidestination worms (network.router.multidest path or tree): destinations appended to
 // DLIST make the next doorbell send one worm to all of them (DST is then ignored).
-inline constexpr std::uint64_t kTxDlist = 0x18;     // WO append a destination node id
-inline constexpr std::uint64_t kTxDcount = 0x1C;    // RW destinations in the list; write 0 to clear
+inline constexpr std::uint64_t kTxDlist = 0x18;   // WO append a destination node id
+inline constexpr std::uint64_t kTxDcount = 0x1C;  // RW destinations in the list; write 0 to clear
 
 // RX channel block (the message at the head of the channel's receive queue).
 inline constexpr std::uint64_t kRxCount = 0x00;  // RO complete messages queued
@@ -47,7 +49,8 @@ inline constexpr std::uint64_t kRxSrc = 0x04;    // RO source node
 inline constexpr std::uint64_t kRxTag = 0x08;    // RO tag
 inline constexpr std::uint64_t kRxLen = 0x0C;    // RO length in bytes
 inline constexpr std::uint64_t kRxPop = 0x10;    // WO write 1: drop the head message
-inline constexpr std::uint64_t kRxSeq = 0x14;    // RO the head message's sequence number at its source
+inline constexpr std::uint64_t kRxSeq =
+    0x14;  // RO the head message's sequence number at its source
 
 // Data windows: the TX staging buffer (write) and the head RX message (read) of channel c.
 inline constexpr std::uint64_t kTxWindow = 0x0010'0000;

@@ -11,19 +11,20 @@ const PacketReassembly::Packet* PacketReassembly::accept(int channel, const Flit
   Packet& r = packets_[static_cast<std::size_t>(channel * vcs_ + flit.vc)];
   if (flit.head()) {
     if (r.open)
-      scoreboard.violation(fmt::format("cycle {}: node {} ejection {} VC {}: head of packet {} "
-                                       "interrupts packet {}",
-                                       now, node_, channel, flit.vc, flit.packet_id, r.id));
+      scoreboard.violation(
+          fmt::format("cycle {}: node {} ejection {} VC {}: head of packet {} "
+                      "interrupts packet {}",
+                      now, node_, channel, flit.vc, flit.packet_id, r.id));
     r.open = true;
     r.id = flit.packet_id;
     r.flits = 0;
     r.checksum = kChecksumSeed;
     r.bytes.clear();
   } else if (!r.open || r.id != flit.packet_id) {
-    scoreboard.violation(fmt::format("cycle {}: node {} ejection {} VC {}: {} flit of packet {} "
-                                     "without its head",
-                                     now, node_, channel, flit.vc, to_string(flit.type),
-                                     flit.packet_id));
+    scoreboard.violation(
+        fmt::format("cycle {}: node {} ejection {} VC {}: {} flit of packet {} "
+                    "without its head",
+                    now, node_, channel, flit.vc, to_string(flit.type), flit.packet_id));
     return nullptr;
   }
   if (flit.index != r.flits)

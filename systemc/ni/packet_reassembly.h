@@ -26,7 +26,9 @@ class PacketReassembly {
   };
 
   PacketReassembly(NodeId node, int channels, int vcs, bool collect_bytes)
-      : node_(node), vcs_(vcs), collect_bytes_(collect_bytes),
+      : node_(node),
+        vcs_(vcs),
+        collect_bytes_(collect_bytes),
         packets_(static_cast<std::size_t>(channels * vcs)) {}
 
   // Takes a flit that left ejection `channel` in cycle `now`. Returns the packet when the flit

@@ -12,31 +12,31 @@ namespace {
 EndpointFactory terminal_factory(const Config& config,
                                  std::shared_ptr<std::vector<Terminal*>> terminals) {
   auto picker = std::make_shared<std::optional<DestinationPicker>>();
-  return [config, terminals, picker](const EndpointContext& ctx)
-             -> std::unique_ptr<NetworkEndpoint> {
-    if (!picker->has_value()) picker->emplace(*ctx.topology, config.traffic);
-    const RouterConfig& rc = config.network.router;
-    TerminalParams tp;
-    tp.id = ctx.id;
-    tp.nodes = ctx.topology->nodes();
-    tp.component = ctx.component;
-    tp.layout = *ctx.layout;
-    tp.vcs = rc.vcs;
-    tp.buffer_depth = rc.buffer_depth;
-    tp.flit_bytes = config.network.flit_bytes;
-    tp.packet_length = config.traffic.packet_length;
-    tp.injection_rate = config.traffic.injection_rate;
-    tp.generate_until = ctx.stats->window_end();
-    tp.seed = config.traffic.seed;
-    tp.multidest = rc.multidest;
-    tp.header_encoding = rc.header_encoding;
-    tp.multicast_fraction = config.traffic.multicast_fraction;
-    tp.multicast_destinations = config.traffic.multicast_destinations;
-    auto t = std::make_unique<Terminal>(tp, **picker, *ctx.topology, *ctx.route_compute,
-                                        *ctx.multicast, *ctx.scoreboard, *ctx.stats);
-    terminals->push_back(t.get());
-    return t;
-  };
+  return
+      [config, terminals, picker](const EndpointContext& ctx) -> std::unique_ptr<NetworkEndpoint> {
+        if (!picker->has_value()) picker->emplace(*ctx.topology, config.traffic);
+        const RouterConfig& rc = config.network.router;
+        TerminalParams tp;
+        tp.id = ctx.id;
+        tp.nodes = ctx.topology->nodes();
+        tp.component = ctx.component;
+        tp.layout = *ctx.layout;
+        tp.vcs = rc.vcs;
+        tp.buffer_depth = rc.buffer_depth;
+        tp.flit_bytes = config.network.flit_bytes;
+        tp.packet_length = config.traffic.packet_length;
+        tp.injection_rate = config.traffic.injection_rate;
+        tp.generate_until = ctx.stats->window_end();
+        tp.seed = config.traffic.seed;
+        tp.multidest = rc.multidest;
+        tp.header_encoding = rc.header_encoding;
+        tp.multicast_fraction = config.traffic.multicast_fraction;
+        tp.multicast_destinations = config.traffic.multicast_destinations;
+        auto t = std::make_unique<Terminal>(tp, **picker, *ctx.topology, *ctx.route_compute,
+                                            *ctx.multicast, *ctx.scoreboard, *ctx.stats);
+        terminals->push_back(t.get());
+        return t;
+      };
 }
 
 NetworkOptions windowed(NetworkOptions options, EndpointFactory factory) {
@@ -48,7 +48,8 @@ NetworkOptions windowed(NetworkOptions options, EndpointFactory factory) {
 
 SyntheticNetwork::SyntheticNetwork(const sc_core::sc_module_name& name, const Config& config,
                                    NetworkOptions options)
-    : SyntheticNetwork(name, config, std::move(options), std::make_shared<std::vector<Terminal*>>()) {}
+    : SyntheticNetwork(name, config, std::move(options),
+                       std::make_shared<std::vector<Terminal*>>()) {}
 
 SyntheticNetwork::SyntheticNetwork(const sc_core::sc_module_name& name, const Config& config,
                                    NetworkOptions options,
@@ -66,8 +67,8 @@ void SyntheticNetwork::schedule_packet(NodeId src, NodeId dst, int length, Cycle
   const auto nodes = static_cast<NodeId>(topology().nodes());
   if (src >= nodes || dst >= nodes)
     throw std::invalid_argument(fmt::format(
-        "schedule_packet: packet {} -> {} at cycle {}: node {} does not exist ({} nodes)", src,
-        dst, at, src >= nodes ? src : dst, nodes));
+        "schedule_packet: packet {} -> {} at cycle {}: node {} does not exist ({} nodes)", src, dst,
+        at, src >= nodes ? src : dst, nodes));
   if (length < 1 || length > 65535)
     throw std::invalid_argument(fmt::format(
         "schedule_packet: packet {} -> {} at cycle {}: length {} flits is outside 1..65535", src,
@@ -77,15 +78,15 @@ void SyntheticNetwork::schedule_packet(NodeId src, NodeId dst, int length, Cycle
   hold_until(at);
 }
 
-void SyntheticNetwork::schedule_multicast(NodeId src, const std::vector<NodeId>& dests,
-                                          int length, Cycle at) {
+void SyntheticNetwork::schedule_multicast(NodeId src, const std::vector<NodeId>& dests, int length,
+                                          Cycle at) {
   const MultidestMode mode = config().network.router.multidest;
   if (mode == MultidestMode::kNone)
     throw std::invalid_argument(
         "schedule_multicast: network.router.multidest is none (unicast only)");
   if (src >= static_cast<NodeId>(topology().nodes()))
-    throw std::invalid_argument(fmt::format("schedule_multicast: source node {} does not exist",
-                                            src));
+    throw std::invalid_argument(
+        fmt::format("schedule_multicast: source node {} does not exist", src));
   const std::string why =
       multicast_list_violation(route_compute(), mode, src, dests, topology().nodes());
   if (!why.empty())

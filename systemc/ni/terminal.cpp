@@ -97,9 +97,8 @@ void Terminal::create_packet(NodeId dst, int length, Cycle now, std::vector<Node
   record.dst = dst;
   std::uint32_t mcast = 0;
   if (!dests.empty()) {
-    length += header_flits(params_.header_encoding, dests.size(), params_.nodes,
-                           params_.flit_bytes) -
-              1;
+    length +=
+        header_flits(params_.header_encoding, dests.size(), params_.nodes, params_.flit_bytes) - 1;
     record.remaining = dests;
     mcast = multicast_.add(params_.multidest, params_.id, std::move(dests));
   }
@@ -149,9 +148,9 @@ Terminal::StepResult Terminal::step(Cycle now, ActivityCalendar& calendar, bool 
   result.moved += injected;
   // Without an injection this cycle, nothing changes before a credit arrives or the next
   // packet is due (both wake this NI).
-  result.busy = injected > 0 &&
-                (queued_packets() > 0 ||
-                 std::any_of(channels_.begin(), channels_.end(), [](const Channel& c) { return c.wire.busy(); }));
+  result.busy = injected > 0 && (queued_packets() > 0 ||
+                                 std::any_of(channels_.begin(), channels_.end(),
+                                             [](const Channel& c) { return c.wire.busy(); }));
   return result;
 }
 

@@ -33,10 +33,10 @@ namespace wormsim {
 struct TerminalParams {
   NodeId id = 0;
   int nodes = 1;
-  int component = 0;        // calendar index
+  int component = 0;  // calendar index
   PortLayout layout;
   int vcs = 1;
-  int buffer_depth = 1;     // router input buffer depth = injection credits per VC
+  int buffer_depth = 1;  // router input buffer depth = injection credits per VC
   int flit_bytes = 8;
   int packet_length = 1;
   double injection_rate = 0;
@@ -93,7 +93,8 @@ class Terminal : public NetworkEndpoint {
   int eject(Cycle now);
   void consume(int channel, const Flit& flit, Cycle now);
   std::deque<Pending>& queue_for(int channel) {
-    return queues_[params_.layout.model == PortModel::kAllPort ? static_cast<std::size_t>(channel) : 0];
+    return queues_[params_.layout.model == PortModel::kAllPort ? static_cast<std::size_t>(channel)
+                                                               : 0];
   }
 
   TerminalParams params_;

@@ -43,8 +43,7 @@ bool DestinationPicker::injects(NodeId src) const {
 
 NodeId DestinationPicker::pick(NodeId src, std::mt19937_64& rng) const {
   switch (config_.pattern) {
-    case TrafficPattern::kUniformRandom:
-      return uniform_other(src, rng);
+    case TrafficPattern::kUniformRandom: return uniform_other(src, rng);
     case TrafficPattern::kTranspose:
     case TrafficPattern::kBitComplement: {
       const NodeId d = permutation(src);

@@ -127,9 +127,11 @@ class MessageLog : public RouterObserver {
     const long w = message_of(waiting);
     const long h = message_of(holder);
     if (w < 0 || h < 0 || w == h) return;
-    if (!contention_pairs_.insert({static_cast<std::size_t>(w), static_cast<std::size_t>(h)}).second)
+    if (!contention_pairs_.insert({static_cast<std::size_t>(w), static_cast<std::size_t>(h)})
+             .second)
       return;
-    contention_.push_back({static_cast<std::size_t>(w), static_cast<std::size_t>(h), router, port, now});
+    contention_.push_back(
+        {static_cast<std::size_t>(w), static_cast<std::size_t>(h), router, port, now});
   }
 
   // Flits of `packet` were blocked for `cycles` (MessageRecord::blocked_cycles).
@@ -142,7 +144,8 @@ class MessageLog : public RouterObserver {
   // are packets of one message.
   void on_blocked_by(PacketId packet, PacketId winner) override {
     const long m = message_of(packet);
-    if (m >= 0 && m != message_of(winner)) records_[static_cast<std::size_t>(m)].blocked_cycles += 1;
+    if (m >= 0 && m != message_of(winner))
+      records_[static_cast<std::size_t>(m)].blocked_cycles += 1;
   }
 
   void set_operation(int op) { operation_ = op; }

@@ -19,7 +19,8 @@ constexpr std::size_t kMaxReportedViolations = 20;
 void fill_payload(PacketId id, std::uint32_t index, int bytes, Flit& flit) {
   std::uint64_t word = 0;
   for (int b = 0; b < bytes; ++b) {
-    if (b % 8 == 0) word = splitmix64(id * 0x10001ull + index * 0x1000193ull + static_cast<std::uint64_t>(b));
+    if (b % 8 == 0)
+      word = splitmix64(id * 0x10001ull + index * 0x1000193ull + static_cast<std::uint64_t>(b));
     flit.payload[static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(word >> (8 * (b % 8)));
   }
   flit.payload_bytes = static_cast<std::uint8_t>(bytes);
@@ -53,9 +54,10 @@ const PacketRecord* Scoreboard::on_delivered(PacketId id, NodeId at, std::uint32
                                              std::uint64_t checksum, Cycle now) {
   auto it = live_.find(id);
   if (it == live_.end()) {
-    violation(fmt::format("cycle {}: node {} received packet {} which is not outstanding "
-                          "(duplicate or never sent)",
-                          now, at, id));
+    violation(
+        fmt::format("cycle {}: node {} received packet {} which is not outstanding "
+                    "(duplicate or never sent)",
+                    now, at, id));
     return nullptr;
   }
   bool ok = true;
@@ -64,9 +66,10 @@ const PacketRecord* Scoreboard::on_delivered(PacketId id, NodeId at, std::uint32
     std::vector<NodeId>& remaining = it->second.remaining;
     auto pos = std::find(remaining.begin(), remaining.end(), at);
     if (pos == remaining.end()) {
-      violation(fmt::format("cycle {}: multidestination packet {} from {} delivered at node {}, "
-                            "which is not one of its destinations or already received it",
-                            now, id, it->second.src, at));
+      violation(
+          fmt::format("cycle {}: multidestination packet {} from {} delivered at node {}, "
+                      "which is not one of its destinations or already received it",
+                      now, id, it->second.src, at));
       return nullptr;
     }
     remaining.erase(pos);
@@ -80,23 +83,27 @@ const PacketRecord* Scoreboard::on_delivered(PacketId id, NodeId at, std::uint32
   ++delivered_;
   const PacketRecord& r = delivered_record_;
   if (r.dst != at) {
-    violation(fmt::format("cycle {}: packet {} for node {} delivered at node {}", now, id, r.dst, at));
+    violation(
+        fmt::format("cycle {}: packet {} for node {} delivered at node {}", now, id, r.dst, at));
     ok = false;
   }
   if (r.length != flits || r.checksum != checksum) {
-    violation(fmt::format("cycle {}: packet {} ({}->{}) corrupted: {} of {} flits, checksum "
-                          "{:016x} expected {:016x}",
-                          now, id, r.src, r.dst, flits, r.length, checksum, r.checksum));
+    violation(
+        fmt::format("cycle {}: packet {} ({}->{}) corrupted: {} of {} flits, checksum "
+                    "{:016x} expected {:016x}",
+                    now, id, r.src, r.dst, flits, r.length, checksum, r.checksum));
     ok = false;
   }
   if (check_order_ && !multicast) {
-    const std::uint64_t key = static_cast<std::uint64_t>(r.src) * static_cast<std::uint64_t>(nodes_) + r.dst;
+    const std::uint64_t key =
+        static_cast<std::uint64_t>(r.src) * static_cast<std::uint64_t>(nodes_) + r.dst;
     const std::uint64_t sequence = id / static_cast<std::uint64_t>(nodes_) + 1;
     std::uint64_t& last = last_sequence_[key];
     if (sequence < last) {
-      violation(fmt::format("cycle {}: packet {} ({}->{}) overtook a later packet of the same "
-                            "source and destination",
-                            now, id, r.src, r.dst));
+      violation(
+          fmt::format("cycle {}: packet {} ({}->{}) overtook a later packet of the same "
+                      "source and destination",
+                      now, id, r.src, r.dst));
       ok = false;
     } else {
       last = sequence;  // a late packet must not lower the stream's high-water mark

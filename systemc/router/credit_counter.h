@@ -13,8 +13,7 @@ class CreditCounter {
  public:
   static constexpr int kUnlimited = -1;
 
-  explicit CreditCounter(int capacity = kUnlimited)
-      : capacity_(capacity), credits_(capacity) {}
+  explicit CreditCounter(int capacity = kUnlimited) : capacity_(capacity), credits_(capacity) {}
 
   bool unlimited() const { return capacity_ == kUnlimited; }
   int capacity() const { return capacity_; }

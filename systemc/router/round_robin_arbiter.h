@@ -29,7 +29,8 @@ class RoundRobinArbiter {
   // Same rule for up to 64 requesters given as a bit mask (bit i = requester i).
   int pick_mask(std::uint64_t requests) const {
     if (requests == 0) return -1;
-    const std::uint64_t at_or_after = pointer_ >= 64 ? 0 : requests & (~std::uint64_t{0} << pointer_);
+    const std::uint64_t at_or_after =
+        pointer_ >= 64 ? 0 : requests & (~std::uint64_t{0} << pointer_);
     return __builtin_ctzll(at_or_after != 0 ? at_or_after : requests);
   }
   void update(int winner) { pointer_ = winner + 1 >= n_ ? 0 : winner + 1; }

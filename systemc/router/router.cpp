@@ -33,8 +33,8 @@ Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
   for (int p = 0; p < params.layout.inputs(); ++p)
     inputs_.emplace_back(params.vcs, params.buffer_depth);
   for (int p = 0; p < params.layout.outputs(); ++p)
-    outputs_.emplace_back(params.vcs, params.layout.is_network(p) ? params.buffer_depth
-                                                                  : CreditCounter::kUnlimited);
+    outputs_.emplace_back(
+        params.vcs, params.layout.is_network(p) ? params.buffer_depth : CreditCounter::kUnlimited);
 }
 
 Router::StepResult Router::step(Cycle now, ActivityCalendar& calendar, bool measuring) {
@@ -64,8 +64,7 @@ Router::StepResult Router::step_unchecked(Cycle now, ActivityCalendar& calendar,
     result.moved = traverse(now, calendar, measuring);
     if (!replica_grants_.empty())
       result.moved += traverse_replicas(now, calendar, measuring, result.replicated);
-    if (buffered_ > 0)
-      result.wake_at = (result.moved > 0 || changed_) ? now + 1 : next_ready_;
+    if (buffered_ > 0) result.wake_at = (result.moved > 0 || changed_) ? now + 1 : next_ready_;
   }
   if (probes_enabled_) update_occupancy_probes();
   return result;
@@ -119,17 +118,18 @@ void Router::allocate_vcs(Cycle now) {
   const int vcs = params_.vcs;
   for (std::uint64_t ports = busy_ports_; ports != 0; ports &= ports - 1) {
     const int p = __builtin_ctzll(ports);
-    for (std::uint32_t vmask = busy_vcs_[static_cast<std::size_t>(p)]; vmask != 0; vmask &= vmask - 1) {
+    for (std::uint32_t vmask = busy_vcs_[static_cast<std::size_t>(p)]; vmask != 0;
+         vmask &= vmask - 1) {
       const int v = __builtin_ctz(vmask);
       InputVc& ivc = inputs_[static_cast<std::size_t>(p)].vcs[static_cast<std::size_t>(v)];
       if (ivc.state == VcState::kActive) continue;
       const FlitBuffer::Entry& front = ivc.buffer.front();
       if (ivc.state == VcState::kIdle) {
         if (!front.flit.head())
-          throw std::logic_error(fmt::format("{}: input {} VC {} has a {} flit of packet {} "
-                                             "with no packet in progress",
-                                             name(), p, v, to_string(front.flit.type),
-                                             front.flit.packet_id));
+          throw std::logic_error(
+              fmt::format("{}: input {} VC {} has a {} flit of packet {} "
+                          "with no packet in progress",
+                          name(), p, v, to_string(front.flit.type), front.flit.packet_id));
         ivc.packet = front.flit.packet_id;
         ivc.head_at = now;
         ivc.state = VcState::kRouted;  // routing alone needs no re-evaluation: VA follows below
@@ -137,9 +137,10 @@ void Router::allocate_vcs(Cycle now) {
           ivc.route = route_compute_.route(params_.id, front.flit.dst, p, v);
         } else {
           if (multicast_ == nullptr)
-            throw std::logic_error(fmt::format("{}: multidestination worm {} in a network "
-                                               "without multidestination support",
-                                               name(), front.flit.packet_id));
+            throw std::logic_error(
+                fmt::format("{}: multidestination worm {} in a network "
+                            "without multidestination support",
+                            name(), front.flit.packet_id));
           multicast_->branches(params_.id, front.flit, p, v, branch_scratch_);
           if (branch_scratch_.size() == 1) {
             ivc.route = branch_scratch_.front().route;
@@ -218,7 +219,8 @@ void Router::allocate_replica_vcs(Cycle now) {
     bool all = true;
     for (ReplicaBranch& b : ivc.branches) {
       b.out_port = b.out_vc = -1;
-      for (int port = b.target.route.port_lo; port < b.target.route.port_hi && b.out_port < 0; ++port)
+      for (int port = b.target.route.port_lo; port < b.target.route.port_hi && b.out_port < 0;
+           ++port)
         for (int vc = b.target.route.vc_lo; vc < b.target.route.vc_hi; ++vc)
           if (owner_[static_cast<std::size_t>(port * vcs + vc)] < 0) {
             b.out_port = port;
@@ -256,7 +258,8 @@ void Router::allocate_switch(Cycle now) {
   for (std::uint64_t ports = busy_ports_; ports != 0; ports &= ports - 1) {
     const int p = __builtin_ctzll(ports);
     const InputPort& in = inputs_[static_cast<std::size_t>(p)];
-    for (std::uint32_t vmask = busy_vcs_[static_cast<std::size_t>(p)]; vmask != 0; vmask &= vmask - 1) {
+    for (std::uint32_t vmask = busy_vcs_[static_cast<std::size_t>(p)]; vmask != 0;
+         vmask &= vmask - 1) {
       const int v = __builtin_ctz(vmask);
       const InputVc& ivc = in.vcs[static_cast<std::size_t>(v)];
       if (ivc.state != VcState::kActive) continue;
@@ -283,26 +286,28 @@ void Router::allocate_switch(Cycle now) {
     if (contention_observed())
       for (const SwitchRequest& r : switch_requests_)
         if (((ports_taken_out_ >> r.out_port) & 1u) != 0)
-          note_blocked(
-              inputs_[static_cast<std::size_t>(r.in_port)].vcs[static_cast<std::size_t>(r.vc)].packet,
-              Cycle{1});
-    switch_requests_.erase(
-        std::remove_if(switch_requests_.begin(), switch_requests_.end(),
-                       [&](const SwitchRequest& r) {
-                         return ((ports_taken_in_ >> r.in_port) & 1u) != 0 ||
-                                ((ports_taken_out_ >> r.out_port) & 1u) != 0;
-                       }),
-        switch_requests_.end());
+          note_blocked(inputs_[static_cast<std::size_t>(r.in_port)]
+                           .vcs[static_cast<std::size_t>(r.vc)]
+                           .packet,
+                       Cycle{1});
+    switch_requests_.erase(std::remove_if(switch_requests_.begin(), switch_requests_.end(),
+                                          [&](const SwitchRequest& r) {
+                                            return ((ports_taken_in_ >> r.in_port) & 1u) != 0 ||
+                                                   ((ports_taken_out_ >> r.out_port) & 1u) != 0;
+                                          }),
+                           switch_requests_.end());
   }
   switch_allocator_.allocate(switch_requests_, switch_grants_);
   if (!contention_observed()) return;
   // A flit ready to go that lost its output port to another packet this cycle.
   for (const SwitchRequest& r : switch_requests_) {
-    const PacketId mine = inputs_[static_cast<std::size_t>(r.in_port)].vcs[static_cast<std::size_t>(r.vc)].packet;
+    const PacketId mine =
+        inputs_[static_cast<std::size_t>(r.in_port)].vcs[static_cast<std::size_t>(r.vc)].packet;
     bool lost = false;
     for (const SwitchRequest& g : switch_grants_) {
       if (g.out_port != r.out_port || (g.in_port == r.in_port && g.vc == r.vc)) continue;
-      const PacketId other = inputs_[static_cast<std::size_t>(g.in_port)].vcs[static_cast<std::size_t>(g.vc)].packet;
+      const PacketId other =
+          inputs_[static_cast<std::size_t>(g.in_port)].vcs[static_cast<std::size_t>(g.vc)].packet;
       note_contention(mine, other, r.out_port, now);
       if (!lost) note_blocked_by(mine, other);
       lost = true;
@@ -338,8 +343,9 @@ void Router::allocate_replica_switch(Cycle now) {
         next_ready_ = std::min(next_ready_, ivc.buffer.at(slot).ready);
         ok = false;
       }
-      ok = ok &&
-           outputs_[static_cast<std::size_t>(br.out_port)].credits[static_cast<std::size_t>(br.out_vc)].available();
+      ok = ok && outputs_[static_cast<std::size_t>(br.out_port)]
+                     .credits[static_cast<std::size_t>(br.out_vc)]
+                     .available();
       if (ok && ((ports_taken_out_ >> br.out_port) & 1u) != 0) {
         ok = false;
         lost = true;
@@ -416,7 +422,8 @@ int Router::traverse_replicas(Cycle now, ActivityCalendar& calendar, bool measur
       if (((g.branches >> b) & 1u) == 0) continue;
       ReplicaBranch& br = ivc.branches[b];
       crossbar_.connect_replica(in_port, br.out_port);
-      Flit flit = ivc.buffer.at(params_.replication == Replication::kSynchronous ? 0 : br.ahead).flit;
+      Flit flit =
+          ivc.buffer.at(params_.replication == Replication::kSynchronous ? 0 : br.ahead).flit;
       flit.dst = br.target.dst;
       flit.mpos = br.target.mpos;
       send(now, calendar, measuring, br.out_port, br.out_vc, flit);

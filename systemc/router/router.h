@@ -48,7 +48,7 @@ class Router : public sc_core::sc_module {
          const RouteCompute& route_compute, const MulticastRoute* multicast = nullptr);
 
   struct StepResult {
-    int moved = 0;  // flits that crossed the crossbar this cycle
+    int moved = 0;       // flits that crossed the crossbar this cycle
     int replicated = 0;  // of those, copies beyond one per buffered flit (multidestination)
     // Next cycle this router must be evaluated even if nothing arrives for it, or kNever.
     // A router whose step moved nothing and changed no state cannot make progress until a
@@ -146,7 +146,6 @@ class Router : public sc_core::sc_module {
         .vcs[static_cast<std::size_t>(index % params_.vcs)];
   }
 
-
  protected:
   RouterParams params_;
   const RouteCompute& route_compute_;
@@ -158,11 +157,11 @@ class Router : public sc_core::sc_module {
   SwitchAllocator switch_allocator_;
   Crossbar crossbar_;
   int buffered_ = 0;
-  bool changed_ = false;    // this step granted a VC
-  Cycle next_ready_ = 0;    // earliest future eligibility among front flits
+  bool changed_ = false;  // this step granted a VC
+  Cycle next_ready_ = 0;  // earliest future eligibility among front flits
   // Input VCs holding flits, as bit masks, so allocation visits only those.
-  std::uint64_t flits_pending_ = 0;    // bit p: input link p has flits in flight
-  std::uint64_t credits_pending_ = 0;  // bit p: output link p has credits in flight
+  std::uint64_t flits_pending_ = 0;      // bit p: input link p has flits in flight
+  std::uint64_t credits_pending_ = 0;    // bit p: output link p has credits in flight
   std::uint64_t busy_ports_ = 0;         // bit p: input port p has a non-empty VC
   std::vector<std::uint32_t> busy_vcs_;  // per input port, bit v: VC v non-empty
 

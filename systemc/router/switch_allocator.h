@@ -37,8 +37,8 @@ class SwitchAllocator {
   int vcs_;
   std::vector<RoundRobinArbiter> input_arbiters_;   // per input port, over its VCs
   std::vector<RoundRobinArbiter> output_arbiters_;  // per output port, over input ports
-  std::vector<int> want_;     // scratch: [in_port * vcs + vc] -> requested out port or -1
-  std::vector<std::uint64_t> vc_mask_;    // scratch: per input port, requesting VCs
+  std::vector<int> want_;               // scratch: [in_port * vcs + vc] -> requested out port or -1
+  std::vector<std::uint64_t> vc_mask_;  // scratch: per input port, requesting VCs
   std::vector<std::uint64_t> port_mask_;  // scratch: per output port, requesting input ports
   std::vector<int> pick_;     // scratch: per input port (input-first) or output port (output-first)
   std::vector<int> touched_;  // scratch: output ports with requests this cycle

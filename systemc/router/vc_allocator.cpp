@@ -35,8 +35,8 @@ int VcAllocator::first_free_candidate(const RouteResult& r, const std::vector<in
   return wrapped;
 }
 
-void VcAllocator::input_first(const std::vector<VcRequest>& requests,
-                              const std::vector<int>& owner, std::vector<VcGrant>& grants) {
+void VcAllocator::input_first(const std::vector<VcRequest>& requests, const std::vector<int>& owner,
+                              std::vector<VcGrant>& grants) {
   choice_.assign(requests.size(), -1);
   for (std::size_t i = 0; i < requests.size(); ++i) {
     const VcRequest& r = requests[i];
@@ -84,9 +84,8 @@ void VcAllocator::output_first(const std::vector<VcRequest>& requests,
           continue;
         for (const VcRequest& q : requests)
           if (candidate(q.route, o)) mark_[static_cast<std::size_t>(q.input_vc)] = 1;
-        offer_[static_cast<std::size_t>(o)] =
-            output_arbiters_[static_cast<std::size_t>(o)].pick(
-                [&](int ivc) { return mark_[static_cast<std::size_t>(ivc)] != 0; });
+        offer_[static_cast<std::size_t>(o)] = output_arbiters_[static_cast<std::size_t>(o)].pick(
+            [&](int ivc) { return mark_[static_cast<std::size_t>(ivc)] != 0; });
         for (const VcRequest& q : requests) mark_[static_cast<std::size_t>(q.input_vc)] = 0;
         offered.push_back(o);
       }

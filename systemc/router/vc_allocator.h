@@ -50,9 +50,9 @@ class VcAllocator {
   int vcs_;
   std::vector<RoundRobinArbiter> input_arbiters_;   // per input VC, over output VCs
   std::vector<RoundRobinArbiter> output_arbiters_;  // per output VC, over input VCs
-  std::vector<int> choice_;   // scratch: per request, chosen output VC
-  std::vector<int> offer_;    // scratch: per output VC, offered input VC
-  std::vector<char> mark_;    // scratch: per input VC
+  std::vector<int> choice_;                         // scratch: per request, chosen output VC
+  std::vector<int> offer_;                          // scratch: per output VC, offered input VC
+  std::vector<char> mark_;                          // scratch: per input VC
 };
 
 }  // namespace wormsim

@@ -45,9 +45,10 @@ void MulticastRoute::branches(NodeId here, const Flit& head, int in_port, int in
     if (d != kNoNode) out.push_back({route_compute_.route(here, d, in_port, in_vc), d, 0});
   }
   if (out.empty())
-    throw std::logic_error(fmt::format("tree worm from {} reached node {}, which leads to none of "
-                                       "its destinations",
-                                       h.src, here));
+    throw std::logic_error(
+        fmt::format("tree worm from {} reached node {}, which leads to none of "
+                    "its destinations",
+                    h.src, here));
 }
 
 std::string brcp_violation(const RouteCompute& rc, NodeId src, const std::vector<NodeId>& dests) {
@@ -60,9 +61,10 @@ std::string brcp_violation(const RouteCompute& rc, NodeId src, const std::vector
     for (std::size_t i = 0; i < dests.size(); ++i) {
       const int l = rc.label(dests[i]);
       if (up ? l <= last : l >= last)
-        return fmt::format("destination {} (node {}, label {}) breaks the {} label order of the "
-                           "Hamiltonian path",
-                           i, dests[i], l, up ? "rising" : "falling");
+        return fmt::format(
+            "destination {} (node {}, label {}) breaks the {} label order of the "
+            "Hamiltonian path",
+            i, dests[i], l, up ? "rising" : "falling");
       last = l;
     }
     return {};
@@ -77,9 +79,10 @@ std::string brcp_violation(const RouteCompute& rc, NodeId src, const std::vector
     n = rc.next_node(n, last);
   }
   if (next < dests.size())
-    return fmt::format("destination {} (node {}) is not on the base route from node {} to the last "
-                       "destination {} after the ones before it",
-                       next, dests[next], src, last);
+    return fmt::format(
+        "destination {} (node {}) is not on the base route from node {} to the last "
+        "destination {} after the ones before it",
+        next, dests[next], src, last);
   return {};
 }
 
@@ -112,8 +115,10 @@ std::vector<std::vector<NodeId>> split_into_paths(const RouteCompute& rc, const 
     std::vector<NodeId> high;
     std::vector<NodeId> low;
     for (NodeId d : dests) (rc.label(d) > rc.label(src) ? high : low).push_back(d);
-    std::sort(high.begin(), high.end(), [&](NodeId a, NodeId b) { return rc.label(a) < rc.label(b); });
-    std::sort(low.begin(), low.end(), [&](NodeId a, NodeId b) { return rc.label(a) > rc.label(b); });
+    std::sort(high.begin(), high.end(),
+              [&](NodeId a, NodeId b) { return rc.label(a) < rc.label(b); });
+    std::sort(low.begin(), low.end(),
+              [&](NodeId a, NodeId b) { return rc.label(a) > rc.label(b); });
     if (!high.empty()) paths.push_back(std::move(high));
     if (!low.empty()) paths.push_back(std::move(low));
     return paths;

@@ -17,8 +17,8 @@ namespace wormsim {
 struct MulticastHeader {
   MultidestMode mode = MultidestMode::kPath;
   NodeId src = kNoNode;
-  std::vector<NodeId> dests;   // path: in path order; tree: ascending
-  int pending = 0;             // destinations that have not consumed the tail yet
+  std::vector<NodeId> dests;  // path: in path order; tree: ascending
+  int pending = 0;            // destinations that have not consumed the tail yet
 };
 
 class MulticastTable {

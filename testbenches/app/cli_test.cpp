@@ -49,8 +49,9 @@ class CliTest : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("wormsim_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
-            "_" + std::to_string(::getpid()));
+           ("wormsim_cli_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
+            std::to_string(::getpid()));
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -171,7 +172,8 @@ TEST_F(CliTest, VersionNamesTheProjectVersionAndTheGitCommit) {
   std::smatch h;
   ASSERT_TRUE(std::regex_match(commit, h, std::regex(R"((?:.*-g)?([0-9a-f]{7,40})(-dirty)?)")))
       << commit;
-  EXPECT_EQ(std::system((git + "cat-file -e " + std::string(h[1]) + "^{commit} 2>/dev/null").c_str()), 0)
+  EXPECT_EQ(
+      std::system((git + "cat-file -e " + std::string(h[1]) + "^{commit} 2>/dev/null").c_str()), 0)
       << commit << " is not a commit of " << source_dir();
 }
 
@@ -179,7 +181,8 @@ TEST_F(CliTest, VersionNamesTheProjectVersionAndTheGitCommit) {
 TEST_F(CliTest, ResultsRecordVersionCommitAndCommandLineForBothWorkloads) {
   const Result v = run_cli("--version");
   ASSERT_EQ(v.code, 0);
-  const std::string commit = v.out.substr(v.out.find('(') + 1, v.out.find(')') - v.out.find('(') - 1);
+  const std::string commit =
+      v.out.substr(v.out.find('(') + 1, v.out.find(')') - v.out.find('(') - 1);
   const std::vector<std::vector<std::string>> runs{
       {"run", "--quiet", "--set", "workload=synthetic", "--set", "trace.enabled=false", "--set",
        "simulation.measure_cycles=200", "--out", (dir_ / "syn").string()},
@@ -202,14 +205,17 @@ TEST_F(CliTest, ResultsRecordVersionCommitAndCommandLineForBothWorkloads) {
 // Keys the workload does not read are named on stderr (the user's keys only, not the
 // built-in default's); `validate` lists them too.
 TEST_F(CliTest, KeysTheRunDoesNotUseAreWarnedAbout) {
-  const std::string file = write("col.yaml",
-                                 "workload: collective\ncollective:\n  algorithms: [recursive_doubling]\n"
-                                 "  message_bytes: [32]\n  sample: 1\ntraffic:\n  pattern: transpose\n"
-                                 "trace:\n  enabled: false\n");
+  const std::string file =
+      write("col.yaml",
+            "workload: collective\ncollective:\n  algorithms: [recursive_doubling]\n"
+            "  message_bytes: [32]\n  sample: 1\ntraffic:\n  pattern: transpose\n"
+            "trace:\n  enabled: false\n");
   const Result v = run_cli("validate " + file + " --set traffic.packet_length=1");
   ASSERT_EQ(v.code, 0) << v.out;
-  EXPECT_NE(v.out.find("warning: " + file + ":7: traffic.pattern: not used"), std::string::npos) << v.out;
-  EXPECT_NE(v.out.find("warning: --set: traffic.packet_length: not used"), std::string::npos) << v.out;
+  EXPECT_NE(v.out.find("warning: " + file + ":7: traffic.pattern: not used"), std::string::npos)
+      << v.out;
+  EXPECT_NE(v.out.find("warning: --set: traffic.packet_length: not used"), std::string::npos)
+      << v.out;
   EXPECT_EQ(count_of(v.out, "warning:"), 2u) << v.out;
   const Result r = run_cli("run --quiet " + file + " --set traffic.packet_length=1 --out " +
                            (dir_ / "o").string());
@@ -217,16 +223,19 @@ TEST_F(CliTest, KeysTheRunDoesNotUseAreWarnedAbout) {
   EXPECT_EQ(count_of(r.out, "warning:"), 2u) << r.out;
   // The built-in default gives every key it reads and none that it does not: only the
   // user's override is reported.
-  const Result b = run_cli("run --quiet --set traffic.packet_length=1 --set collective.sample=1 "
-                           "--set collective.message_bytes=[32] --set trace.enabled=false --out " +
-                           (dir_ / "b").string());
+  const Result b = run_cli(
+      "run --quiet --set traffic.packet_length=1 --set collective.sample=1 "
+      "--set collective.message_bytes=[32] --set trace.enabled=false --out " +
+      (dir_ / "b").string());
   ASSERT_EQ(b.code, 0) << b.out;
-  EXPECT_NE(b.out.find("warning: --set: traffic.packet_length: not used"), std::string::npos) << b.out;
+  EXPECT_NE(b.out.find("warning: --set: traffic.packet_length: not used"), std::string::npos)
+      << b.out;
   EXPECT_EQ(count_of(b.out, "warning:"), 1u) << b.out;
   // The same key in a synthetic run is used.
-  const Result s = run_cli("run --quiet --set workload=synthetic --set traffic.packet_length=1 "
-                           "--set trace.enabled=false --set simulation.measure_cycles=200 --out " +
-                           (dir_ / "s").string());
+  const Result s = run_cli(
+      "run --quiet --set workload=synthetic --set traffic.packet_length=1 "
+      "--set trace.enabled=false --set simulation.measure_cycles=200 --out " +
+      (dir_ / "s").string());
   ASSERT_EQ(s.code, 0) << s.out;
   EXPECT_EQ(s.out.find("warning:"), std::string::npos) << s.out;
 }
@@ -235,8 +244,10 @@ TEST_F(CliTest, KeysTheRunDoesNotUseAreWarnedAbout) {
 // and the central routers (1,1) and (2,2) = 0, 5, 10 (node = x + 4y).
 TEST_F(CliTest, DefaultConfigResizesFromTheCommandLine) {
   const fs::path out = dir_ / "small";
-  const Result r = run_cli("run --quiet --set network.dims=[4,4] --set collective.sample=2 "
-                           "--set collective.message_bytes=[32] --out " + out.string());
+  const Result r = run_cli(
+      "run --quiet --set network.dims=[4,4] --set collective.sample=2 "
+      "--set collective.message_bytes=[32] --out " +
+      out.string());
   ASSERT_EQ(r.code, 0) << r.out;
   std::ifstream gtkw(out / "wormsim.gtkw");
   std::set<std::string> routers;
@@ -280,16 +291,18 @@ TEST_F(CliTest, NamedPipeAsConfigIsRejectedNotRead) {
   const fs::path fifo = dir_ / "config.fifo";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   for (const std::string& cmd : {std::string("validate"), "run --out " + (dir_ / "o").string()}) {
-    const std::string text = shell_output("timeout 20 " + binary() + " " + cmd + " " + fifo.string() +
-                                          " 2>&1; echo EXIT $?");
+    const std::string text = shell_output("timeout 20 " + binary() + " " + cmd + " " +
+                                          fifo.string() + " 2>&1; echo EXIT $?");
     EXPECT_NE(text.find("EXIT 2"), std::string::npos) << cmd << ": " << text;
     EXPECT_NE(text.find(fifo.string() + ": <file>: is a named pipe"), std::string::npos) << text;
   }
 }
 
 TEST_F(CliTest, MessageLongerThanAPacketNamesTheKeysToChange) {
-  const Result r = run_cli("run --quiet --set collective.message_bytes=[65536] --set "
-                           "collective.sample=1 --out " + (dir_ / "o").string());
+  const Result r = run_cli(
+      "run --quiet --set collective.message_bytes=[65536] --set "
+      "collective.sample=1 --out " +
+      (dir_ / "o").string());
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("collective.message_bytes[0]"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("node.max_packet_bytes"), std::string::npos) << r.out;
@@ -299,7 +312,8 @@ TEST_F(CliTest, MessageLongerThanAPacketNamesTheKeysToChange) {
 
 TEST_F(CliTest, OutputDirectoryProblemsNameOutAndExitTwo) {
   const std::string file = write("a_file", "not a directory\n");
-  const std::string small = "run --quiet --set collective.sample=1 --set collective.message_bytes=[32] ";
+  const std::string small =
+      "run --quiet --set collective.sample=1 --set collective.message_bytes=[32] ";
   for (const std::string& out : {file, file + "/sub"}) {
     const Result r = run_cli(small + "--out " + out);
     EXPECT_EQ(r.code, 2) << r.out;
@@ -314,7 +328,8 @@ TEST_F(CliTest, OutputDirectoryProblemsNameOutAndExitTwo) {
 }
 
 TEST_F(CliTest, TraceFileProblemsNameTraceFileAndExitTwo) {
-  const std::string small = "run --quiet --set collective.sample=1 --set collective.message_bytes=[32] ";
+  const std::string small =
+      "run --quiet --set collective.sample=1 --set collective.message_bytes=[32] ";
   const fs::path out = dir_ / "o";
   // Outside --out: rejected before anything is written.
   for (const std::string& bad : {std::string("../escaped"), (dir_ / "abs").string()}) {
@@ -345,8 +360,10 @@ TEST_F(CliTest, UnknownOverrideIsAConfigError) {
 // results.json with the collective section, the Chrome timeline and the waveforms.
 TEST_F(CliTest, DefaultMainJobWritesTableResultsTimelineAndTrace) {
   const fs::path out = dir_ / "main";
-  const Result r = run_cli("run --quiet --set collective.sample=2 --set "
-                           "collective.message_bytes=[32,512] --out " + out.string());
+  const Result r = run_cli(
+      "run --quiet --set collective.sample=2 --set "
+      "collective.message_bytes=[32,512] --out " +
+      out.string());
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("edn_broadcast"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("recursive_doubling"), std::string::npos) << r.out;
@@ -367,14 +384,14 @@ TEST_F(CliTest, DefaultMainJobWritesTableResultsTimelineAndTrace) {
   EXPECT_TRUE(fs::exists(out / "wormsim.gtkw"));
 }
 
-TEST_F(CliTest, UnknownSubcommandIsAUsageError) {
-  EXPECT_EQ(run_cli("frobnicate").code, 2);
-}
+TEST_F(CliTest, UnknownSubcommandIsAUsageError) { EXPECT_EQ(run_cli("frobnicate").code, 2); }
 
 TEST_F(CliTest, RunWritesResultsWithResolvedConfigAndFlitCounts) {
   const fs::path out = dir_ / "run";
-  const Result r = run_cli("run --quiet --set workload=synthetic --set trace.enabled=false --set "
-                           "simulation.measure_cycles=2000 --set network.router.vcs=2 --out " + out.string());
+  const Result r = run_cli(
+      "run --quiet --set workload=synthetic --set trace.enabled=false --set "
+      "simulation.measure_cycles=2000 --set network.router.vcs=2 --out " +
+      out.string());
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("accepted throughput"), std::string::npos);
   std::ifstream in(out / "results.json");
@@ -422,9 +439,10 @@ TEST_F(CliTest, ListNamesEveryCategory) {
 
 TEST_F(CliTest, TraceWritesVcdAndALayoutWhoseSignalsExist) {
   const fs::path out = dir_ / "tr";
-  const Result r = run_cli("run --quiet --trace --set workload=synthetic --set trace.routers=[0,9] --set "
-                           "simulation.warmup_cycles=0 --set simulation.measure_cycles=300 --out " +
-                           out.string());
+  const Result r = run_cli(
+      "run --quiet --trace --set workload=synthetic --set trace.routers=[0,9] --set "
+      "simulation.warmup_cycles=0 --set simulation.measure_cycles=300 --out " +
+      out.string());
   ASSERT_EQ(r.code, 0) << r.out;
   std::ifstream vcd(out / "wormsim.vcd");
   ASSERT_TRUE(vcd.good());
@@ -481,9 +499,10 @@ TEST_F(CliTest, GeneratedLayoutDisplaysEverySignalInGtkwave) {
   ASSERT_EQ(std::system("command -v xvfb-run >/dev/null && command -v gtkwave >/dev/null"), 0)
       << "gtkwave and xvfb-run are needed (scripts/install-deps installs them)";
   const fs::path out = dir_ / "gw";
-  const Result r = run_cli("run --quiet --trace --set workload=synthetic --set trace.routers=[5] --set "
-                           "simulation.warmup_cycles=0 --set simulation.measure_cycles=100 --out " +
-                           out.string());
+  const Result r = run_cli(
+      "run --quiet --trace --set workload=synthetic --set trace.routers=[5] --set "
+      "simulation.warmup_cycles=0 --set simulation.measure_cycles=100 --out " +
+      out.string());
   ASSERT_EQ(r.code, 0) << r.out;
   int expected = 0;
   std::ifstream gtkw(out / "wormsim.gtkw");
@@ -491,8 +510,9 @@ TEST_F(CliTest, GeneratedLayoutDisplaysEverySignalInGtkwave) {
   while (std::getline(gtkw, line))
     if (line.rfind("SystemC.", 0) == 0) ++expected;
   ASSERT_GT(expected, 50);
-  std::ofstream(out / "count.tcl") << "puts \"DISPLAYED [llength [gtkwave::getDisplayedSignals]]\"\n"
-                                      "gtkwave::/File/Quit\n";
+  std::ofstream(out / "count.tcl")
+      << "puts \"DISPLAYED [llength [gtkwave::getDisplayedSignals]]\"\n"
+         "gtkwave::/File/Quit\n";
   FILE* pipe = popen(("timeout 120 xvfb-run -a gtkwave -S " + (out / "count.tcl").string() + " " +
                       (out / "wormsim.gtkw").string() + " 2>&1")
                          .c_str(),
@@ -521,8 +541,8 @@ long long first_flit_time(const fs::path& vcd_path) {
     if (header) {
       if (tok == "$enddefinitions") header = false;
       std::string kind, width, id, name;
-      if (tok == "$var" && (is >> kind >> width >> id >> name) && width == "1" &&
-          name.size() > 6 && name.substr(name.size() - 6) == "_valid")
+      if (tok == "$var" && (is >> kind >> width >> id >> name) && width == "1" && name.size() > 6 &&
+          name.substr(name.size() - 6) == "_valid")
         valid.insert(id);
     } else if (!tok.empty() && tok[0] == '#') {
       now = std::stoll(tok.substr(1));
@@ -542,8 +562,9 @@ std::map<std::string, std::string> gtkwave_view(const fs::path& gtkw, const fs::
                            "puts \"VIEW END [gtkwave::getWindowEndTime]\"\n"
                            "puts \"VIEW MARKER [gtkwave::getMarker]\"\n"
                            "gtkwave::/File/Quit\n";
-  const std::string text = shell_output("cd '" + cwd.string() + "' && timeout 120 xvfb-run -a gtkwave -S " +
-                                        script.string() + " " + gtkw.string() + " 2>&1");
+  const std::string text =
+      shell_output("cd '" + cwd.string() + "' && timeout 120 xvfb-run -a gtkwave -S " +
+                   script.string() + " " + gtkw.string() + " 2>&1");
   std::map<std::string, std::string> view;
   std::istringstream is(text);
   std::string line;

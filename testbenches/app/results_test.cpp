@@ -42,11 +42,16 @@ long expected_neighbor(bool torus, int sx, int sy, long from, const std::string&
   const long y = from / sx;
   long nx = x;
   long ny = y;
-  if (port == "x+") nx = x + 1;
-  else if (port == "x-") nx = x - 1;
-  else if (port == "y+") ny = y + 1;
-  else if (port == "y-") ny = y - 1;
-  else return -1;
+  if (port == "x+")
+    nx = x + 1;
+  else if (port == "x-")
+    nx = x - 1;
+  else if (port == "y+")
+    ny = y + 1;
+  else if (port == "y-")
+    ny = y - 1;
+  else
+    return -1;
   if (torus) {
     nx = (nx + sx) % sx;
     ny = (ny + sy) % sy;
@@ -58,7 +63,8 @@ long expected_neighbor(bool torus, int sx, int sy, long from, const std::string&
 
 void expect_distribution_sane(const json& d, const std::string& name) {
   SCOPED_TRACE(name);
-  for (const char* key : {"count", "mean", "min", "max", "p50", "p95", "p99", "bin_width", "histogram"})
+  for (const char* key :
+       {"count", "mean", "min", "max", "p50", "p95", "p99", "bin_width", "histogram"})
     EXPECT_TRUE(d.contains(key)) << key;
   std::uint64_t sum = 0;
   for (const auto& b : d["histogram"]) sum += b.get<std::uint64_t>();
@@ -124,7 +130,10 @@ TEST(Results, CompletedMeshRunIsConsistentWithTheNetwork) {
   opt.record_packets = true;
   auto net = run(c, opt);
   ASSERT_EQ(net->outcome(), RunOutcome::kCompleted);
-  const RunInfo info{1.5, "configs/example.yaml", "1.2.3", "0123abc-dirty",
+  const RunInfo info{1.5,
+                     "configs/example.yaml",
+                     "1.2.3",
+                     "0123abc-dirty",
                      {"wormsim", "run", "configs/example.yaml", "--set", "network.dims=[4, 3]"}};
   const json j = results_json(*net, info);
 
@@ -226,12 +235,12 @@ TEST(Results, CompletedMeshRunIsConsistentWithTheNetwork) {
   EXPECT_TRUE(contains(s, "4x3 mesh (12 nodes)")) << s;
   EXPECT_TRUE(contains(s, "outcome: completed after " + std::to_string(net->cycles()) + " cycles"))
       << s;
-  EXPECT_TRUE(contains(s, "accepted throughput: " +
-                              fixed(net->stats().accepted_throughput(), 4)))
+  EXPECT_TRUE(contains(s, "accepted throughput: " + fixed(net->stats().accepted_throughput(), 4)))
       << s;
   EXPECT_TRUE(contains(s, "offered " + fixed(offered, 4))) << s;
-  EXPECT_TRUE(contains(s, "packet latency (cycles, " + std::to_string(measured) + " measured): avg " +
-                              fixed(static_cast<double>(latency_sum) / static_cast<double>(measured), 2)))
+  EXPECT_TRUE(
+      contains(s, "packet latency (cycles, " + std::to_string(measured) + " measured): avg " +
+                      fixed(static_cast<double>(latency_sum) / static_cast<double>(measured), 2)))
       << s;
   EXPECT_TRUE(contains(s, "max " + std::to_string(latency_max))) << s;
   EXPECT_TRUE(contains(s, "flits: " + std::to_string(4 * packets) + " injected")) << s;
@@ -320,8 +329,8 @@ TEST(Results, DeadlockIsReportedWithAWaitForCycle) {
   const std::set<std::string> outputs{"x+", "x-", "y+", "y-", "ej0"};
   for (const json& w : waiting) {
     SCOPED_TRACE(w.dump());
-    for (const char* key : {"router", "port", "vc", "packet", "dst", "flits", "state",
-                            "holds_output", "waits_for"})
+    for (const char* key :
+         {"router", "port", "vc", "packet", "dst", "flits", "state", "holds_output", "waits_for"})
       EXPECT_TRUE(w.contains(key)) << key;
     EXPECT_LT(w["router"].get<int>(), 64);
     EXPECT_EQ(inputs.count(w["port"].get<std::string>()), 1u);
@@ -375,13 +384,16 @@ TEST(Results, DeadlockIsReportedWithAWaitForCycle) {
   EXPECT_EQ(cycle.get<std::vector<int>>(), report.cycle);
 
   // The summary reports the deadlock and the routers of the cycle.
-  const std::string s = summary_text(*net, RunInfo{0.25, "configs/deadlock_torus.yaml", {}, {}, {}});
-  EXPECT_TRUE(contains(s, "outcome: deadlock after " + std::to_string(detected + 1) + " cycles")) << s;
+  const std::string s =
+      summary_text(*net, RunInfo{0.25, "configs/deadlock_torus.yaml", {}, {}, {}});
+  EXPECT_TRUE(contains(s, "outcome: deadlock after " + std::to_string(detected + 1) + " cycles"))
+      << s;
   EXPECT_TRUE(contains(s, "accepted throughput: ")) << s;
   EXPECT_TRUE(contains(s, "packet latency")) << s;
   EXPECT_TRUE(contains(s, "wait-for cycle (" + std::to_string(cycle.size()) + " VCs)")) << s;
   for (const json& i : cycle)
-    EXPECT_TRUE(contains(s, "router " + std::to_string(waiting[i.get<std::size_t>()]["router"].get<int>()) + " in"))
+    EXPECT_TRUE(contains(
+        s, "router " + std::to_string(waiting[i.get<std::size_t>()]["router"].get<int>()) + " in"))
         << s;
 }
 

@@ -27,7 +27,8 @@ TEST(RouterBackend, RtlWithoutTheRtlBuildIsAConfigErrorNamingKeyAndLine) {
     EXPECT_EQ(e.line(), 4);
     EXPECT_NE(std::string(e.what()).find("-DWORMSIM_RTL=ON"), std::string::npos) << e.what();
   }
-  EXPECT_NO_THROW(load_config("network:\n  dims: [4, 4]\n", "c.yaml", {}, check_router_implementation));
+  EXPECT_NO_THROW(
+      load_config("network:\n  dims: [4, 4]\n", "c.yaml", {}, check_router_implementation));
 }
 
 TEST(RouterBackend, CliExitsTwoForRtlWithoutTheRtlBuild) {

@@ -218,9 +218,9 @@ void expect_every_field(const Config& c) {
   EXPECT_EQ(c.node.max_packet_bytes, 600);
   EXPECT_EQ(c.node.header_bytes, 30);
   EXPECT_EQ(c.node.tx_queue_depth, 7);
-  EXPECT_EQ(c.collective.algorithms, (std::vector<CollectiveAlgorithm>{
-                                         CollectiveAlgorithm::kPingPong,
-                                         CollectiveAlgorithm::kSeparateAddressing}));
+  EXPECT_EQ(c.collective.algorithms,
+            (std::vector<CollectiveAlgorithm>{CollectiveAlgorithm::kPingPong,
+                                              CollectiveAlgorithm::kSeparateAddressing}));
   EXPECT_EQ(c.collective.message_bytes, (std::vector<std::uint32_t>{5, 7}));
   EXPECT_EQ(c.collective.roots, RootSelection::kAll);
   EXPECT_EQ(c.collective.root, 9u);
@@ -486,19 +486,19 @@ TEST(ConfigLoaderValidate, WatchdogAndDrainBounds) {
       "simulation:\n  watchdog_cycles: 60\n",
       {}, "simulation.watchdog_cycles", 4);
   EXPECT_TRUE(contains(msg, "at least 61"));
-  EXPECT_NO_THROW(load_config(
-      "network: {router: {link_latency: 20, pipeline_depth: 4, credit_latency: 6}}\n"
-      "simulation: {watchdog_cycles: 61}\n",
-      kSource));
+  EXPECT_NO_THROW(
+      load_config("network: {router: {link_latency: 20, pipeline_depth: 4, credit_latency: 6}}\n"
+                  "simulation: {watchdog_cycles: 61}\n",
+                  kSource));
   msg = expect_error("simulation:\n  watchdog_cycles: 500\n  drain_max_cycles: 499\n", {},
                      "simulation.drain_max_cycles", 3);
   EXPECT_TRUE(contains(msg, "watchdog"));
 }
 
 TEST(ConfigLoaderValidate, ClockPeriodMustBeRepresentable) {
-  EXPECT_TRUE(contains(expect_error("network:\n  clock_period_ns: 0.0001\n", {},
-                                    "network.clock_period_ns", 2),
-                       "0.001..1e6"));
+  EXPECT_TRUE(contains(
+      expect_error("network:\n  clock_period_ns: 0.0001\n", {}, "network.clock_period_ns", 2),
+      "0.001..1e6"));
   EXPECT_TRUE(contains(expect_error("network:\n  clock_period_ns: 100000\nsimulation:\n"
                                     "  measure_cycles: 1000000000000\n",
                                     {}, "network.clock_period_ns", 2),
@@ -624,10 +624,10 @@ TEST(ConfigLoaderFile, ErrorsNameTheFileAndOverridesApply) {
   std::filesystem::remove(path);
 }
 
-
 TEST(ConfigLoaderFile, NamedPipeIsRejectedWithoutReading) {
   // Opening a FIFO for reading blocks until a writer comes: the loader must not open it.
-  const std::string fifo = ::testing::TempDir() + "wormsim_config_fifo_" + std::to_string(::getpid());
+  const std::string fifo =
+      ::testing::TempDir() + "wormsim_config_fifo_" + std::to_string(::getpid());
   std::filesystem::remove(fifo);
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   try {
@@ -653,7 +653,8 @@ TEST(ConfigLoaderFile, NamedPipeIsRejectedWithoutReading) {
 // Keys given but not used by the run (the CLI warns about them).
 
 // The keys unused_keys() reports for `yaml` + `overrides`, as "key@source:line".
-std::vector<std::string> unused(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
+std::vector<std::string> unused(const std::string& yaml,
+                                const std::vector<std::string>& overrides = {}) {
   std::vector<GivenKey> given;
   const Config c = load_config(yaml, kSource, overrides, {}, &given);
   std::vector<std::string> out;
@@ -682,30 +683,32 @@ TEST(ConfigLoaderUnusedKeys, TrafficKeysWithACollectiveWorkload) {
 }
 
 TEST(ConfigLoaderUnusedKeys, CollectiveAndNodeKeysWithASyntheticWorkload) {
-  EXPECT_EQ(unused("collective:\n  sample: 2\nnode:\n  tx_queue_depth: 4\ntrace:\n  timeline: false\n"),
-            (Keys{"collective.sample@test.yaml:2", "node.tx_queue_depth@test.yaml:4",
-                  "trace.timeline@test.yaml:6"}));
+  EXPECT_EQ(
+      unused("collective:\n  sample: 2\nnode:\n  tx_queue_depth: 4\ntrace:\n  timeline: false\n"),
+      (Keys{"collective.sample@test.yaml:2", "node.tx_queue_depth@test.yaml:4",
+            "trace.timeline@test.yaml:6"}));
 }
 
 TEST(ConfigLoaderUnusedKeys, TraceKeysWithTracingOff) {
   EXPECT_EQ(unused("trace:\n  enabled: false\n  routers: [1]\n  file: w\n  window_cycles: 9\n"),
             (Keys{"trace.routers@test.yaml:3", "trace.file@test.yaml:4",
                   "trace.window_cycles@test.yaml:5"}));
-  EXPECT_EQ(unused("trace:\n  enabled: true\n  routers: [1]\n  file: w\n  window_cycles: 9\n"), Keys{});
+  EXPECT_EQ(unused("trace:\n  enabled: true\n  routers: [1]\n  file: w\n  window_cycles: 9\n"),
+            Keys{});
   // rtl_vcd converts RTL routers' FST waves: nothing to convert with SystemC routers.
   EXPECT_EQ(unused("trace: {enabled: true, rtl_vcd: true}\n"), (Keys{"trace.rtl_vcd@test.yaml:1"}));
 }
 
 TEST(ConfigLoaderUnusedKeys, NetworkKeysOfAnotherTopologyOrRouter) {
-  EXPECT_EQ(unused("network:\n  hypercube_dimension: 4\n  routing:\n    ecube_order: low_to_high\n"
-                   "    dateline: false\n  router:\n    ports: 2\n    replication: synchronous\n"
-                   "    header_encoding: bit_string\n    rtl_nodes: [1]\n"
-                   "    consumption_channels: 2\n"),
-            (Keys{"network.hypercube_dimension@test.yaml:2", "network.routing.ecube_order@test.yaml:4",
-                  "network.routing.dateline@test.yaml:5", "network.router.ports@test.yaml:7",
-                  "network.router.replication@test.yaml:8",
-                  "network.router.header_encoding@test.yaml:9",
-                  "network.router.rtl_nodes@test.yaml:10"}));
+  EXPECT_EQ(
+      unused("network:\n  hypercube_dimension: 4\n  routing:\n    ecube_order: low_to_high\n"
+             "    dateline: false\n  router:\n    ports: 2\n    replication: synchronous\n"
+             "    header_encoding: bit_string\n    rtl_nodes: [1]\n"
+             "    consumption_channels: 2\n"),
+      (Keys{"network.hypercube_dimension@test.yaml:2", "network.routing.ecube_order@test.yaml:4",
+            "network.routing.dateline@test.yaml:5", "network.router.ports@test.yaml:7",
+            "network.router.replication@test.yaml:8", "network.router.header_encoding@test.yaml:9",
+            "network.router.rtl_nodes@test.yaml:10"}));
   // Where they apply, they are used (consumption_channels always: it sets the ejection
   // channels of unicast routers too).
   EXPECT_EQ(unused("network:\n  topology: torus\n  dims: [4, 4]\n  routing: {dateline: true}\n"
@@ -718,9 +721,10 @@ TEST(ConfigLoaderUnusedKeys, NetworkKeysOfAnotherTopologyOrRouter) {
 }
 
 TEST(ConfigLoaderUnusedKeys, SyntheticAndCollectiveSubKeys) {
-  EXPECT_EQ(unused("traffic:\n  hotspot: {nodes: [1], fraction: 0.5}\n  multicast_destinations: 3\n"),
-            (Keys{"traffic.hotspot.nodes@test.yaml:2", "traffic.hotspot.fraction@test.yaml:2",
-                  "traffic.multicast_destinations@test.yaml:3"}));
+  EXPECT_EQ(
+      unused("traffic:\n  hotspot: {nodes: [1], fraction: 0.5}\n  multicast_destinations: 3\n"),
+      (Keys{"traffic.hotspot.nodes@test.yaml:2", "traffic.hotspot.fraction@test.yaml:2",
+            "traffic.multicast_destinations@test.yaml:3"}));
   EXPECT_EQ(unused("workload: collective\nnetwork: {router: {port_model: all_port}}\n"
                    "collective:\n  roots: one\n  root: 3\n  sample: 2\n  peer: 1\n  seed: 7\n"),
             (Keys{"collective.sample@test.yaml:6", "collective.peer@test.yaml:7",
@@ -755,7 +759,8 @@ TEST(ConfigLoaderUnusedKeys, TextNamesSourceLineAndKey) {
 // The synthetic sweep config (scripts/latency_load.py's base).
 
 TEST(ConfigLoaderShipped, SyntheticSweepIsAnUntraced8x8UniformMesh) {
-  const Config c = load_config_file(std::string(WORMSIM_SOURCE_DIR) + "/configs/synthetic_sweep.yaml");
+  const Config c =
+      load_config_file(std::string(WORMSIM_SOURCE_DIR) + "/configs/synthetic_sweep.yaml");
   EXPECT_EQ(c.workload, Workload::kSynthetic);
   EXPECT_EQ(c.network.topology.kind, TopologyKind::kMesh);
   EXPECT_EQ(c.network.topology.dims, (std::vector<int>{8, 8}));
@@ -788,8 +793,8 @@ TEST(ConfigTrace, DefaultTracedRoutersAreTheCornerAndTheCentre) {
   t.dims = {5, 5};  // one central router
   EXPECT_EQ(default_traced_routers(t), (std::vector<NodeId>{0, node_at({5, 5}, {2, 2})}));
   t.dims = {4, 6, 2};
-  EXPECT_EQ(default_traced_routers(t), (std::vector<NodeId>{0, node_at({4, 6, 2}, {1, 2, 0}),
-                                                            node_at({4, 6, 2}, {2, 3, 1})}));
+  EXPECT_EQ(default_traced_routers(t),
+            (std::vector<NodeId>{0, node_at({4, 6, 2}, {1, 2, 0}), node_at({4, 6, 2}, {2, 3, 1})}));
   t.dims = {2};
   EXPECT_EQ(default_traced_routers(t), (std::vector<NodeId>{0, 1}));
   t.kind = TopologyKind::kHypercube;  // 2-ary n-cube: the corner and the opposite corner
@@ -825,11 +830,13 @@ TEST(ConfigTrace, TraceFileStaysInsideTheOutputDirectory) {
 // Collective operations that could not run as configured.
 
 constexpr const char* kCollective4x4 =
-    "workload: collective\nnetwork: {dims: [4, 4]}\ncollective:\n  algorithms: [separate_addressing]\n";
+    "workload: collective\nnetwork: {dims: [4, 4]}\ncollective:\n  algorithms: "
+    "[separate_addressing]\n";
 
 TEST(ConfigCollective, DestinationSetOfOnlyTheRootIsAnError) {
   // roots: one, the root its own only destination: the operation would have no destination.
-  const std::string yaml = std::string(kCollective4x4) + "  roots: one\n  root: 3\n  destinations: [3, 3]\n";
+  const std::string yaml =
+      std::string(kCollective4x4) + "  roots: one\n  root: 3\n  destinations: [3, 3]\n";
   EXPECT_TRUE(contains(expect_error(yaml, {}, "collective.destinations", 7), "no destination"));
   // Any root of `all` is that one destination at some point.
   expect_error(std::string(kCollective4x4) + "  roots: all\n  destinations: [5]\n", {},
@@ -837,15 +844,19 @@ TEST(ConfigCollective, DestinationSetOfOnlyTheRootIsAnError) {
   expect_error(kCollective4x4, {"collective.roots=one", "collective.destinations=[0]"},
                "collective.destinations", 0, "--set");
   // Another node in the set, or a root that is not the destination, is fine.
-  EXPECT_NO_THROW(load_config(std::string(kCollective4x4) + "  roots: one\n  root: 3\n  destinations: [3, 4]\n", kSource));
-  EXPECT_NO_THROW(load_config(std::string(kCollective4x4) + "  roots: one\n  root: 2\n  destinations: [3]\n", kSource));
+  EXPECT_NO_THROW(load_config(
+      std::string(kCollective4x4) + "  roots: one\n  root: 3\n  destinations: [3, 4]\n", kSource));
+  EXPECT_NO_THROW(load_config(
+      std::string(kCollective4x4) + "  roots: one\n  root: 2\n  destinations: [3]\n", kSource));
   // A sample of roots: an error exactly when the sample draws the one destination.
-  Config probe = load_config(std::string(kCollective4x4) + "  roots: sample\n  sample: 3\n", kSource);
+  Config probe =
+      load_config(std::string(kCollective4x4) + "  roots: sample\n  sample: 3\n", kSource);
   const std::vector<NodeId> roots = collective_roots(probe);
   ASSERT_EQ(roots.size(), 3u);
   NodeId outside = 0;
   while (std::find(roots.begin(), roots.end(), outside) != roots.end()) ++outside;
-  const std::string sample = std::string(kCollective4x4) + "  roots: sample\n  sample: 3\n  destinations: ";
+  const std::string sample =
+      std::string(kCollective4x4) + "  roots: sample\n  sample: 3\n  destinations: ";
   expect_error(sample + fmt::format("[{}]\n", roots[1]), {}, "collective.destinations", 7);
   EXPECT_NO_THROW(load_config(sample + fmt::format("[{}]\n", outside), kSource));
 }
@@ -861,17 +872,20 @@ TEST(ConfigCollective, PingPongPeerThatIsARootIsAnError) {
 TEST(ConfigCollective, PacketsLongerThanTheFlitIndexAreAnError) {
   // T3D: 1-byte flits, one packet per message, so a message of B bytes is a packet of B flits;
   // packets have at most 65535 flits (16-bit flit index).
-  const std::string base = "machine: {preset: t3d}\nworkload: collective\nnetwork: {router: {port_model: all_port}}\n"
-                           "collective:\n  algorithms: [recursive_doubling]\n  message_bytes: ";
-  const std::string msg = expect_error(base + "[32, 65536]\n", {}, "collective.message_bytes[1]", 6);
+  const std::string base =
+      "machine: {preset: t3d}\nworkload: collective\nnetwork: {router: {port_model: all_port}}\n"
+      "collective:\n  algorithms: [recursive_doubling]\n  message_bytes: ";
+  const std::string msg =
+      expect_error(base + "[32, 65536]\n", {}, "collective.message_bytes[1]", 6);
   EXPECT_TRUE(contains(msg, "65536 flits")) << msg;
   EXPECT_TRUE(contains(msg, "node.max_packet_bytes")) << msg;
   EXPECT_TRUE(contains(msg, "machine.preset")) << msg;
   EXPECT_NO_THROW(load_config(base + "[65535]\n", kSource));
   // Split into packets (no preset), the same message fits.
-  const std::string split = "workload: collective\nnetwork: {flit_bytes: 1, router: {port_model: all_port}}\n"
-                            "node: {max_packet_bytes: 4096}\ncollective:\n  algorithms: [recursive_doubling]\n"
-                            "  message_bytes: [65536]\n";
+  const std::string split =
+      "workload: collective\nnetwork: {flit_bytes: 1, router: {port_model: all_port}}\n"
+      "node: {max_packet_bytes: 4096}\ncollective:\n  algorithms: [recursive_doubling]\n"
+      "  message_bytes: [65536]\n";
   EXPECT_NO_THROW(load_config(split, kSource));
   // Packets of max_packet_bytes payload, not the message, count: 65536 payload bytes of
   // 1-byte flits is one flit too many.
@@ -879,18 +893,21 @@ TEST(ConfigCollective, PacketsLongerThanTheFlitIndexAreAnError) {
   // A path worm also carries its destination list: on 64 nodes an address is 6 bits, so the
   // list of 63 destinations is ceil(63 * 6 / 8) = 48 one-byte flits, 47 more than a unicast
   // header flit; the message can then have 65535 - 47 bytes.
-  const std::string path = "workload: collective\nnetwork: {flit_bytes: 1, router: {multidest: path}}\n"
-                           "collective:\n  algorithms: [path_multicast]\n  message_bytes: ";
+  const std::string path =
+      "workload: collective\nnetwork: {flit_bytes: 1, router: {multidest: path}}\n"
+      "collective:\n  algorithms: [path_multicast]\n  message_bytes: ";
   const int list_extra = (63 * 6 + 7) / 8 - 1;
   EXPECT_NO_THROW(load_config(path + fmt::format("[{}]\n", 65535 - list_extra), kSource));
-  expect_error(path + fmt::format("[{}]\n", 65535 - list_extra + 1), {}, "collective.message_bytes[0]", 5);
+  expect_error(path + fmt::format("[{}]\n", 65535 - list_extra + 1), {},
+               "collective.message_bytes[0]", 5);
 }
 
 TEST(ConfigCollective, NoDrainLimitForCollectiveRuns) {
   // A collective run has no drain phase: a long watchdog needs no simulation.drain_max_cycles.
-  EXPECT_NO_THROW(load_config("workload: collective\nnetwork: {router: {port_model: all_port}}\n"
-                              "simulation: {watchdog_cycles: 500000}\n",
-                              kSource));
+  EXPECT_NO_THROW(
+      load_config("workload: collective\nnetwork: {router: {port_model: all_port}}\n"
+                  "simulation: {watchdog_cycles: 500000}\n",
+                  kSource));
   expect_error("simulation: {watchdog_cycles: 500000}\n", {}, "simulation.drain_max_cycles", 0);
 }
 

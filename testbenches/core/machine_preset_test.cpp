@@ -93,8 +93,8 @@ TEST(MachinePreset, LoadedFromConfig) {
     EXPECT_EQ(e.line(), 4);
   }
   // The same value as the preset's is accepted (a resolved config loads back).
-  EXPECT_NO_THROW(load_config("machine: {preset: ncube2}\nnetwork: {clock_period_ns: 450, flit_bytes: 1}\n",
-                              "test.yaml"));
+  EXPECT_NO_THROW(load_config(
+      "machine: {preset: ncube2}\nnetwork: {clock_period_ns: 450, flit_bytes: 1}\n", "test.yaml"));
   EXPECT_THROW(load_config("machine: {preset: ncube2}\nnetwork: {flit_bytes: 2}\n", "test.yaml"),
                ConfigError);
   try {

@@ -16,8 +16,9 @@ namespace {
 using testing::coords_of;
 using testing::id_of;
 using testing::make_hypercube;
-Topology make(TopologyKind kind, std::vector<int> dims) { return testing::make_grid(kind, std::move(dims)); }
-
+Topology make(TopologyKind kind, std::vector<int> dims) {
+  return testing::make_grid(kind, std::move(dims));
+}
 
 // Expected neighbour of a mesh/torus node through `port`, from coordinates.
 NodeId expected_neighbor(int n, int port, const std::vector<int>& sides, bool torus) {
@@ -122,10 +123,10 @@ TEST(Topology, Mesh5x7Specifics) {
   // Node 17 = (2, 3).
   EXPECT_EQ(t.coord(17, 0), 17 % 5);
   EXPECT_EQ(t.coord(17, 1), 17 / 5);
-  EXPECT_EQ(t.neighbor(17, 0), 18u);      // x+
-  EXPECT_EQ(t.neighbor(17, 1), 16u);      // x-
-  EXPECT_EQ(t.neighbor(17, 2), 22u);      // y+
-  EXPECT_EQ(t.neighbor(17, 3), 12u);      // y-
+  EXPECT_EQ(t.neighbor(17, 0), 18u);  // x+
+  EXPECT_EQ(t.neighbor(17, 1), 16u);  // x-
+  EXPECT_EQ(t.neighbor(17, 2), 22u);  // y+
+  EXPECT_EQ(t.neighbor(17, 3), 12u);  // y-
   // Corners.
   EXPECT_EQ(t.neighbor(0, 1), kNoNode);
   EXPECT_EQ(t.neighbor(0, 3), kNoNode);
@@ -147,9 +148,9 @@ TEST(Topology, Mesh4x4x45Shape) {
   EXPECT_EQ(t.coord(last, 0), 3);
   EXPECT_EQ(t.coord(last, 1), 3);
   EXPECT_EQ(t.coord(last, 2), 44);
-  EXPECT_EQ(t.neighbor(last, 4), kNoNode);             // z+ at the top layer
-  EXPECT_EQ(t.neighbor(last, 5), last - 16);           // z-
-  EXPECT_EQ(t.neighbor(0, 4), 16u);                    // z+ from the bottom
+  EXPECT_EQ(t.neighbor(last, 4), kNoNode);    // z+ at the top layer
+  EXPECT_EQ(t.neighbor(last, 5), last - 16);  // z-
+  EXPECT_EQ(t.neighbor(0, 4), 16u);           // z+ from the bottom
   EXPECT_EQ(t.neighbor(0, 5), kNoNode);
   EXPECT_EQ(t.distance(0, last), 3 + 3 + 44);
   EXPECT_EQ(t.node_name(last), "(3,3,44)");
@@ -158,9 +159,9 @@ TEST(Topology, Mesh4x4x45Shape) {
 
 TEST(Topology, Torus8x8Wrap) {
   const Topology t = make(TopologyKind::kTorus, {8, 8});
-  EXPECT_EQ(t.neighbor(7, 0), 0u);    // (7,0) x+ -> (0,0)
-  EXPECT_EQ(t.neighbor(0, 1), 7u);    // (0,0) x- -> (7,0)
-  EXPECT_EQ(t.neighbor(56, 2), 0u);   // (0,7) y+ -> (0,0)
+  EXPECT_EQ(t.neighbor(7, 0), 0u);   // (7,0) x+ -> (0,0)
+  EXPECT_EQ(t.neighbor(0, 1), 7u);   // (0,0) x- -> (7,0)
+  EXPECT_EQ(t.neighbor(56, 2), 0u);  // (0,7) y+ -> (0,0)
   EXPECT_EQ(t.neighbor(0, 3), 56u);
   EXPECT_TRUE(t.is_dateline(7, 0));
   EXPECT_TRUE(t.is_dateline(0, 1));

@@ -16,7 +16,7 @@
 namespace wormsim {
 namespace {
 
-constexpr int kIn = 5;   // rtl/CMakeLists.txt: wormsim_crossbar NumIn=5 NumOut=5 W=8
+constexpr int kIn = 5;  // rtl/CMakeLists.txt: wormsim_crossbar NumIn=5 NumOut=5 W=8
 constexpr int kOut = 5;
 constexpr unsigned kW = 8;
 constexpr unsigned kSelW = 3;

@@ -300,8 +300,8 @@ TEST(RtlEquivalence, Torus4x4PathWormsSynchronous) {
 }
 
 TEST(RtlEquivalence, Hypercube4TreeWormsHighToLow) {
-  Config c = multidest(testing::hypercube_config(4), MultidestMode::kTree,
-                       Replication::kSynchronous, 0.1);
+  Config c =
+      multidest(testing::hypercube_config(4), MultidestMode::kTree, Replication::kSynchronous, 0.1);
   c.network.router.port_model = PortModel::kAllPort;
   expect_equivalent(c, as_rtl(c));
 }
@@ -462,7 +462,8 @@ TEST(RtlEquivalence, OneMorePipelineStageIsReportedAsAMismatch) {
   ASSERT_GT(r.comparison.mismatches, 0u);
   const std::string& s = r.comparison.first_mismatch;
   EXPECT_NE(s.find("first differing cycle " + std::to_string(r.comparison.first_cycle)),
-            std::string::npos) << s;
+            std::string::npos)
+      << s;
   // The deeper pipeline sends nothing in the first cycle the C++ routers send a flit.
   EXPECT_NE(s.find("only in rtl (0 events)"), std::string::npos) << s;
   const std::size_t cpp_state = s.find("state of systemc after cycle");
@@ -528,8 +529,8 @@ TEST(RtlEquivalence, CollectiveFirmwarePathWormsMesh4x4) {
 
 // The same firmware on a 3D mesh of wide-build RTL routers.
 TEST(RtlEquivalence, CollectiveFirmwareMesh3x3x3WideBuild) {
-  Config c = collective_config({CollectiveAlgorithm::kDimensionalBroadcast,
-                                CollectiveAlgorithm::kScatterBinomial});
+  Config c = collective_config(
+      {CollectiveAlgorithm::kDimensionalBroadcast, CollectiveAlgorithm::kScatterBinomial});
   c.network.topology.dims = {3, 3, 3};
   c.network.router.port_model = PortModel::kAllPort;
   expect_equivalent_collectives(c);
@@ -538,8 +539,8 @@ TEST(RtlEquivalence, CollectiveFirmwareMesh3x3x3WideBuild) {
 // Collective firmware on an 8-cube of cube-build RTL routers (unicast algorithms: the cube
 // build has no multidestination hardware).
 TEST(RtlEquivalence, CollectiveFirmwareHypercube8CubeBuild) {
-  Config c = collective_config({CollectiveAlgorithm::kRecursiveDoubling,
-                                CollectiveAlgorithm::kScatterBinomial});
+  Config c = collective_config(
+      {CollectiveAlgorithm::kRecursiveDoubling, CollectiveAlgorithm::kScatterBinomial});
   c.network.topology = testing::hypercube_config(8).network.topology;
   c.network.router.port_model = PortModel::kAllPort;
   c.collective.sample = 1;

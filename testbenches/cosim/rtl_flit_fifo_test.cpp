@@ -60,7 +60,8 @@ TEST(RtlFlitFifo, RandomPushPopMatchesFlitBuffer) {
           ASSERT_EQ(rtl->valid_o != 0, !cpp.empty()) << "delay " << delay << " t " << t;
           bool ready = false;
           if (!cpp.empty()) {
-            ASSERT_EQ(PacketId{rtl->front_o}, cpp.front().flit.packet_id) << "delay " << delay << " t " << t;
+            ASSERT_EQ(PacketId{rtl->front_o}, cpp.front().flit.packet_id)
+                << "delay " << delay << " t " << t;
             ready = cpp.front().ready <= t;
             ASSERT_EQ(rtl->ready_o != 0, ready) << "delay " << delay << " t " << t;
           }
@@ -78,7 +79,8 @@ TEST(RtlFlitFifo, RandomPushPopMatchesFlitBuffer) {
             ASSERT_EQ(((rtl->rd_valid_o >> r) & 1u) != 0, there) << "t " << t << " port " << r;
             if (!there) continue;
             const FlitBuffer::Entry& e = cpp.at(pos[r]);
-            ASSERT_EQ(PacketId{static_cast<std::uint16_t>(rtl->rd_data_o >> (16 * r))}, e.flit.packet_id)
+            ASSERT_EQ(PacketId{static_cast<std::uint16_t>(rtl->rd_data_o >> (16 * r))},
+                      e.flit.packet_id)
                 << "t " << t << " port " << r << " position " << pos[r];
             ASSERT_EQ(((rtl->rd_ready_o >> r) & 1u) != 0, e.ready <= t)
                 << "t " << t << " port " << r << " position " << pos[r];

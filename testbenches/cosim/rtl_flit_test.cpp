@@ -108,7 +108,8 @@ TEST(RtlFlit, PackedCppFlitsReadBackFieldByFieldInVerilog) {
     ASSERT_EQ(rtl->idx_o, f.index) << "flit " << n;
     ASSERT_EQ(static_cast<unsigned>(rtl->src_o), f.src & 0xffffu) << "flit " << n;
     ASSERT_EQ(static_cast<unsigned>(rtl->dst_o), f.dst & 0xffffu) << "flit " << n;
-    ASSERT_EQ(rtl->data_o, payload_word(f)) << "flit " << n << " payload bytes " << int{f.payload_bytes};
+    ASSERT_EQ(rtl->data_o, payload_word(f))
+        << "flit " << n << " payload bytes " << int{f.payload_bytes};
     ASSERT_EQ(rtl->is_head_o != 0, f.head()) << "flit " << n;
     ASSERT_EQ(rtl->is_tail_o != 0, f.tail()) << "flit " << n;
     // The package's bit offsets (used by rtl/ to slice flat flit vectors) agree too.

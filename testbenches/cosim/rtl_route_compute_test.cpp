@@ -36,7 +36,7 @@ using sc_core::sc_time_stamp;
 namespace wormsim {
 namespace {
 
-constexpr int kRtlNet = 4;  // rtl/CMakeLists.txt: wormsim_route_compute NumNet=4
+constexpr int kRtlNet = 4;                    // rtl/CMakeLists.txt: wormsim_route_compute NumNet=4
 constexpr int kRtlNetWide = rtl::kWidePorts;  // Vwormsim_route_compute_wide
 constexpr int kRtlNetCube = rtl::kCubePorts;  // Vwormsim_route_compute_cube
 // route_t of rtl/wormsim_pkg.sv (systemc/cosim/rtl_flit.h).
@@ -97,8 +97,7 @@ Counts compare_all(const Case& c, int rtl_net) {
   const Config config = make_config(c);
   config.validate();  // within the RTL router's maxima
   const Topology topology(config.network.topology);
-  const PortLayout layout =
-      PortLayout::make(c.ports, topology.network_ports(), c.k, c.consumption);
+  const PortLayout layout = PortLayout::make(c.ports, topology.network_ports(), c.k, c.consumption);
   const RouteCompute cpp(topology, config.network.routing, layout, c.vcs);
   rtl_test::Block<Model> rtl;
   Counts counts;

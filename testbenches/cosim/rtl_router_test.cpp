@@ -65,7 +65,9 @@ class RouterBench {
       const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
       fst_ = std::make_unique<VerilatedFstC>();
       model_->trace(fst_.get(), 99);
-      fst_->open(((dir != nullptr ? std::string(dir) + "/" : std::string()) + "rtl_router_" + test + ".fst").c_str());
+      fst_->open(((dir != nullptr ? std::string(dir) + "/" : std::string()) + "rtl_router_" + test +
+                  ".fst")
+                     .c_str());
     }
     model_->clk_i = 0;
     model_->rst_ni = 1;
@@ -85,8 +87,10 @@ class RouterBench {
              int from_index = 0) {
     for (int i = from_index; i < length; ++i) {
       rtl::FlitBits f;
-      f.type = length == 1 ? FlitType::kHeadTail
-                           : i == 0 ? FlitType::kHead : i == length - 1 ? FlitType::kTail : FlitType::kBody;
+      f.type = length == 1       ? FlitType::kHeadTail
+               : i == 0          ? FlitType::kHead
+               : i == length - 1 ? FlitType::kTail
+                                 : FlitType::kBody;
       f.vc = static_cast<unsigned>(vc);
       f.packet = packet;
       f.index = static_cast<std::uint16_t>(i);
@@ -123,7 +127,8 @@ class RouterBench {
     pending_credit_vc_ = 0;
     for (int o = 0; o < 8; ++o) {
       if (((model_->out_valid_o >> o) & 1u) == 0) continue;
-      const rtl::FlitBits f = rtl::unpack(model_->out_flit_o.data(), static_cast<unsigned>(o) * rtl::kFlitW);
+      const rtl::FlitBits f =
+          rtl::unpack(model_->out_flit_o.data(), static_cast<unsigned>(o) * rtl::kFlitW);
       departures_.push_back({now_, o, f});
       if (o < rtl::kNarrowPorts) {  // the downstream router frees the slot at once
         pending_credit_valid_ |= 1u << o;

@@ -87,8 +87,8 @@ TEST(RtlRrArbiter, PersistentRequesterGrantedWithinNGrants) {
           since_target = 0;
         } else {
           ++since_target;
-          ASSERT_LT(since_target, kN) << "target " << target << " waited " << since_target
-                                      << " grants at cycle " << cycle;
+          ASSERT_LT(since_target, kN)
+              << "target " << target << " waited " << since_target << " grants at cycle " << cycle;
         }
         rtl->upd_i = 1;
         rtl->upd_idx_i = static_cast<std::uint8_t>(g);

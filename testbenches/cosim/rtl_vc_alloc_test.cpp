@@ -23,7 +23,7 @@ namespace {
 
 constexpr int kPorts = 4;
 constexpr int kVcs = 2;
-constexpr int kIn = kPorts * kVcs;   // rtl/CMakeLists.txt: wormsim_vc_alloc NumIn=8 NumOut=8
+constexpr int kIn = kPorts * kVcs;  // rtl/CMakeLists.txt: wormsim_vc_alloc NumIn=8 NumOut=8
 constexpr int kOut = kPorts * kVcs;
 constexpr unsigned kOutW = 3;
 using Alloc = rtl_test::ClockedBlock<Vwormsim_vc_alloc>;
@@ -111,7 +111,8 @@ bool run(AllocatorKind kind, bool persistent, int cycles, std::mt19937_64& rng, 
     rtl.eval();
 
     std::vector<int> want(kIn, -1);  // per input VC: granted output VC
-    for (const VcGrant& g : grants) want[static_cast<std::size_t>(g.input_vc)] = g.out_port * kVcs + g.out_vc;
+    for (const VcGrant& g : grants)
+      want[static_cast<std::size_t>(g.input_vc)] = g.out_port * kVcs + g.out_vc;
     const auto trace = [&] {
       std::string s;
       for (const VcRequest& r : requests)
@@ -122,7 +123,8 @@ bool run(AllocatorKind kind, bool persistent, int cycles, std::mt19937_64& rng, 
     };
     for (int i = 0; i < kIn; ++i) {
       const bool rtl_gnt = ((rtl->gnt_o >> i) & 1u) != 0;
-      const int rtl_out = static_cast<int>((rtl->gnt_out_o >> (kOutW * static_cast<unsigned>(i))) & 7u);
+      const int rtl_out =
+          static_cast<int>((rtl->gnt_out_o >> (kOutW * static_cast<unsigned>(i))) & 7u);
       const int exp = want[static_cast<std::size_t>(i)];
       if (rtl_gnt != (exp >= 0) || (rtl_gnt && rtl_out != exp)) {
         ADD_FAILURE() << "cycle " << t << (persistent ? " (persistent)" : " (random)")
@@ -158,7 +160,7 @@ void check_kind(AllocatorKind kind, std::uint64_t seed) {
     if (!run(kind, false, 300, rng, stats)) return;
   }
   EXPECT_EQ(stats.cycles, 30 * 1300);
-  EXPECT_GT(stats.grants, stats.cycles);  // plenty of grants ...
+  EXPECT_GT(stats.grants, stats.cycles);         // plenty of grants ...
   EXPECT_GT(stats.contended, stats.cycles / 4);  // ... and of requesters that lose
 }
 

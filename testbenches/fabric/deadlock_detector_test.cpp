@@ -65,7 +65,10 @@ std::optional<NodeId> neighbor_2d(bool torus, int sx, int sy, NodeId n, int port
   int x = static_cast<int>(n) % sx;
   int y = static_cast<int>(n) / sx;
   const int delta = port % 2 == 0 ? 1 : -1;
-  if (port / 2 == 0) x += delta; else y += delta;
+  if (port / 2 == 0)
+    x += delta;
+  else
+    y += delta;
   if (torus) {
     x = (x + sx) % sx;
     y = (y + sy) % sy;
@@ -140,7 +143,8 @@ TEST(DeadlockDetector, FrozenTorusDeadlockReportHoldsItsInvariants) {
     ASSERT_TRUE(l.credits.empty());
   }
 
-  const DeadlockReport report = build_deadlock_report(net->routers(), net->topology(), 777, 111, 42);
+  const DeadlockReport report =
+      build_deadlock_report(net->routers(), net->topology(), 777, 111, 42);
   EXPECT_EQ(report.detected_at, 777u);
   EXPECT_EQ(report.last_progress, 111u);
   EXPECT_EQ(report.flits_in_flight, 42u);
@@ -196,7 +200,8 @@ TEST(DeadlockDetector, FrozenTorusDeadlockReportHoldsItsInvariants) {
   EXPECT_TRUE(contains(text, "wait-for cycle (" + std::to_string(report.cycle.size()) + " VCs)"))
       << text;
   EXPECT_TRUE(contains(text, "-> back to the first")) << text;
-  EXPECT_TRUE(contains(text, "waiting VCs (" + std::to_string(report.waiting.size()) + ")")) << text;
+  EXPECT_TRUE(contains(text, "waiting VCs (" + std::to_string(report.waiting.size()) + ")"))
+      << text;
   for (int i : report.cycle) {
     const WaitingVc& w = report.waiting[static_cast<std::size_t>(i)];
     const std::string where = "router " + std::to_string(w.router) + " in " +
@@ -204,8 +209,9 @@ TEST(DeadlockDetector, FrozenTorusDeadlockReportHoldsItsInvariants) {
                               std::to_string(w.vc) + ": packet " + std::to_string(w.packet);
     EXPECT_TRUE(contains(text, where)) << where << "\n" << text;
     if (w.state == "active") {
-      const std::string held =
-          "holds out " + report.output_names[static_cast<std::size_t>(w.out_port)] + " vc 0 with no credit";
+      const std::string held = "holds out " +
+                               report.output_names[static_cast<std::size_t>(w.out_port)] +
+                               " vc 0 with no credit";
       EXPECT_TRUE(contains(report.describe(w), held)) << report.describe(w);
     }
   }
@@ -264,8 +270,8 @@ TEST(DeadlockDetector, LoadedMeshMidRunHasWaitingVcsButNoCycle) {
   sc_core::sc_start(sc_core::sc_time(2000, sc_core::SC_NS));  // 2000 cycles of 1 ns
   ASSERT_FALSE(net.finished());
   ASSERT_GT(net.stats().flits_ejected(), 0u);
-  const DeadlockReport report =
-      build_deadlock_report(net.routers(), net.topology(), 2000, 1999, net.stats().flits_in_flight());
+  const DeadlockReport report = build_deadlock_report(net.routers(), net.topology(), 2000, 1999,
+                                                      net.stats().flits_in_flight());
   ASSERT_GT(report.waiting.size(), 4u);
   expect_waiting_matches_routers(report, net);
   expect_edges_follow_the_rules(report, net, false, 4, 4);

@@ -67,12 +67,14 @@ TEST_P(PathZeroLoad, EachDestinationAtTheUnicastLatencyOfTheWormWithItsHeader) {
   const Topology topo(c.network.topology);
   auto n = [&](int x, int y) { return topo.node_at({x, y}); };
   const NodeId src = n(1, 2);
-  std::vector<NodeId> dests = k.routing == RoutingAlgorithm::kHamiltonian
-                                  ? std::vector<NodeId>{n(4, 2), n(7, 2), n(7, 3), n(2, 3), n(5, 6), n(2, 7)}
-                                  : std::vector<NodeId>{n(2, 2), n(4, 2), n(6, 2), n(6, 3), n(6, 5), n(6, 7)};
+  std::vector<NodeId> dests =
+      k.routing == RoutingAlgorithm::kHamiltonian
+          ? std::vector<NodeId>{n(4, 2), n(7, 2), n(7, 3), n(2, 3), n(5, 6), n(2, 7)}
+          : std::vector<NodeId>{n(2, 2), n(4, 2), n(6, 2), n(6, 3), n(6, 5), n(6, 7)};
   if (k.topology == TopologyKind::kTorus)  // through the wrap in y: 2, 1, 0, 7
     dests = {n(3, 2), n(5, 2), n(5, 1), n(5, 0), n(5, 7)};
-  auto net = testing::run(c, logged(), [&](SyntheticNetwork& nw) { nw.schedule_multicast(src, dests, k.length, 10); });
+  auto net = testing::run(
+      c, logged(), [&](SyntheticNetwork& nw) { nw.schedule_multicast(src, dests, k.length, 10); });
   ASSERT_EQ(net->outcome(), RunOutcome::kCompleted);
   EXPECT_EQ(net->scoreboard().violation_count(), 0u);
   EXPECT_EQ(net->multicast_table().live(), 0u);
@@ -89,8 +91,8 @@ TEST_P(PathZeroLoad, EachDestinationAtTheUnicastLatencyOfTheWormWithItsHeader) {
     hops += rc.route_hops(at, d);
     at = d;
     const RouterConfig& r = c.network.router;
-    EXPECT_EQ(lat.at(d), zero_load_formula(hops, k.length + extra, r.pipeline_depth,
-                                           r.link_latency, r.credit_latency, r.buffer_depth))
+    EXPECT_EQ(lat.at(d), zero_load_formula(hops, k.length + extra, r.pipeline_depth, r.link_latency,
+                                           r.credit_latency, r.buffer_depth))
         << "destination " << d << " after " << hops << " hops";
   }
 }
@@ -125,8 +127,10 @@ TEST(TreeZeroLoad, EveryDestinationAtTheUnicastLatencyOfItsDistance) {
   const Topology topo(c.network.topology);
   auto n = [&](int x, int y) { return topo.node_at({x, y}); };
   const NodeId src = n(3, 3);
-  const std::vector<NodeId> dests{n(0, 0), n(7, 7), n(3, 0), n(3, 7), n(5, 3), n(1, 3), n(6, 1), n(4, 4), n(2, 6)};
-  auto net = testing::run(c, logged(), [&](SyntheticNetwork& nw) { nw.schedule_multicast(src, dests, 6, 5); });
+  const std::vector<NodeId> dests{n(0, 0), n(7, 7), n(3, 0), n(3, 7), n(5, 3),
+                                  n(1, 3), n(6, 1), n(4, 4), n(2, 6)};
+  auto net = testing::run(c, logged(),
+                          [&](SyntheticNetwork& nw) { nw.schedule_multicast(src, dests, 6, 5); });
   ASSERT_EQ(net->outcome(), RunOutcome::kCompleted);
   EXPECT_EQ(net->scoreboard().violation_count(), 0u);
   const auto lat = latencies(*net);
@@ -143,7 +147,8 @@ TEST(TreeZeroLoad, AsynchronousHandshakeSameLatency) {
   auto n = [&](int x, int y) { return topo.node_at({x, y}); };
   const NodeId src = n(0, 0);
   const std::vector<NodeId> dests{n(5, 5), n(3, 3), n(1, 4), n(4, 0), n(0, 2), n(2, 5)};
-  auto net = testing::run(c, logged(), [&](SyntheticNetwork& nw) { nw.schedule_multicast(src, dests, 10, 5); });
+  auto net = testing::run(c, logged(),
+                          [&](SyntheticNetwork& nw) { nw.schedule_multicast(src, dests, 10, 5); });
   ASSERT_EQ(net->outcome(), RunOutcome::kCompleted);
   const auto lat = latencies(*net);
   ASSERT_EQ(lat.size(), dests.size());

@@ -51,8 +51,8 @@ void run_case(benchmark::State& state, const Config& config) {
   }
 }
 
-#define WORMSIM_BENCH(name, cfg)                                             \
-  void name(benchmark::State& state) { run_case(state, cfg); }              \
+#define WORMSIM_BENCH(name, cfg)                               \
+  void name(benchmark::State& state) { run_case(state, cfg); } \
   BENCHMARK(name)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond)
 
 WORMSIM_BENCH(Mesh8x8_UR0p1_1flit, mesh(8, 1, 0.1, 40000));

@@ -51,7 +51,8 @@ Config random_config(std::uint64_t seed) {
   r.pipeline_depth = pick(1, 4);
   r.link_latency = pick(1, 3);
   r.credit_latency = pick(1, 3);
-  r.allocator = pick(0, 1) ? AllocatorKind::kSeparableInputFirst : AllocatorKind::kSeparableOutputFirst;
+  r.allocator =
+      pick(0, 1) ? AllocatorKind::kSeparableInputFirst : AllocatorKind::kSeparableOutputFirst;
   switch (pick(0, 2)) {
     case 0: r.port_model = PortModel::kOnePort; break;
     case 1:
@@ -61,15 +62,18 @@ Config random_config(std::uint64_t seed) {
     default: r.port_model = PortModel::kAllPort; break;
   }
   c.network.flit_bytes = pick(1, 32);
-  std::vector<TrafficPattern> patterns{TrafficPattern::kUniformRandom, TrafficPattern::kBitComplement,
-                                       TrafficPattern::kHotspot, TrafficPattern::kNearestNeighbor};
-  const bool square = c.network.topology.kind == TopologyKind::kHypercube
-                          ? topo.dimensions() % 2 == 0
-                          : topo.dimensions() >= 2 &&
-                                std::all_of(c.network.topology.dims.begin(), c.network.topology.dims.end(),
-                                            [&](int s) { return s == c.network.topology.dims[0]; });
+  std::vector<TrafficPattern> patterns{TrafficPattern::kUniformRandom,
+                                       TrafficPattern::kBitComplement, TrafficPattern::kHotspot,
+                                       TrafficPattern::kNearestNeighbor};
+  const bool square =
+      c.network.topology.kind == TopologyKind::kHypercube
+          ? topo.dimensions() % 2 == 0
+          : topo.dimensions() >= 2 &&
+                std::all_of(c.network.topology.dims.begin(), c.network.topology.dims.end(),
+                            [&](int s) { return s == c.network.topology.dims[0]; });
   if (square) patterns.push_back(TrafficPattern::kTranspose);
-  c.traffic.pattern = patterns[static_cast<std::size_t>(pick(0, static_cast<int>(patterns.size()) - 1))];
+  c.traffic.pattern =
+      patterns[static_cast<std::size_t>(pick(0, static_cast<int>(patterns.size()) - 1))];
   c.traffic.hotspot.nodes = {static_cast<NodeId>(pick(0, topo.nodes() - 1))};
   c.traffic.hotspot.fraction = 0.2;
   c.traffic.packet_length = pick(1, 9);

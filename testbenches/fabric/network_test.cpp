@@ -40,7 +40,10 @@ TEST_P(ZeroLoadLatency, EqualsClosedFormula) {
   const Topology topo(c.network.topology);
   // Every destination from a corner and from an interior node, several lengths; packets are
   // spaced far apart so each one travels alone.
-  struct Sent { NodeId src, dst; int length; };
+  struct Sent {
+    NodeId src, dst;
+    int length;
+  };
   std::vector<Sent> sent;
   const std::vector<int> lengths{1, 2, 3, 5, 8, 17};
   const NodeId sources[] = {0, static_cast<NodeId>(topo.nodes() / 2 + 1)};
@@ -71,15 +74,29 @@ TEST_P(ZeroLoadLatency, EqualsClosedFormula) {
 }
 
 std::vector<ZeroLoadCase> zero_load_cases() {
-  struct Timing { int p, lk, cr, b; };
-  const std::vector<Timing> timings{{1, 1, 1, 4}, {2, 1, 1, 4},  {3, 2, 1, 8}, {4, 1, 2, 4},
-                                    {1, 3, 2, 2}, {2, 2, 2, 3},  {1, 1, 1, 1}, {4, 3, 3, 16},
-                                    {3, 1, 4, 5}};
+  struct Timing {
+    int p, lk, cr, b;
+  };
+  const std::vector<Timing> timings{{1, 1, 1, 4}, {2, 1, 1, 4},  {3, 2, 1, 8},
+                                    {4, 1, 2, 4}, {1, 3, 2, 2},  {2, 2, 2, 3},
+                                    {1, 1, 1, 1}, {4, 3, 3, 16}, {3, 1, 4, 5}};
   const std::vector<std::pair<std::string, std::function<Config()>>> topologies{
-      {"mesh8x8", [] { return mesh_config({8, 8}); }},
-      {"mesh5x7", [] { return mesh_config({5, 7}); }},
-      {"torus6x6", [] { return torus_config({6, 6}); }},
-      {"mesh4x3x3", [] { return mesh_config({4, 3, 3}); }},
+      {"mesh8x8",
+       [] {
+         return mesh_config({8, 8});
+       }},
+      {"mesh5x7",
+       [] {
+         return mesh_config({5, 7});
+       }},
+      {"torus6x6",
+       [] {
+         return torus_config({6, 6});
+       }},
+      {"mesh4x3x3",
+       [] {
+         return mesh_config({4, 3, 3});
+       }},
       {"hypercube5", [] { return hypercube_config(5); }}};
   std::vector<ZeroLoadCase> cases;
   for (const auto& [tname, make] : topologies)
@@ -87,15 +104,20 @@ std::vector<ZeroLoadCase> zero_load_cases() {
       cases.push_back({tname + "_P" + std::to_string(t.p) + "_Lk" + std::to_string(t.lk) + "_Cr" +
                            std::to_string(t.cr) + "_B" + std::to_string(t.b),
                        make, t.p, t.lk, t.cr, t.b});
-  cases.push_back({"mesh8x8_allport_P2_Lk1_Cr1_B4", [] { return mesh_config({8, 8}); }, 2, 1, 1, 4,
-                   PortModel::kAllPort});
+  cases.push_back({"mesh8x8_allport_P2_Lk1_Cr1_B4",
+                   [] {
+                     return mesh_config({8, 8});
+                   },
+                   2, 1, 1, 4, PortModel::kAllPort});
   cases.push_back({"hypercube4_allport_P1_Lk2_Cr1_B2", [] { return hypercube_config(4); }, 1, 2, 1,
                    2, PortModel::kAllPort});
-  cases.push_back({"torus5x5_kport_P3_Lk1_Cr2_B3", [] {
+  cases.push_back({"torus5x5_kport_P3_Lk1_Cr2_B3",
+                   [] {
                      Config c = torus_config({5, 5});
                      c.network.router.ports = 2;
                      return c;
-                   }, 3, 1, 2, 3, PortModel::kKPort});
+                   },
+                   3, 1, 2, 3, PortModel::kKPort});
   return cases;
 }
 
@@ -307,7 +329,8 @@ TEST(PortModel, AllPortInjectsOnTheChannelOfTheFirstHop) {
   const int term = topo.nodes() + static_cast<int>(src);
   std::vector<std::uint64_t> per_channel(4, 0);
   for (const Link& l : net->links())
-    if (l.upstream.component == term) per_channel[static_cast<std::size_t>(l.upstream.port)] = l.flits_carried;
+    if (l.upstream.component == term)
+      per_channel[static_cast<std::size_t>(l.upstream.port)] = l.flits_carried;
   EXPECT_EQ(per_channel, (std::vector<std::uint64_t>{2, 3, 4, 5}));
 }
 

@@ -18,7 +18,8 @@ namespace wormsim::testing {
 //   S(L) = floor((L-1)/B) * max(B, R) + (L-1) mod B,  R = Lk + (P-1) + Cr
 // (1 cycle each for the NI injection and ejection channels; S is the serialization of the
 // body behind the head, throttled by the credit round trip R when buffers are shallower).
-inline Cycle zero_load_formula(int hops, int length, int pipeline, int link, int credit, int depth) {
+inline Cycle zero_load_formula(int hops, int length, int pipeline, int link, int credit,
+                               int depth) {
   const Cycle h = static_cast<Cycle>(hops);
   const Cycle p1 = static_cast<Cycle>(pipeline - 1);
   const Cycle l1 = static_cast<Cycle>(length - 1);
@@ -27,7 +28,6 @@ inline Cycle zero_load_formula(int hops, int length, int pipeline, int link, int
   const Cycle serialization = (l1 / b) * std::max(b, round_trip) + l1 % b;
   return 2 + h * static_cast<Cycle>(link) + (h + 1) * p1 + serialization;
 }
-
 
 inline Config mesh_config(std::vector<int> dims) {
   Config c;
@@ -76,8 +76,9 @@ struct RunOptions : NetworkOptions {
 };
 
 // Builds the synthetic network (validating the config first) and runs it to completion.
-inline std::unique_ptr<SyntheticNetwork> run(const Config& config, RunOptions options = {},
-                                             const std::function<void(SyntheticNetwork&)>& before = {}) {
+inline std::unique_ptr<SyntheticNetwork> run(
+    const Config& config, RunOptions options = {},
+    const std::function<void(SyntheticNetwork&)>& before = {}) {
   config.validate();
   options.quiet = true;
   Config c = config;

@@ -69,9 +69,10 @@ TEST_P(NodeStackLatency, EqualsAlphaPlusNetworkPlusGamma) {
   for (const OperationResult& r : h.results()) {
     const int flits = static_cast<int>((r.op.bytes + static_cast<std::uint32_t>(u.flit_bytes) - 1) /
                                        static_cast<std::uint32_t>(u.flit_bytes));
-    const Cycle expected = u.alpha + 1 +
-                           testing::zero_load_formula(hops, flits, u.pipeline, u.link, u.credit, u.depth) +
-                           1 + u.gamma;
+    const Cycle expected =
+        u.alpha + 1 +
+        testing::zero_load_formula(hops, flits, u.pipeline, u.link, u.credit, u.depth) + 1 +
+        u.gamma;
     // Ping-pong: both directions take the same time, so the one-way latency is exact.
     EXPECT_EQ(r.max_latency, static_cast<double>(expected)) << r.op.bytes << " bytes";
   }
@@ -103,7 +104,8 @@ TEST_P(TauFitTest, RecoversThePresetWithin2Percent) {
   // Exactly: T_s = alpha + gamma + 3 + h cycles (node-stack formula with 1-byte flits, one
   // hop), T_n = one cycle per byte.
   const double cycle = c.network.clock_period_ns / 1000.0;
-  EXPECT_NEAR(f->ts_us, static_cast<double>(c.node.alpha_cycles + c.node.gamma_cycles + 3 + 1) * cycle, 1e-9);
+  EXPECT_NEAR(f->ts_us,
+              static_cast<double>(c.node.alpha_cycles + c.node.gamma_cycles + 3 + 1) * cycle, 1e-9);
   EXPECT_NEAR(f->tn_us_per_byte, cycle, 1e-12);
   // Against the seed's numbers: within 2%, except where the fixed hardware cost (4 cycles)
   // is itself more than 2% of T_s (t3d_low_startup: 0.15 us; docs/collectives.md).
@@ -183,9 +185,10 @@ TEST(Collectives, SeparateAddressingMulticastAndDimensionalBroadcastDeliverOnce)
   CollectiveHarness h("h", c);
   run(h);
   for (const OperationResult& r : h.results()) {
-    const int expected = r.op.algorithm == CollectiveAlgorithm::kSeparateAddressing ? 34  // one send per step
-                         : r.op.algorithm == CollectiveAlgorithm::kRecursiveDoubling ? 6  // ceil(log2 35)
-                                                                                     : 3 + 3;
+    const int expected =
+        r.op.algorithm == CollectiveAlgorithm::kSeparateAddressing  ? 34  // one send per step
+        : r.op.algorithm == CollectiveAlgorithm::kRecursiveDoubling ? 6   // ceil(log2 35)
+                                                                    : 3 + 3;
     EXPECT_EQ(r.steps, expected) << to_string(r.op.algorithm);
   }
 }

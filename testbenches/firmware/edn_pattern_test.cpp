@@ -39,7 +39,8 @@ int tree_depth(int nodes, NodeId root, Children children) {
     }
     frontier = std::move(next);
   }
-  for (int n = 0; n < nodes; ++n) EXPECT_GE(depth[static_cast<std::size_t>(n)], 0) << "node " << n << " never reached";
+  for (int n = 0; n < nodes; ++n)
+    EXPECT_GE(depth[static_cast<std::size_t>(n)], 0) << "node " << n << " never reached";
   return max_depth;
 }
 
@@ -84,19 +85,22 @@ TEST_P(EdnSteps, EachLevelsSendsAreLinkDisjoint) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, EdnSteps, ::testing::Range(2, 9),
-                         [](const ::testing::TestParamInfo<int>& p) { return "k" + std::to_string(p.param); });
+                         [](const ::testing::TestParamInfo<int>& p) {
+                           return "k" + std::to_string(p.param);
+                         });
 
 TEST(EdnPattern, AppendixATopNodes) {
   // Appendix A: 8x8 boundary condition and the closed form for k = 4 (A = (2,7), B = (13,7),
   // C = (5,8), D = (10,8)) and k = 5 (odd-k formulae for A, C, D).
   auto id = [](int side, int x, int y) { return static_cast<NodeId>(x + y * side); };
-  EXPECT_EQ(EdnPattern(3).tops(), (std::array<NodeId, 4>{id(8, 1, 0), id(8, 6, 0), id(8, 2, 7), id(8, 5, 7)}));
+  EXPECT_EQ(EdnPattern(3).tops(),
+            (std::array<NodeId, 4>{id(8, 1, 0), id(8, 6, 0), id(8, 2, 7), id(8, 5, 7)}));
   EXPECT_EQ(EdnPattern(4).tops(),
             (std::array<NodeId, 4>{id(16, 2, 7), id(16, 13, 7), id(16, 5, 8), id(16, 10, 8)}));
   const EdnPattern p5(5);
-  EXPECT_EQ(p5.tops()[0], id(32, (16 - 1) / 3, (32 - 8) / 3));   // A: ((2^(k-1)-1)/3, (2^k-8)/3)
-  EXPECT_EQ(p5.tops()[2], id(32, (32 - 2) / 3, (64 + 5) / 3));   // C: ((2^k-2)/3, (2^(k+1)+5)/3)
-  EXPECT_EQ(p5.tops()[3], id(32, (64 - 1) / 3, (64 + 5) / 3));   // D: ((2^(k+1)-1)/3, C_y)
+  EXPECT_EQ(p5.tops()[0], id(32, (16 - 1) / 3, (32 - 8) / 3));  // A: ((2^(k-1)-1)/3, (2^k-8)/3)
+  EXPECT_EQ(p5.tops()[2], id(32, (32 - 2) / 3, (64 + 5) / 3));  // C: ((2^k-2)/3, (2^(k+1)+5)/3)
+  EXPECT_EQ(p5.tops()[3], id(32, (64 - 1) / 3, (64 + 5) / 3));  // D: ((2^(k+1)-1)/3, C_y)
 }
 
 TEST(EdnPattern, LevelOneNodesDominateTheirNeighbours) {
@@ -122,8 +126,8 @@ TEST(RecursiveDoubling, CeilLog2Steps) {
 }
 
 TEST(DimensionalBroadcast, StepsAreTheSumOverDimensions) {
-  for (const std::vector<int>& dims : {std::vector<int>{8, 8}, std::vector<int>{5, 7},
-                                       std::vector<int>{4, 3, 6}}) {
+  for (const std::vector<int>& dims :
+       {std::vector<int>{8, 8}, std::vector<int>{5, 7}, std::vector<int>{4, 3, 6}}) {
     TopologyConfig tc;
     tc.dims = dims;
     const Topology t(tc);
@@ -135,7 +139,10 @@ TEST(DimensionalBroadcast, StepsAreTheSumOverDimensions) {
     }
     for (int r = 0; r < t.nodes(); r += 3)
       EXPECT_EQ(tree_depth(t.nodes(), static_cast<NodeId>(r),
-                           [&](NodeId u) { return one_per_step(dimensional_children(t, order, static_cast<NodeId>(r), u)); }),
+                           [&](NodeId u) {
+                             return one_per_step(
+                                 dimensional_children(t, order, static_cast<NodeId>(r), u));
+                           }),
                 expected);
   }
 }

@@ -95,9 +95,8 @@ TEST_P(ArrayMulticast, EveryDestinationOnceAndRemUsesShorterGroups) {
   double m_hops = 0, rem_hops = 0;
   for (const OperationResult& r : h.results()) {
     const std::size_t participants = r.op.destinations.size() + 1;
-    const int levels = r.op.algorithm == CollectiveAlgorithm::kMArray
-                           ? 2
-                           : fw::rem_array_levels(participants);
+    const int levels =
+        r.op.algorithm == CollectiveAlgorithm::kMArray ? 2 : fw::rem_array_levels(participants);
     EXPECT_GE(r.steps, std::min(levels, static_cast<int>(participants) - 1));
     EXPECT_EQ(r.messages, r.op.destinations.size());
     (r.op.algorithm == CollectiveAlgorithm::kMArray ? m_hops : rem_hops) += r.avg_path_length;
@@ -111,11 +110,14 @@ TEST_P(ArrayMulticast, EveryDestinationOnceAndRemUsesShorterGroups) {
 
 INSTANTIATE_TEST_SUITE_P(
     Collectives, ArrayMulticast,
-    ::testing::Values(
-        ArrayCase{"hamiltonian_all_port_broadcast", RoutingAlgorithm::kHamiltonian, PortModel::kAllPort, 0},
-        ArrayCase{"hamiltonian_one_port_random", RoutingAlgorithm::kHamiltonian, PortModel::kOnePort, 20},
-        ArrayCase{"dor_all_port_broadcast", RoutingAlgorithm::kDimensionOrder, PortModel::kAllPort, 0},
-        ArrayCase{"dor_one_port_random", RoutingAlgorithm::kDimensionOrder, PortModel::kOnePort, 11}),
+    ::testing::Values(ArrayCase{"hamiltonian_all_port_broadcast", RoutingAlgorithm::kHamiltonian,
+                                PortModel::kAllPort, 0},
+                      ArrayCase{"hamiltonian_one_port_random", RoutingAlgorithm::kHamiltonian,
+                                PortModel::kOnePort, 20},
+                      ArrayCase{"dor_all_port_broadcast", RoutingAlgorithm::kDimensionOrder,
+                                PortModel::kAllPort, 0},
+                      ArrayCase{"dor_one_port_random", RoutingAlgorithm::kDimensionOrder,
+                                PortModel::kOnePort, 11}),
     [](const auto& param_info) { return param_info.param.name; });
 
 }  // namespace

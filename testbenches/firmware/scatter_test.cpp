@@ -107,9 +107,9 @@ TEST(ScatterLatency, SequentialTreeIsIAlphasPlusUnicastT0) {
       const std::size_t k = static_cast<std::size_t>(
           std::find(r.op.destinations.begin(), r.op.destinations.end(), chain[i]) -
           r.op.destinations.begin());
-      const Cycle expected = (i + 1) * 300 + 2 +
-                             testing::zero_load_formula(t.distance(14, chain[i]), flits, 1, 1, 1, 4) +
-                             40;
+      const Cycle expected =
+          (i + 1) * 300 + 2 +
+          testing::zero_load_formula(t.distance(14, chain[i]), flits, 1, 1, 1, 4) + 40;
       EXPECT_EQ(r.latency[k], expected) << "destination " << chain[i] << ", " << r.op.bytes << " B";
     }
     EXPECT_EQ(r.steps, static_cast<int>(chain.size()));  // one unicast per step
@@ -130,8 +130,8 @@ TEST(ScatterLatency, SmtWormIsIAlphasPlusPathT0OfTheWholeWorm) {
   CollectiveHarness h("h", c);
   run(h);
   const Topology& t = h.network().topology();
-  const auto paths = split_into_paths(h.network().route_compute(), t, 20,
-                                      h.results().front().op.destinations);
+  const auto paths =
+      split_into_paths(h.network().route_compute(), t, 20, h.results().front().op.destinations);
   for (const OperationResult& r : h.results()) {
     EXPECT_EQ(r.messages, r.op.destinations.size());  // one record per destination
     for (std::size_t i = 0; i < paths.size(); ++i) {
@@ -142,7 +142,8 @@ TEST(ScatterLatency, SmtWormIsIAlphasPlusPathT0OfTheWholeWorm) {
             std::find(r.op.destinations.begin(), r.op.destinations.end(), d) -
             r.op.destinations.begin());
         const Cycle expected = (i + 1) * 500 + 2 +
-                               testing::zero_load_formula(t.distance(20, d), flits, 1, 1, 1, 4) + 25;
+                               testing::zero_load_formula(t.distance(20, d), flits, 1, 1, 1, 4) +
+                               25;
         EXPECT_EQ(r.latency[k], expected) << "worm " << i << " destination " << d;
       }
     }
@@ -170,8 +171,8 @@ TEST_P(ScatterSchemes, EveryDestinationGetsItsOwnChunkExactlyOnce) {
   c.node.max_packet_bytes = 48;  // several packets per message
   c.node.header_bytes = 4;
   c.collective.algorithms = {CollectiveAlgorithm::kScatterSequential,
-                             CollectiveAlgorithm::kScatterBinomial, CollectiveAlgorithm::kScatterSmt,
-                             CollectiveAlgorithm::kScatterHmt};
+                             CollectiveAlgorithm::kScatterBinomial,
+                             CollectiveAlgorithm::kScatterSmt, CollectiveAlgorithm::kScatterHmt};
   c.collective.message_bytes = {1, 37};
   c.collective.roots = RootSelection::kSample;
   c.collective.sample = 3;
@@ -182,9 +183,7 @@ TEST_P(ScatterSchemes, EveryDestinationGetsItsOwnChunkExactlyOnce) {
   for (const OperationResult& r : h.results()) {
     const std::size_t d = r.op.destinations.size();
     switch (r.op.algorithm) {
-      case CollectiveAlgorithm::kScatterSequential:
-        EXPECT_EQ(r.steps, static_cast<int>(d));
-        break;
+      case CollectiveAlgorithm::kScatterSequential: EXPECT_EQ(r.steps, static_cast<int>(d)); break;
       case CollectiveAlgorithm::kScatterBinomial:
         EXPECT_EQ(r.steps, ceil_log2(d + 1));
         EXPECT_EQ(r.messages, d);
@@ -194,16 +193,19 @@ TEST_P(ScatterSchemes, EveryDestinationGetsItsOwnChunkExactlyOnce) {
     if (r.op.bytes == 1) latency[r.op.algorithm] = std::max(latency[r.op.algorithm], r.max_latency);
   }
   // With alpha dominating small chunks, fewer start-ups on the critical path win (seed 003).
-  EXPECT_LT(latency[CollectiveAlgorithm::kScatterSmt], latency[CollectiveAlgorithm::kScatterSequential]);
-  EXPECT_LT(latency[CollectiveAlgorithm::kScatterHmt], latency[CollectiveAlgorithm::kScatterSequential]);
+  EXPECT_LT(latency[CollectiveAlgorithm::kScatterSmt],
+            latency[CollectiveAlgorithm::kScatterSequential]);
+  EXPECT_LT(latency[CollectiveAlgorithm::kScatterHmt],
+            latency[CollectiveAlgorithm::kScatterSequential]);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Collectives, ScatterSchemes,
-    ::testing::Values(SchemeCase{"mesh_one_port_all", TopologyKind::kMesh, PortModel::kOnePort, 0},
-                      SchemeCase{"mesh_all_port_random", TopologyKind::kMesh, PortModel::kAllPort, 9},
-                      SchemeCase{"torus_all_port_all", TopologyKind::kTorus, PortModel::kAllPort, 0},
-                      SchemeCase{"torus_one_port_random", TopologyKind::kTorus, PortModel::kOnePort, 6}),
+    ::testing::Values(
+        SchemeCase{"mesh_one_port_all", TopologyKind::kMesh, PortModel::kOnePort, 0},
+        SchemeCase{"mesh_all_port_random", TopologyKind::kMesh, PortModel::kAllPort, 9},
+        SchemeCase{"torus_all_port_all", TopologyKind::kTorus, PortModel::kAllPort, 0},
+        SchemeCase{"torus_one_port_random", TopologyKind::kTorus, PortModel::kOnePort, 6}),
     [](const auto& param_info) { return param_info.param.name; });
 
 // Under Hamiltonian-path routing SMT's paths are the dual-path high and low chains (the low

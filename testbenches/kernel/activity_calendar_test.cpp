@@ -88,12 +88,12 @@ TEST_P(ActivityCalendarTest, FarEventsComeBackAtTheRightCycle) {
   ActivityCalendar cal(GetParam());
   std::vector<int> out;
   cal.take(0, out);
-  cal.wake(5, 1023);     // last wheel slot
-  cal.wake(6, 1024);     // first far one
+  cal.wake(5, 1023);  // last wheel slot
+  cal.wake(6, 1024);  // first far one
   cal.wake(7, 5000);
   cal.wake(8, 5000);
   cal.wake(9, 100000);
-  cal.wake(10, 2048);    // same wheel slot as 1024 and 0
+  cal.wake(10, 2048);  // same wheel slot as 1024 and 0
   EXPECT_EQ(cal.next_cycle(0), 1023u);
   EXPECT_EQ(take_sorted(cal, 1023), (std::vector<int>{5}));
   EXPECT_EQ(cal.next_cycle(1023), 1024u);
@@ -154,11 +154,11 @@ TEST_P(ActivityCalendarTest, RandomScheduleMatchesReference) {
       const Cycle at = now + (kind(rng) < 7 ? near_delay(rng) : far_delay(rng));
       const int c = comp(rng);
       cal.wake(c, at);
-      if (kind(rng) < 3) cal.wake(c, at);  // duplicate wake-up
+      if (kind(rng) < 3) cal.wake(c, at);   // duplicate wake-up
       if (kind(rng) < 2 && at > now + 1) {  // the same component one cycle earlier, after
-        cal.wake(c, at - 1);                  // the later one: stamps must not drop it
+        cal.wake(c, at - 1);                // the later one: stamps must not drop it
         ref[at - 1].insert(c);
-        cal.wake(c, at);                      // and the later one again
+        cal.wake(c, at);  // and the later one again
       }
       ref[at].insert(c);
     }
@@ -244,8 +244,8 @@ TEST_P(ActivityCalendarTest, WakeUpsAroundAMovedFarEvent) {
   ActivityCalendar cal(GetParam());
   std::vector<int> out;
   cal.take(0, out);
-  cal.wake(5, 3000);  // far
-  cal.wake(6, 2500);  // far
+  cal.wake(5, 3000);    // far
+  cal.wake(6, 2500);    // far
   cal.take(2500, out);  // moves 3000 into the wheel
   EXPECT_EQ(out, (std::vector<int>{6}));
   cal.wake(5, 3001);

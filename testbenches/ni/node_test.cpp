@@ -22,8 +22,8 @@ struct NodeRig {
   NodeRig(const Config& config, Program program) {
     NetworkOptions options;
     options.quiet = true;
-    options.make_endpoint = [this, program, config](const EndpointContext& ctx)
-        -> std::unique_ptr<NetworkEndpoint> {
+    options.make_endpoint =
+        [this, program, config](const EndpointContext& ctx) -> std::unique_ptr<NetworkEndpoint> {
       auto node = std::make_unique<Node>(
           ("n" + std::to_string(ctx.id)).c_str(), node_params(config, ctx), ctx, log,
           [this, program, id = ctx.id](ProcessorBus& bus) { program(id, bus, *net); });
@@ -77,10 +77,10 @@ TEST(Node, BadRegisterAccessesAreReportedWithTheirRegister) {
         faults.push_back(e.what());
       }
     };
-    expect_fault([&] { bus.read32(0x0fff0); });                       // unmapped
-    expect_fault([&] { bus.write32(ni::kNodeId, 1); });               // read-only
-    expect_fault([&] { bus.read32(ni::kRxBase + ni::kRxSrc); });      // empty RX queue
-    expect_fault([&] { bus.write32(ni::kRxBase + ni::kRxPop, 1); });  // pop empty
+    expect_fault([&] { bus.read32(0x0fff0); });                               // unmapped
+    expect_fault([&] { bus.write32(ni::kNodeId, 1); });                       // read-only
+    expect_fault([&] { bus.read32(ni::kRxBase + ni::kRxSrc); });              // empty RX queue
+    expect_fault([&] { bus.write32(ni::kRxBase + ni::kRxPop, 1); });          // pop empty
     expect_fault([&] { bus.read32(ni::kTxBase + 3 * ni::kChannelStride); });  // no TX3 (one-port)
     expect_fault([&] {
       bus.write32(ni::kTxBase + ni::kTxDst, 1);
@@ -92,8 +92,8 @@ TEST(Node, BadRegisterAccessesAreReportedWithTheirRegister) {
   });
   sc_core::sc_start();
   ASSERT_EQ(faults.size(), 7u);
-  const char* expected[] = {"unmapped", "NODE_ID", "RX0_SRC", "RX0_POP", "TX3_DST", "TX0_LEN",
-                            "CYCLE_LO"};
+  const char* expected[] = {"unmapped", "NODE_ID", "RX0_SRC", "RX0_POP",
+                            "TX3_DST",  "TX0_LEN", "CYCLE_LO"};
   for (std::size_t i = 0; i < faults.size(); ++i) {
     EXPECT_NE(faults[i].find(expected[i]), std::string::npos) << faults[i];
     EXPECT_NE(faults[i].find("node 0, cycle 0"), std::string::npos) << faults[i];

@@ -715,9 +715,7 @@ INSTANTIATE_TEST_SUITE_P(Rates, TerminalSynthetic,
                          ::testing::Values(SourceCase{0.3, 3, 1}, SourceCase{0.05, 1, 2},
                                            SourceCase{0.8, 4, 3}, SourceCase{0.5, 5, 4},
                                            SourceCase{0.02, 2, 5}),
-                         [](const auto& p) {
-                           return "case" + std::to_string(p.index);
-                         });
+                         [](const auto& p) { return "case" + std::to_string(p.index); });
 
 // p = 1: exactly one packet in every cycle before generate_until, none after.
 TEST(TerminalSynthetic, SaturatedSourceCreatesOnePacketPerCycleUntilTheEnd) {

@@ -18,7 +18,6 @@ using testing::id_of;
 using testing::make_grid;
 using testing::make_hypercube;
 
-
 TrafficConfig pattern(TrafficPattern p) {
   TrafficConfig t;
   t.pattern = p;
@@ -58,8 +57,7 @@ TEST(TrafficPattern, UniformTwoNodes) { check_uniform(make_grid(TopologyKind::kM
 
 // ---------------------------------------------------------------- permutations
 
-void check_permutation(const Topology& topo, TrafficPattern p,
-                       const std::vector<int>& expected) {
+void check_permutation(const Topology& topo, TrafficPattern p, const std::vector<int>& expected) {
   const DestinationPicker picker(topo, pattern(p));
   std::mt19937_64 rng(1);
   const int n = topo.nodes();
@@ -135,8 +133,8 @@ std::vector<int> cube_transpose(int dims) {
   for (int s = 0; s < (1 << dims); ++s) {
     int d = 0;
     for (int b = 0; b < half; ++b) {
-      if ((s >> b) & 1) d |= 1 << (b + half);          // lower half moves up
-      if ((s >> (b + half)) & 1) d |= 1 << b;          // upper half moves down
+      if ((s >> b) & 1) d |= 1 << (b + half);  // lower half moves up
+      if ((s >> (b + half)) & 1) d |= 1 << b;  // upper half moves down
     }
     out.push_back(d);
   }
@@ -262,9 +260,7 @@ void check_nearest(const Topology& topo) {
   }
 }
 
-TEST(TrafficPattern, NearestNeighborMesh) {
-  check_nearest(make_grid(TopologyKind::kMesh, {5, 7}));
-}
+TEST(TrafficPattern, NearestNeighborMesh) { check_nearest(make_grid(TopologyKind::kMesh, {5, 7})); }
 TEST(TrafficPattern, NearestNeighborTorus) {
   check_nearest(make_grid(TopologyKind::kTorus, {4, 3, 2}));
 }

@@ -10,8 +10,7 @@ namespace {
 
 std::vector<FlitEvent> stream(Cycle from, int count, NodeId router) {
   std::vector<FlitEvent> log;
-  for (int i = 0; i < count; ++i)
-    log.push_back({from + static_cast<Cycle>(i), router, 0, 1, 7, i});
+  for (int i = 0; i < count; ++i) log.push_back({from + static_cast<Cycle>(i), router, 0, 1, 7, i});
   return log;
 }
 
@@ -31,10 +30,14 @@ TEST(FlitEventLog, OneMissingEventCountsOnceAndNamesItsCycle) {
   const FlitLogComparison r = compare_flit_logs(a, b, "left", "right");
   EXPECT_EQ(r.mismatches, 1u);
   EXPECT_EQ(r.first_cycle, 15u);
-  EXPECT_NE(r.first_mismatch.find("first differing cycle 15"), std::string::npos) << r.first_mismatch;
-  EXPECT_NE(r.first_mismatch.find("only in left (1 events):\n    cycle 15 router 3 port 0 vc 1 packet 7 flit 5"),
-            std::string::npos) << r.first_mismatch;
-  EXPECT_NE(r.first_mismatch.find("only in right (0 events)"), std::string::npos) << r.first_mismatch;
+  EXPECT_NE(r.first_mismatch.find("first differing cycle 15"), std::string::npos)
+      << r.first_mismatch;
+  EXPECT_NE(r.first_mismatch.find(
+                "only in left (1 events):\n    cycle 15 router 3 port 0 vc 1 packet 7 flit 5"),
+            std::string::npos)
+      << r.first_mismatch;
+  EXPECT_NE(r.first_mismatch.find("only in right (0 events)"), std::string::npos)
+      << r.first_mismatch;
 }
 
 TEST(FlitEventLog, AStreamOneCycleLateDiffersAtItsFirstEventOnly) {

@@ -204,7 +204,8 @@ TEST(Scoreboard, LiveAndDeliveredCountsFollowTheLedger) {
   Scoreboard sb(kNodes, false);
   for (std::uint64_t s = 0; s < 6; ++s) sb.on_created(packet_id(s, 0), record(0, 1, 1, 4));
   EXPECT_EQ(sb.live_packets(), 6u);
-  for (std::uint64_t s = 0; s < 6; s += 2) ASSERT_NE(sb.on_delivered(packet_id(s, 0), 1, 1, 4, s), nullptr);
+  for (std::uint64_t s = 0; s < 6; s += 2)
+    ASSERT_NE(sb.on_delivered(packet_id(s, 0), 1, 1, 4, s), nullptr);
   EXPECT_EQ(sb.live_packets(), 3u);
   EXPECT_EQ(sb.delivered_packets(), 3u);
   std::set<PacketId> live;

@@ -250,7 +250,8 @@ TEST(Statistics, RunStoppedBeforeTheWindowHasZeroThroughput) {
 }
 
 // ---- Deliveries and the packet log ------------------------------------------------------------
-PacketRecord delivered_record(NodeId src, NodeId dst, Cycle created, Cycle injected, bool measured) {
+PacketRecord delivered_record(NodeId src, NodeId dst, Cycle created, Cycle injected,
+                              bool measured) {
   PacketRecord r;
   r.src = src;
   r.dst = dst;
@@ -263,9 +264,9 @@ PacketRecord delivered_record(NodeId src, NodeId dst, Cycle created, Cycle injec
 
 TEST(Statistics, LatenciesOnlyOfMeasuredPackets) {
   Statistics st(4, 10, 100);
-  st.on_delivered(1, delivered_record(0, 1, 5, 6, false), 30, 1);     // warm-up packet
-  st.on_delivered(2, delivered_record(1, 2, 20, 23, true), 50, 2);    // latency 30, network 27
-  st.on_delivered(3, delivered_record(2, 3, 100, 140, true), 200, 4); // delivered in the drain
+  st.on_delivered(1, delivered_record(0, 1, 5, 6, false), 30, 1);      // warm-up packet
+  st.on_delivered(2, delivered_record(1, 2, 20, 23, true), 50, 2);     // latency 30, network 27
+  st.on_delivered(3, delivered_record(2, 3, 100, 140, true), 200, 4);  // delivered in the drain
   EXPECT_EQ(st.packets_delivered(), 3u);
   EXPECT_EQ(st.latencies(), (std::vector<std::uint32_t>{30, 100}));
   EXPECT_EQ(st.network_latencies(), (std::vector<std::uint32_t>{27, 60}));

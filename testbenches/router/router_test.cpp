@@ -32,7 +32,7 @@ constexpr int kXPlus = 0;
 constexpr int kXMinus = 1;
 constexpr int kYPlus = 2;
 constexpr int kYMinus = 3;
-constexpr int kLocal = 4;   // injection input / ejection output
+constexpr int kLocal = 4;    // injection input / ejection output
 constexpr NodeId kEast = 5;  // (2,1): leaves through x+
 constexpr Cycle kNever = ActivityCalendar::kNever;
 
@@ -328,8 +328,7 @@ TEST_P(RouterTiming, FlitsLeaveAfterPipelineDelayAndReturnCredits) {
     EXPECT_EQ(out[i].flit.hops, 3u) << "network output must count a hop";
     EXPECT_EQ(out[i].flit.payload, make_flit(77, static_cast<int>(i), 3, kEast, in_vc).payload);
     // The downstream neighbour is woken exactly when the flit becomes visible to it.
-    EXPECT_TRUE(contains(b.active(out[i].visible), b.downstream_component(kXPlus)))
-        << "flit " << i;
+    EXPECT_TRUE(contains(b.active(out[i].visible), b.downstream_component(kXPlus))) << "flit " << i;
   }
   EXPECT_EQ(out[0].flit.type, FlitType::kHead);
   EXPECT_EQ(out[1].flit.type, FlitType::kBody);
@@ -823,7 +822,7 @@ TEST(RouterWake, CalendarDrivenEqualsSteppedEveryCycle) {
       RouterBench b(c, name.c_str());
       for (int p : {kXMinus, kYMinus, kYPlus, kLocal}) b.connect_input(p);
       b.connect_output(kXPlus, true);
-      b.connect_output(kLocal, false);  // ejection: never back-pressures
+      b.connect_output(kLocal, false);   // ejection: never back-pressures
       b.connect_output(kYMinus, false);  // starves after 2 x 3 flits
       PacketId id = 1;
       for (int k = 0; k < 6; ++k) {

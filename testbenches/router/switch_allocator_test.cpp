@@ -21,9 +21,7 @@ std::string kind_name(const ::testing::TestParamInfo<AllocatorKind>& info) {
   return info.param == AllocatorKind::kSeparableInputFirst ? "InputFirst" : "OutputFirst";
 }
 
-std::tuple<int, int, int> key(const SwitchRequest& r) {
-  return {r.in_port, r.vc, r.out_port};
-}
+std::tuple<int, int, int> key(const SwitchRequest& r) { return {r.in_port, r.vc, r.out_port}; }
 
 void check_matching(const std::vector<SwitchRequest>& requests,
                     const std::vector<SwitchRequest>& grants) {
@@ -35,8 +33,7 @@ void check_matching(const std::vector<SwitchRequest>& requests,
     EXPECT_TRUE(requested.count(key(g)))
         << "grant (" << g.in_port << "," << g.vc << "->" << g.out_port << ") not requested";
     EXPECT_TRUE(ins.insert(g.in_port).second) << "input port " << g.in_port << " granted twice";
-    EXPECT_TRUE(outs.insert(g.out_port).second) << "output port " << g.out_port
-                                                << " granted twice";
+    EXPECT_TRUE(outs.insert(g.out_port).second) << "output port " << g.out_port << " granted twice";
   }
 }
 

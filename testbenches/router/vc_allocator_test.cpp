@@ -134,7 +134,8 @@ TEST_P(VcAllocatorTest, RandomRequestsRespectContracts) {
       for (int ivc = 0; ivc < inputs * vcs; ++ivc) {
         if (std::uniform_int_distribution<int>(0, 1)(rng) == 0) continue;
         const int plo = std::uniform_int_distribution<int>(0, outputs - 1)(rng);
-        const int phi = std::uniform_int_distribution<int>(plo + 1, std::min(outputs, plo + 2))(rng);
+        const int phi =
+            std::uniform_int_distribution<int>(plo + 1, std::min(outputs, plo + 2))(rng);
         const int vlo = std::uniform_int_distribution<int>(0, vcs - 1)(rng);
         const int vhi = std::uniform_int_distribution<int>(vlo + 1, vcs)(rng);
         req.push_back({ivc, make_route(plo, phi, vlo, vhi)});

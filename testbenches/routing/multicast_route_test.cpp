@@ -34,9 +34,9 @@ Config hamiltonian_mesh(int x, int y) {
 TEST(HeaderFlits, AddressListAndBitStringCosts) {
   // 64 nodes: 6-bit addresses; 8-byte flits hold 64 bits.
   EXPECT_EQ(header_flits(HeaderEncoding::kAddressList, 1, 64, 8), 1);
-  EXPECT_EQ(header_flits(HeaderEncoding::kAddressList, 10, 64, 8), 1);   // 60 bits
-  EXPECT_EQ(header_flits(HeaderEncoding::kAddressList, 11, 64, 8), 2);   // 66 bits
-  EXPECT_EQ(header_flits(HeaderEncoding::kAddressList, 63, 64, 8), 6);   // 378 bits
+  EXPECT_EQ(header_flits(HeaderEncoding::kAddressList, 10, 64, 8), 1);  // 60 bits
+  EXPECT_EQ(header_flits(HeaderEncoding::kAddressList, 11, 64, 8), 2);  // 66 bits
+  EXPECT_EQ(header_flits(HeaderEncoding::kAddressList, 63, 64, 8), 6);  // 378 bits
   EXPECT_EQ(header_flits(HeaderEncoding::kBitString, 1, 64, 8), 1);
   EXPECT_EQ(header_flits(HeaderEncoding::kBitString, 63, 64, 8), 1);
   // 1024 nodes, 2-byte flits: 10-bit addresses, 16-bit flits.
@@ -51,10 +51,10 @@ TEST(Brcp, XyRoutesAcceptOnRouteListsInOrderOnly) {
   const NodeId src = n(1, 1);
   EXPECT_EQ(brcp_violation(f.rc, src, {n(3, 1), n(5, 1), n(5, 4), n(5, 6)}), "");
   EXPECT_EQ(brcp_violation(f.rc, src, {n(1, 5)}), "");
-  EXPECT_NE(brcp_violation(f.rc, src, {n(5, 4), n(3, 1)}), "");          // out of order
-  EXPECT_NE(brcp_violation(f.rc, src, {n(3, 2), n(5, 6)}), "");          // (3,2) off the XY route
-  EXPECT_NE(brcp_violation(f.rc, src, {n(3, 1), n(3, 1)}), "");          // twice
-  EXPECT_NE(brcp_violation(f.rc, src, {src, n(3, 1)}), "");              // the source
+  EXPECT_NE(brcp_violation(f.rc, src, {n(5, 4), n(3, 1)}), "");  // out of order
+  EXPECT_NE(brcp_violation(f.rc, src, {n(3, 2), n(5, 6)}), "");  // (3,2) off the XY route
+  EXPECT_NE(brcp_violation(f.rc, src, {n(3, 1), n(3, 1)}), "");  // twice
+  EXPECT_NE(brcp_violation(f.rc, src, {src, n(3, 1)}), "");      // the source
   EXPECT_NE(brcp_violation(f.rc, src, {}), "");
   const std::string why = brcp_violation(f.rc, src, {n(3, 2), n(5, 6)});
   EXPECT_NE(why.find("destination 0"), std::string::npos) << why;
@@ -125,7 +125,8 @@ TEST(SplitIntoPaths, RandomSetsBecomeConformingPathsCoveringEachDestinationOnce)
       const NodeId src = static_cast<NodeId>(rng() % static_cast<unsigned>(nodes));
       std::vector<NodeId> dests;
       const int m = 1 + static_cast<int>(rng() % static_cast<unsigned>(nodes - 1));
-      for (int i = 0; i < m; ++i) dests.push_back(static_cast<NodeId>(rng() % static_cast<unsigned>(nodes)));
+      for (int i = 0; i < m; ++i)
+        dests.push_back(static_cast<NodeId>(rng() % static_cast<unsigned>(nodes)));
       const auto paths = split_into_paths(f.rc, f.topology, src, dests);
       expect_partition(f, src, dests, paths);
       if (f.rc.hamiltonian()) {
@@ -150,8 +151,8 @@ TEST(SplitIntoPaths, XyBroadcastNeedsOnePathPerColumnSegment) {
 
 TEST(RandomBrcpPath, ConformsAndHasTheRequestedLengthWhenTheRouteAllows) {
   std::mt19937_64 rng(3);
-  for (const Config& c : {testing::mesh_config({8, 8}), testing::torus_config({8, 8}),
-                          hamiltonian_mesh(8, 8)}) {
+  for (const Config& c :
+       {testing::mesh_config({8, 8}), testing::torus_config({8, 8}), hamiltonian_mesh(8, 8)}) {
     Fixture f(c);
     for (int trial = 0; trial < 200; ++trial) {
       const NodeId src = static_cast<NodeId>(rng() % 64);

@@ -24,7 +24,6 @@ std::vector<int> coords_of(NodeId n, const std::vector<int>& sides) {
   return testing::coords_of(static_cast<int>(n), sides);
 }
 
-
 RoutingConfig dor(std::vector<int> order, bool dateline = true) {
   RoutingConfig r;
   r.algorithm = RoutingAlgorithm::kDimensionOrder;
@@ -198,8 +197,8 @@ TEST(RouteComputeMesh, XYFirstHopExamples) {
 // link since it entered that dimension.
 void check_torus_dor(const std::vector<int>& sides, const std::vector<int>& order, int vcs,
                      bool dateline) {
-  SCOPED_TRACE(::testing::Message() << "torus " << ::testing::PrintToString(sides) << " vcs "
-                                    << vcs << " dateline " << dateline);
+  SCOPED_TRACE(::testing::Message() << "torus " << ::testing::PrintToString(sides) << " vcs " << vcs
+                                    << " dateline " << dateline);
   const Topology topo = make_grid(TopologyKind::kTorus, sides);
   const PortLayout layout = one_port(topo);
   const RouteCompute rc(topo, dor(order, dateline), layout, vcs);
@@ -277,11 +276,11 @@ TEST(RouteComputeTorus, NoDateline8x8UsesAllVcs) { check_torus_dor({8, 8}, {0, 1
 TEST(RouteComputeTorus, TiesGoPlus) {
   const Topology topo = make_grid(TopologyKind::kTorus, {8, 8});
   const RouteCompute rc(topo, dor({0, 1}), one_port(topo), 2);
-  EXPECT_EQ(rc.first_hop_port(0, 4), 0);    // x distance 4 either way: +
-  EXPECT_EQ(rc.first_hop_port(4, 0), 0);    // from x=4 to x=0: + through the wrap
-  EXPECT_EQ(rc.first_hop_port(0, 5), 1);    // 3 hops - beats 5 hops +
-  EXPECT_EQ(rc.first_hop_port(0, 32), 2);   // y distance 4: +
-  EXPECT_EQ(rc.first_hop_port(0, 56), 3);   // (0,7): y-
+  EXPECT_EQ(rc.first_hop_port(0, 4), 0);   // x distance 4 either way: +
+  EXPECT_EQ(rc.first_hop_port(4, 0), 0);   // from x=4 to x=0: + through the wrap
+  EXPECT_EQ(rc.first_hop_port(0, 5), 1);   // 3 hops - beats 5 hops +
+  EXPECT_EQ(rc.first_hop_port(0, 32), 2);  // y distance 4: +
+  EXPECT_EQ(rc.first_hop_port(0, 56), 3);  // (0,7): y-
 }
 
 // Hand-worked example: (6,0) -> (1,0) on an 8x8 torus goes + through the wrap at x=7:
@@ -319,9 +318,9 @@ TEST(RouteComputeTorus, DatelineHandExample) {
 // ---------------------------------------------------------------- hypercubes
 
 void check_hypercube(int dims, EcubeOrder order) {
-  SCOPED_TRACE(::testing::Message() << "hypercube " << dims << " "
-                                    << (order == EcubeOrder::kHighToLow ? "high_to_low"
-                                                                        : "low_to_high"));
+  SCOPED_TRACE(::testing::Message()
+               << "hypercube " << dims << " "
+               << (order == EcubeOrder::kHighToLow ? "high_to_low" : "low_to_high"));
   const Topology topo = make_hypercube(dims);
   const PortLayout layout = one_port(topo);
   const int vcs = 2;
@@ -456,8 +455,7 @@ TEST(RouteComputeEjection, KPortWalkOnHypercube) {
     for (int d = 0; d < 16; ++d) {
       RouteResult eject;
       int last_in = -1;
-      walk(topo, rc, layout, static_cast<NodeId>(s), static_cast<NodeId>(d), rng, eject,
-           last_in);
+      walk(topo, rc, layout, static_cast<NodeId>(s), static_cast<NodeId>(d), rng, eject, last_in);
       EXPECT_EQ(eject.port_lo, 4);
       EXPECT_EQ(eject.port_hi, 6);
     }
@@ -472,11 +470,11 @@ TEST(RouteComputeInjection, InjectionVcHi) {
   EXPECT_EQ(RouteCompute(mesh, dor({}), one_port(mesh), 4).injection_vc_hi(), 4);
   EXPECT_EQ(RouteCompute(mesh, dor({}, true), one_port(mesh), 3).injection_vc_hi(), 3);
   EXPECT_EQ(RouteCompute(torus, dor({}, true), one_port(torus), 4).injection_vc_hi(), 2);
-  EXPECT_EQ(RouteCompute(torus, dor({}, true), one_port(torus), 5).injection_vc_hi(), 3);  // class 0 = ceil(5/2)
+  EXPECT_EQ(RouteCompute(torus, dor({}, true), one_port(torus), 5).injection_vc_hi(),
+            3);  // class 0 = ceil(5/2)
   EXPECT_EQ(RouteCompute(torus, dor({}, true), one_port(torus), 2).injection_vc_hi(), 1);
   EXPECT_EQ(RouteCompute(torus, dor({}, false), one_port(torus), 4).injection_vc_hi(), 4);
-  EXPECT_EQ(RouteCompute(cube, ecube(EcubeOrder::kHighToLow), one_port(cube), 4)
-                .injection_vc_hi(),
+  EXPECT_EQ(RouteCompute(cube, ecube(EcubeOrder::kHighToLow), one_port(cube), 4).injection_vc_hi(),
             4);
 }
 
