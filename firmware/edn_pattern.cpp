@@ -150,7 +150,7 @@ Block build(int k) {
 
 }  // namespace
 
-EdnPattern::EdnPattern(int k) : k_(k), side_(1 << k) {
+EdnPattern::EdnPattern(int k) : side_(1 << k) {
   if (k < 2 || k > 10) throw std::invalid_argument("EDN pattern needs 2 <= k <= 10");
   const Block b = build(k);
   const std::size_t n = static_cast<std::size_t>(side_) * static_cast<std::size_t>(side_);

@@ -57,7 +57,6 @@ class EdnPattern {
   std::vector<int> xy_path(NodeId a, NodeId b) const;
 
  private:
-  int k_;
   int side_;
   std::array<NodeId, 4> tops_{};
   std::vector<int> level_;

@@ -25,12 +25,13 @@ void check_router_implementation(const Config& config) {
   check_rtl_limits(config);
 }
 
-std::shared_ptr<RouterFactory> make_router_factory(const Config& config, std::string trace_prefix,
-                                                   std::vector<NodeId> traced) {
+std::shared_ptr<RouterFactory> make_router_factory(const Config& config,
+                                                   const std::string& trace_prefix,
+                                                   const std::vector<NodeId>& traced) {
   check_router_implementation(config);
   if (config.network.router.implementation != RouterImplementation::kRtl) return nullptr;
 #ifdef WORMSIM_HAS_RTL
-  return std::make_shared<RtlRouterFactory>(std::move(trace_prefix), std::move(traced));
+  return std::make_shared<RtlRouterFactory>(trace_prefix, traced);
 #else
   (void)trace_prefix;
   (void)traced;

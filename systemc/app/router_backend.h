@@ -27,7 +27,7 @@ void check_router_implementation(const Config& config);
 // <trace_prefix>_r<id>.fst when trace_prefix is not empty). Calls
 // check_router_implementation first.
 std::shared_ptr<RouterFactory> make_router_factory(const Config& config,
-                                                   std::string trace_prefix = {},
-                                                   std::vector<NodeId> traced = {});
+                                                   const std::string& trace_prefix = {},
+                                                   const std::vector<NodeId>& traced = {});
 
 }  // namespace wormsim

@@ -13,7 +13,7 @@
 
 namespace wormsim {
 
-ConfigError::ConfigError(std::string key, std::string message, int line, std::string source)
+ConfigError::ConfigError(std::string key, std::string message, int line, const std::string& source)
     : std::runtime_error(
           fmt::format("{}{}{}: {}", source.empty() ? "" : source + ":",
                       line > 0 ? fmt::format("{}: ", line) : std::string(source.empty() ? "" : " "),
@@ -543,7 +543,7 @@ void Config::check_packet_flits(CollectiveAlgorithm alg, std::size_t dests, int 
     const std::uint64_t flits =
         list_flits + std::max<std::uint64_t>(1, (header + payload + fb - 1) / fb);
     if (flits <= static_cast<std::uint64_t>(kMaxPacketFlits)) continue;
-    const std::string what = fmt::format(
+    std::string what = fmt::format(
         "{} sends a {}-byte message{} {} {} flits ({}-byte flits{}{}), more than the {} flits a "
         "packet can have",
         to_string(alg), message,
@@ -559,12 +559,11 @@ void Config::check_packet_flits(CollectiveAlgorithm alg, std::size_t dests, int 
         kMaxPacketFlits);
     throw ConfigError(
         fmt::format("collective.message_bytes[{}]", b),
-        what +
-            (node.max_packet_bytes > 0
-                 ? "; lower node.max_packet_bytes or collective.message_bytes"
-                 : "; lower collective.message_bytes, or split messages into packets with "
-                   "node.max_packet_bytes") +
-            preset_note);
+        what.append(node.max_packet_bytes > 0
+                        ? "; lower node.max_packet_bytes or collective.message_bytes"
+                        : "; lower collective.message_bytes, or split messages into packets "
+                          "with node.max_packet_bytes")
+            .append(preset_note));
   }
 }
 

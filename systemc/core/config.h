@@ -69,7 +69,7 @@ enum class RootSelection { kOne, kAll, kSample };
 // line in the YAML source when known (0 otherwise).
 class ConfigError : public std::runtime_error {
  public:
-  ConfigError(std::string key, std::string message, int line = 0, std::string source = {});
+  ConfigError(std::string key, std::string message, int line = 0, const std::string& source = {});
   const std::string& key() const { return key_; }
   int line() const { return line_; }
 

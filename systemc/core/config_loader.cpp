@@ -99,8 +99,8 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 
 class Val {
  public:
-  Val(YAML::Node node, std::string key, int line, const Entry& entry)
-      : node_(std::move(node)), key_(std::move(key)), line_(line), entry_(&entry) {}
+  Val(const YAML::Node& node, std::string key, int line, const Entry& entry)
+      : node_(node), key_(std::move(key)), line_(line), entry_(&entry) {}
 
   const YAML::Node& node() const { return node_; }
 

@@ -1,6 +1,7 @@
 #include "network.h"
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <iostream>
 
@@ -30,7 +31,8 @@ bool order_guaranteed(const Config& c) {
 }
 }  // namespace
 
-Network::Network(const sc_core::sc_module_name& name, const Config& config, NetworkOptions options)
+Network::Network(const sc_core::sc_module_name& name, const Config& config,
+                 const NetworkOptions& options)
     : sc_core::sc_module(name),
       config_(config),
       options_(options),
@@ -59,7 +61,8 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config, Netw
   rp.replication = rc.replication;
   const MulticastRoute* multicast =
       rc.multidest == MultidestMode::kNone ? nullptr : &multicast_route_;
-  const auto period_ps = static_cast<std::uint64_t>(config.network.clock_period_ns * 1000.0 + 0.5);
+  const auto period_ps =
+      static_cast<std::uint64_t>(std::llround(config.network.clock_period_ns * 1000.0));
   if (!options_.make_endpoint)
     throw std::invalid_argument("Network: NetworkOptions::make_endpoint is required");
   if (!options_.router_factory && rc.implementation != RouterImplementation::kSystemC)

@@ -63,7 +63,7 @@ class Network : public sc_core::sc_module, public EndpointHost {
   SC_HAS_PROCESS(Network);
   // Throws ConfigError naming network.router.implementation if the config asks for routers
   // that options.router_factory cannot make (none given and implementation rtl).
-  Network(const sc_core::sc_module_name& name, const Config& config, NetworkOptions options);
+  Network(const sc_core::sc_module_name& name, const Config& config, const NetworkOptions& options);
 
   const Config& config() const { return config_; }
   const Topology& topology() const { return topology_; }

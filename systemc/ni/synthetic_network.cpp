@@ -10,7 +10,7 @@ namespace wormsim {
 namespace {
 // The terminal at every node, drawing destinations from one picker shared by all of them.
 EndpointFactory terminal_factory(const Config& config,
-                                 std::shared_ptr<std::vector<Terminal*>> terminals) {
+                                 const std::shared_ptr<std::vector<Terminal*>>& terminals) {
   auto picker = std::make_shared<std::optional<DestinationPicker>>();
   return
       [config, terminals, picker](const EndpointContext& ctx) -> std::unique_ptr<NetworkEndpoint> {

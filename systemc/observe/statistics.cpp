@@ -1,6 +1,7 @@
 #include "statistics.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace wormsim {
@@ -15,7 +16,7 @@ Distribution Distribution::of(std::vector<std::uint32_t> samples, std::size_t bi
   d.min = samples.front();
   d.max = samples.back();
   auto quantile = [&](double q) {
-    const auto i = static_cast<std::size_t>(q * static_cast<double>(d.count - 1) + 0.5);
+    const auto i = static_cast<std::size_t>(std::llround(q * static_cast<double>(d.count - 1)));
     return static_cast<std::uint64_t>(samples[std::min(i, samples.size() - 1)]);
   };
   d.p50 = quantile(0.50);

@@ -5,7 +5,6 @@ namespace wormsim {
 SwitchAllocator::SwitchAllocator(AllocatorKind kind, int inputs, int outputs, int vcs)
     : kind_(kind),
       inputs_(inputs),
-      outputs_(outputs),
       vcs_(vcs),
       input_arbiters_(static_cast<std::size_t>(inputs), RoundRobinArbiter(vcs)),
       output_arbiters_(static_cast<std::size_t>(outputs), RoundRobinArbiter(inputs)),

@@ -33,7 +33,6 @@ class SwitchAllocator {
 
   AllocatorKind kind_;
   int inputs_;
-  int outputs_;
   int vcs_;
   std::vector<RoundRobinArbiter> input_arbiters_;   // per input port, over its VCs
   std::vector<RoundRobinArbiter> output_arbiters_;  // per output port, over input ports
