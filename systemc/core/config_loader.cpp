@@ -12,11 +12,13 @@
 #include <iterator>
 #include <limits>
 #include <optional>
+#include <sstream>
 #include <string_view>
 #include <system_error>
 #include <utility>
 
 #include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 namespace wormsim {
@@ -669,25 +671,76 @@ ConfigError locate(const ConfigError& e, const Entries& entries, const std::stri
   return ConfigError(key, message, line, entry->source);
 }
 
+// How many YAML documents `text` holds, counting to two. Not YAML::LoadAll: yaml-cpp 0.7
+// (Debian 12) loops forever, allocating, on some malformed input such as a stray "," line
+// (jbeder/yaml-cpp#1040, fixed upstream by #1319); its parser reports such input as one more
+// (empty) document per call, so counting stops the loop and the input is an error here.
+struct DocumentCount {
+  int documents = 0;
+  int second_line = 0;  // 1-based
+};
+class DocumentCounter : public YAML::EventHandler {
+ public:
+  DocumentCount count;
+  // The second document's line is that of its first node (else of its start marker).
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (++count.documents == 2) start_line_ = mark.is_null() ? 0 : mark.line + 1;
+  }
+  void OnDocumentEnd() override {
+    if (count.documents == 2 && count.second_line == 0) count.second_line = start_line_;
+  }
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                const std::string&) override {
+    node(mark);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    node(mark);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    node(mark);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void node(const YAML::Mark& mark) {
+    if (count.documents == 2 && count.second_line == 0 && !mark.is_null())
+      count.second_line = mark.line + 1;
+  }
+  int start_line_ = 0;
+};
+DocumentCount count_documents(const std::string& text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  DocumentCounter counter;
+  while (counter.count.documents < 2 && parser.HandleNextDocument(counter)) {
+  }
+  return counter.count;
+}
+
 }  // namespace
 
 Config load_config(const std::string& yaml_text, const std::string& source,
                    const std::vector<std::string>& overrides, const ConfigCheck& extra_check,
                    std::vector<GivenKey>* given_keys) {
-  std::vector<YAML::Node> documents;
+  YAML::Node document;
   try {
-    documents = YAML::LoadAll(yaml_text);
+    const DocumentCount count = count_documents(yaml_text);
+    if (count.documents > 1)
+      throw ConfigError(kYamlKey, "expected one YAML document; a second one starts here",
+                        count.second_line, source);
+    if (count.documents == 1) document = YAML::Load(yaml_text);
   } catch (const YAML::Exception& e) {
     throw ConfigError(kYamlKey, fmt::format("invalid YAML: {}", e.msg),
                       e.mark.is_null() ? 0 : e.mark.line + 1, source);
   }
-  if (documents.size() > 1)
-    throw ConfigError(kYamlKey,
-                      fmt::format("expected one YAML document, found {}", documents.size()),
-                      line_of(documents[1]), source);
 
   Entries entries;
-  if (!documents.empty()) collect(documents.front(), "", source, entries);
+  if (document) collect(document, "", source, entries);
   for (const std::string& o : overrides) apply_override(o, entries);
 
   Config c;

@@ -364,6 +364,13 @@ TEST(ConfigLoaderErrors, MalformedYamlReportsLine) {
   EXPECT_TRUE(contains(msg, "one YAML document"));
 }
 
+// Inputs on which yaml-cpp 0.7's LoadAll loops forever, allocating (jbeder/yaml-cpp#1040;
+// the second was found by fuzz/config_loader_fuzz.cpp): an error naming the line, no hang.
+TEST(ConfigLoaderErrors, StrayCommaIsAnErrorNotAHang) {
+  EXPECT_TRUE(contains(expect_error(",\n", {}, "<yaml>", 1), "one YAML document"));
+  EXPECT_TRUE(contains(expect_error("#,\n,#ocss\n }", {}, "<yaml>", 2), "one YAML document"));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Type errors.
 
