@@ -8,10 +8,13 @@ Commands run from the repository root (the docs write paths relative to it) with
 `wormsim` first on PATH, each with a time limit.
 
 Markers (HTML comments, invisible when the Markdown is rendered) say where a command runs in a
-shorter form or not at all, anywhere in the same file:
+shorter form or not at all; a marker anywhere in README.md or docs/ applies to every place the
+command appears:
     <!-- doc-test: COMMAND => SHORT VARIANT -->
     <!-- doc-test: COMMAND => skip: REASON -->
     <!-- doc-test: COMMAND => rtl -->          (runs only in a build with the RTL router)
+    <!-- doc-test: COMMAND => exits N -->      (runs as written, expecting exit code N)
+Short variants see the build directory as $WORMSIM_BUILD.
 COMMAND is the command exactly as the docs show it (after joining and dropping the comment).
 
 Usage: scripts/doc_examples.py --build BUILD_DIR [--list] [--filter REGEX] [--timeout S]
@@ -27,7 +30,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-COMMANDS = ("wormsim ", "build/systemc/wormsim", "scripts/", "/usr/bin/python3 scripts/",
+COMMANDS = ("wormsim ", "build/systemc/wormsim", "build/testbenches/", "scripts/",
+            "/usr/bin/python3 scripts/",
             "gtkwave ", "xvfb-run ", "cmake ", "ctest ", "CI=true ")
 MARKER = re.compile(r"<!--\s*doc-test:\s*(.+?)\s*=>\s*(.+?)\s*-->")
 EXITS = re.compile(r"\bexits? (\d)\b")
@@ -100,10 +104,13 @@ def main():
     env = dict(os.environ)
     env["PATH"] = f"{build / 'systemc'}:{env['PATH']}"
     env.setdefault("CI", "true")
+    env["WORMSIM_BUILD"] = str(build)
     has_rtl = rtl_built(build)
     failures, ran, seen = [], 0, set()
+    marks = {}
     for path in files:
-        marks = markers(path)
+        marks.update(markers(path))
+    for path in files:
         rel = path.relative_to(ROOT)
         for line, command, comment in extract(path):
             if not re.search(args.filter, command):
@@ -115,8 +122,12 @@ def main():
             if how == "rtl" and not has_rtl:
                 print(f"skip  {rel}:{line}: {command}  (needs the RTL build)")
                 continue
-            run = how if how and how != "rtl" else command
-            expected = int(EXITS.search(comment).group(1)) if EXITS.search(comment) else 0
+            exits = re.fullmatch(r"exits (\d)", how)
+            run = how if how and how != "rtl" and not exits else command
+            if exits:
+                expected = int(exits.group(1))
+            else:
+                expected = int(EXITS.search(comment).group(1)) if EXITS.search(comment) else 0
             if (run, expected) in seen:
                 continue
             seen.add((run, expected))

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdlib>
 
+#include "router_backend.h"
 #include "synthetic_network.h"
 
 namespace {
@@ -31,10 +32,15 @@ Config mesh(int side, int packet_length, double rate, Cycle measure) {
 }
 
 void run_case(benchmark::State& state, const Config& config) {
+  if (config.network.router.implementation == RouterImplementation::kRtl && !rtl_available()) {
+    state.SkipWithError("needs the RTL router (a build with WORMSIM_RTL)");
+    return;
+  }
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
     NetworkOptions opt;
     opt.quiet = true;
+    opt.router_factory = make_router_factory(config);
     SyntheticNetwork net("net", config, opt);
     const auto t1 = std::chrono::steady_clock::now();
     sc_core::sc_start();
