@@ -93,7 +93,6 @@ class RtlRouter : public Router {
       model_;
   std::unique_ptr<VerilatedFstC> trace_;
   std::uint64_t period_ps_;
-  Cycle last_dump_ = 0;
   std::vector<MulticastBranch> branch_scratch_;
 };
 
