@@ -428,6 +428,24 @@ simulation: {warmup_cycles: 0, measure_cycles: 20000, watchdog_cycles: 300}
   EXPECT_GE(j.at("deadlock").at("cycle").size(), 2u);
 }
 
+// docs/cli.md exit 4: offered load far beyond saturation on a mesh (deadlock-free, so the
+// watchdog stays quiet while flits move) leaves packets queued when the drain limit ends the
+// run: exit 4, the message names the limit, and results.json says so.
+TEST_F(CliTest, DrainIncompleteExitsWithFour) {
+  const std::string file = write("drain.yaml", R"(workload: synthetic
+network: {topology: mesh, dims: [4, 4]}
+traffic: {injection_rate: 0.9, packet_length: 5}
+simulation: {warmup_cycles: 0, measure_cycles: 2000, drain_max_cycles: 20, watchdog_cycles: 20}
+)");
+  const fs::path out = dir_ / "drain";
+  const Result r = run_cli("run --quiet " + file + " --out " + out.string());
+  EXPECT_EQ(r.code, 4) << r.out;
+  EXPECT_NE(r.out.find("drain incomplete"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("after 20 drain cycles"), std::string::npos) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(std::ifstream(out / "results.json"));
+  EXPECT_EQ(j.at("outcome"), "drain_incomplete");
+}
+
 TEST_F(CliTest, ListNamesEveryCategory) {
   const Result r = run_cli("list");
   ASSERT_EQ(r.code, 0);
