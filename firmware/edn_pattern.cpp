@@ -212,7 +212,7 @@ EdnPattern::Startup EdnPattern::startup(NodeId root) const {
     std::vector<NodeId> rest;
     for (std::size_t i = 0; i < m; ++i) {
       if (mask & (1u << i))
-        s.step1.push_back({root, others[i]});
+        s.step1.emplace_back(root, others[i]);
       else
         rest.push_back(others[i]);
     }
@@ -230,7 +230,7 @@ EdnPattern::Startup EdnPattern::startup(NodeId root) const {
       for (NodeId r : rest) {
         const std::size_t h = code % holders.size();
         code /= holders.size();
-        cand.step2.push_back({holders[h], r});
+        cand.step2.emplace_back(holders[h], r);
         ++sends[h];
       }
       const int conflicts = disjoint(cand.step2) ? 0 : 1;

@@ -165,7 +165,7 @@ void CollectiveHarness::collect(const fw::Operation& op) {
   // An operation without destinations delivered nothing: not a success (validate() rejects
   // the configs that would make one).
   if (op.destinations.empty() && !ping_pong)
-    r.errors.push_back("the operation has no destinations");
+    r.errors.emplace_back("the operation has no destinations");
   // Latency per destination.
   double sum = 0;
   for (NodeId d : op.destinations) {
