@@ -93,7 +93,7 @@ std::vector<MachinePreset> build() {
   p = table_5_1("delta", "Intel Touchstone Delta", "NX 3.3.10", 77.0, 0.125);
   p.max_packet_bytes = 512;
   p.header_bytes = 30;
-  p.source += "; packets of 512 bytes, 30 of them header: seed 002 section 3";
+  p.source += "; packets of 512 bytes, 30 of them header: seed 002 section 2";
   v.push_back(p);
   v.push_back(table_5_1("ipsc860", "Intel iPSC/860", "NX 3.3.2", 65.0, 0.333));
   v.push_back(table_5_1("ipsc2", "Intel iPSC/2", "NX 3.3.2", 370.0, 0.357));

@@ -40,7 +40,7 @@ inline constexpr unsigned kFlitW = kTypLsb + 2;  // 283
 inline constexpr unsigned kDataBytes = kDataW / 8;
 
 // Structural maxima of the Verilated routers (rtl/CMakeLists.txt); a configuration may use
-// less, and Config::validate checks them. Three shapes are built (docs/rtl.md):
+// less, and check_rtl_limits (rtl_limits.h) checks them when a config is loaded. Three shapes are built (docs/rtl.md):
 //  - narrow: Vwormsim_router (with the multidestination hardware) and Vwormsim_router_uc
 //    (without), kNarrowPorts network ports and as many injection and ejection channels:
 //    1D/2D meshes and tori and hypercubes up to 4 dimensions;

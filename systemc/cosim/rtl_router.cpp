@@ -153,7 +153,7 @@ RtlRouter::RtlRouter(const sc_core::sc_module_name& name, const RouterParams& pa
                     this->name(), layout_.network, std::max(layout_.injection, layout_.ejection)));
   if (rtl_net_ == rtl::kCubePorts) {
     // Only 8- to 16-cubes need this build, and their node counts exceed both multidestination
-    // headers, which Config::validate_rtl rejects first.
+    // headers, which check_rtl_limits (rtl_limits.h) rejects first.
     if (multidest)
       throw std::logic_error(
           fmt::format("{}: the RTL router with {} ports is built without the "

@@ -30,7 +30,7 @@ TEST(MachinePreset, EveryPresetCitesASeedAndConvertsToWholeCycles) {
 }
 
 // The parameters the seeds state, checked against the text (seed 000 sections 3.3.5, 3.4.5,
-// 4.4.3, Table 5.1; seed 002 section 3; seed 003's abstract).
+// 4.4.3, Table 5.1; seed 002 section 2; seed 003's abstract).
 TEST(MachinePreset, SeedValues) {
   const auto t3d = find_machine_preset("t3d");
   ASSERT_TRUE(t3d);
