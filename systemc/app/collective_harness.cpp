@@ -4,6 +4,7 @@
 #include <map>
 #include <numeric>
 #include <random>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -23,8 +24,11 @@ std::vector<std::uint8_t> CollectiveHarness::root_data(const fw::Operation& op) 
 }
 
 CollectiveHarness::CollectiveHarness(const sc_core::sc_module_name& name, const Config& config,
-                                     NetworkOptions options)
-    : sc_core::sc_module(name), config_(config), tables_(fw::make_firmware_tables(config)) {
+                                     NetworkOptions options, CollectiveFirmware firmware)
+    : sc_core::sc_module(name),
+      config_(config),
+      firmware_(std::move(firmware)),
+      tables_(fw::make_firmware_tables(config)) {
   const int nodes = node_count(config.network.topology);
   deliveries_.resize(static_cast<std::size_t>(nodes));
   returned_.assign(static_cast<std::size_t>(nodes), false);
@@ -103,7 +107,7 @@ void CollectiveHarness::program(ProcessorBus& bus) {
     sc_core::wait(start_event_);
     if (shutting_down_) return;
     const fw::Operation& op = ops_[current_];
-    fw::run_collective(
+    firmware_(
         rt, op, self == op.root ? expected_ : std::vector<std::uint8_t>{},
         [&](const std::vector<std::uint8_t>& data) {
           const bool correct =

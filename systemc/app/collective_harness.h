@@ -18,6 +18,7 @@
 //     messages in the same step) and depth contention (different steps), seed 000 sec. 4.2.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -50,11 +51,18 @@ struct OperationResult {
   std::vector<std::string> errors;   // verification failures
 };
 
+// What every node runs for one operation (fw::run_collective's contract: `data` is the root's
+// message, every destination calls deliver exactly once). Tests give firmware that breaks
+// the contract to prove the harness's checks and the exit codes (testbenches/app).
+using CollectiveFirmware =
+    std::function<void(fw::Runtime&, const fw::Operation&, const std::vector<std::uint8_t>&,
+                       const fw::Deliver&, const fw::FirmwareTables&)>;
+
 class CollectiveHarness : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(CollectiveHarness);
   CollectiveHarness(const sc_core::sc_module_name& name, const Config& config,
-                    NetworkOptions options = {});
+                    NetworkOptions options = {}, CollectiveFirmware firmware = fw::run_collective);
 
   Network& network() { return *network_; }
   const Network& network() const { return *network_; }
@@ -81,6 +89,7 @@ class CollectiveHarness : public sc_core::sc_module {
   void collect(const fw::Operation& op);
 
   Config config_;
+  CollectiveFirmware firmware_;
   MessageLog log_;
   fw::FirmwareTables tables_;
   std::vector<fw::Operation> ops_;

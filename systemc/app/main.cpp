@@ -23,6 +23,7 @@
 #include "collective_harness.h"
 #include "collective_report.h"
 #include "config_loader.h"
+#include "exit_status.h"
 #include "machine_preset.h"
 #include "network.h"
 #include "results.h"
@@ -50,7 +51,9 @@ class OutputError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum ExitCode : int { kOk = 0, kError = 1, kConfigError = 2, kDeadlock = 3, kDrainIncomplete = 4 };
+constexpr int kOk = static_cast<int>(ExitCode::kOk);
+constexpr int kError = static_cast<int>(ExitCode::kError);
+constexpr int kConfigError = static_cast<int>(ExitCode::kConfigError);
 
 template <typename E>
 std::string names() {
@@ -283,23 +286,9 @@ int run_collective(const Config& config, const RunInfo& run_info, const std::str
     std::cout << fmt::format("trace: {} (layout {})\n",
                              (out / (config.trace.file + ".vcd")).string(),
                              (out / (config.trace.file + ".gtkw")).string());
-  if (harness.firmware_fault()) {
-    std::cerr << "wormsim: firmware error: " << *harness.firmware_fault() << "\n";
-    return kError;
-  }
-  if (harness.network().deadlock()) {
-    std::cerr << harness.network().deadlock()->text();
-    return kDeadlock;
-  }
-  if (harness.stall()) {
-    std::cerr << "wormsim: " << *harness.stall() << "\n";
-    return kDeadlock;
-  }
-  if (harness.network().scoreboard().violation_count() > 0 || harness.verification_errors() > 0) {
-    std::cerr << "wormsim: verification failed (see the ERROR lines and results.json)\n";
-    return kError;
-  }
-  return kOk;
+  const RunStatus status = collective_status(harness);
+  std::cerr << status.message;
+  return static_cast<int>(status.code);
 }
 
 int run_command(const std::string& file, const std::vector<std::string>& sets,
@@ -335,19 +324,9 @@ int run_command(const std::string& file, const std::vector<std::string>& sets,
         "trace: {} (layout {})\n",
         (std::filesystem::path(out_dir) / (config.trace.file + ".vcd")).string(),
         (std::filesystem::path(out_dir) / (config.trace.file + ".gtkw")).string());
-  if (network.deadlock()) {
-    std::cerr << network.deadlock()->text();
-    return kDeadlock;
-  }
-  if (network.scoreboard().violation_count() > 0) return kError;
-  if (network.outcome() == RunOutcome::kDrainIncomplete) {
-    std::cerr << fmt::format(
-        "wormsim: drain incomplete: {} packets outstanding after {} drain "
-        "cycles\n",
-        network.scoreboard().live_packets(), config.simulation.drain_max_cycles);
-    return kDrainIncomplete;
-  }
-  return kOk;
+  const RunStatus status = synthetic_status(network);
+  std::cerr << status.message;
+  return static_cast<int>(status.code);
 }
 
 }  // namespace

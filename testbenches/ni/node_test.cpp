@@ -175,5 +175,241 @@ TEST(Node, ReceiveSleepsUntilTheInterrupt) {
   EXPECT_LT(rig.net->evaluated_cycles(), 20u);
 }
 
+// ---- Every fault path of the NI, through its registers -----------------------------------
+// One case per check in NetworkInterface::b_transport, read_register, write_register and
+// doorbell: node 0 makes the access; the FirmwareFault must name node 0, the register (as the
+// register map docs/ni-registers.md spells it) and the reason. Node 1 first sends node 0 one
+// 4-byte message, so the receive side can also be tested with a message queued.
+
+enum class Machine { kOnePort, kPath, kAllPort, kQueueOfOne };
+
+struct FaultCase {
+  const char* name;
+  Machine machine;
+  // The faulting access (the earlier ones in it must not fault).
+  std::function<void(ProcessorBus&, const Network&)> access;
+  const char* reg;     // register as named in the message
+  const char* reason;  // part of the reason
+};
+
+void stage(ProcessorBus& bus, int channel, NodeId dst, std::uint32_t len) {
+  const std::vector<std::uint8_t> bytes(len, 7);
+  bus.write_block(ni::kTxWindow + ni::kWindowStride * static_cast<std::uint64_t>(channel),
+                  bytes.data(), bytes.size());
+  const std::uint64_t reg = ni::kTxBase + ni::kChannelStride * static_cast<std::uint64_t>(channel);
+  bus.write32(reg + ni::kTxDst, dst);
+  bus.write32(reg + ni::kTxLen, len);
+}
+
+void wait_for_message(ProcessorBus& bus) {
+  while (bus.read32(ni::kRxBase + ni::kRxCount) == 0) bus.busy(1);
+}
+
+constexpr std::uint64_t kTx3 = ni::kTxBase + 3 * ni::kChannelStride;
+constexpr std::uint64_t kRx3 = ni::kRxBase + 3 * ni::kChannelStride;
+// Block accesses of `len` (<= 8) bytes whose contents do not matter.
+void block_write(ProcessorBus& bus, std::uint64_t addr, std::size_t len) {
+  const std::uint8_t bytes[8] = {};
+  bus.write_block(addr, bytes, len);
+}
+void block_read(ProcessorBus& bus, std::uint64_t addr, std::size_t len) {
+  std::uint8_t bytes[8] = {};
+  bus.read_block(addr, bytes, len);
+}
+
+const FaultCase kFaultCases[] = {
+    {"TxWindowOfAMissingChannel", Machine::kOnePort,
+     [](ProcessorBus& b, const Network&) {
+       block_write(b, ni::kTxWindow + 3 * ni::kWindowStride, 4);
+     },
+     "TX3_WINDOW+0x0", "TX channel 3 does not exist (1 channels)"},
+    {"TxWindowRead", Machine::kOnePort,
+     [](ProcessorBus& b, const Network&) { block_read(b, ni::kTxWindow, 4); }, "TX0_WINDOW+0x0",
+     "the TX window is write-only"},
+    {"TxWindowWritePastItsEnd", Machine::kOnePort,
+     [](ProcessorBus& b, const Network&) {
+       block_write(b, ni::kTxWindow + ni::kMaxMessageBytes - 2, 4);
+     },
+     "TX0_WINDOW+0xfffe", "a 4-byte write runs past the 65536-byte window"},
+    {"RxWindowOfAMissingChannel", Machine::kOnePort,
+     [](ProcessorBus& b, const Network&) {
+       block_read(b, ni::kRxWindow + 3 * ni::kWindowStride, 4);
+     },
+     "RX3_WINDOW+0x0", "RX channel 3 does not exist (1 channels)"},
+    {"RxWindowWrite", Machine::kOnePort,
+     [](ProcessorBus& b, const Network&) { block_write(b, ni::kRxWindow, 4); }, "RX0_WINDOW+0x0",
+     "the RX window is read-only"},
+    {"RxWindowReadWithNothingQueued", Machine::kOnePort,
+     [](ProcessorBus& b, const Network&) { block_read(b, ni::kRxWindow, 4); }, "RX0_WINDOW+0x0",
+     "read with an empty receive queue"},
+    {"RxWindowReadPastTheMessage", Machine::kOnePort,
+     [](ProcessorBus& b, const Network&) {
+       wait_for_message(b);
+       block_read(b, ni::kRxWindow + 2, 4);
+     },
+     "RX0_WINDOW+0x2", "a 4-byte read at offset 2 runs past the 4-byte message"},
+    {"UnalignedRegisterRead", Machine::kOnePort,
+     [](ProcessorBus& b, const Network&) { b.read32(ni::kCycleLo + 2); }, "unmapped",
+     "registers take aligned 4-byte accesses (got 4 bytes)"},
+    {"EightByteRegisterWrite", Machine::kOnePort,
+     [](ProcessorBus& b, const Network&) { block_write(b, ni::kIrqEnable, 8); }, "IRQ_ENABLE",
+     "registers take aligned 4-byte accesses (got 8 bytes)"},
+    {"TxRegisterOfAMissingChannelWritten", Machine::kOnePort,
+     [](ProcessorBus& b, const Network&) { b.write32(kTx3 + ni::kTxDst, 1); }, "TX3_DST",
+     "TX channel 3 does not exist (1 channels)"},
+    {"TxDoorbellRead", Machine::kOnePort,
+     [](ProcessorBus& b, const Network&) { b.read32(ni::kTxBase + ni::kTxDoorbell); },
+     "TX0_DOORBELL", "not readable"},
+    {"TxDlistRead", Machine::kPath,
+     [](ProcessorBus& b, const Network&) { b.read32(ni::kTxBase + ni::kTxDlist); }, "TX0_DLIST",
+     "not readable"},
+    {"RxRegisterOfAMissingChannelRead", Machine::kOnePort,
+     [](ProcessorBus& b, const Network&) { b.read32(kRx3 + ni::kRxCount); }, "RX3_COUNT",
+     "RX channel 3 does not exist (1 channels)"},
+    {"RxRegisterOfAMissingChannelWritten", Machine::kOnePort,
+     [](ProcessorBus& b, const Network&) { b.write32(kRx3 + ni::kRxPop, 1); }, "RX3_POP",
+     "RX channel 3 does not exist (1 channels)"},
+    {"RxPopRead", Machine::kOnePort,
+     [](ProcessorBus& b, const Network&) { b.read32(ni::kRxBase + ni::kRxPop); }, "RX0_POP",
+     "not readable"},
+    {"RxTagReadWithNothingQueued", Machine::kOnePort,
+     [](ProcessorBus& b, const Network&) { b.read32(ni::kRxBase + ni::kRxTag); }, "RX0_TAG",
+     "read with an empty receive queue"},
+    {"WriteOnlyRegisterRead", Machine::kOnePort,
+     [](ProcessorBus& b, const Network&) { b.read32(ni::kIrqAck); }, "IRQ_ACK",
+     "not a readable register"},
+    {"DlistWithoutMultidestinationWorms", Machine::kOnePort,
+     [](ProcessorBus& b, const Network&) { b.write32(ni::kTxBase + ni::kTxDlist, 5); }, "TX0_DLIST",
+     "this network has no multidestination worms (network.router.multidest: none)"},
+    {"DlistLongerThanTheNetwork", Machine::kPath,
+     [](ProcessorBus& b, const Network&) {
+       for (std::uint32_t d = 0; d <= 16; ++d) b.write32(ni::kTxBase + ni::kTxDlist, d);
+     },
+     "TX0_DLIST", "more destinations than the 16 nodes"},
+    {"DcountWrittenNonZero", Machine::kPath,
+     [](ProcessorBus& b, const Network&) { b.write32(ni::kTxBase + ni::kTxDcount, 3); },
+     "TX0_DCOUNT", "write 0 to clear the list (got 3)"},
+    {"DoorbellWrittenTwo", Machine::kOnePort,
+     [](ProcessorBus& b, const Network&) { b.write32(ni::kTxBase + ni::kTxDoorbell, 2); },
+     "TX0_DOORBELL", "write 1 to ring the doorbell (got 2)"},
+    {"TxStatusWritten", Machine::kOnePort,
+     [](ProcessorBus& b, const Network&) { b.write32(ni::kTxBase + ni::kTxStatus, 1); },
+     "TX0_STATUS", "read-only"},
+    {"RxSrcWritten", Machine::kOnePort,
+     [](ProcessorBus& b, const Network&) { b.write32(ni::kRxBase + ni::kRxSrc, 1); }, "RX0_SRC",
+     "read-only"},
+    {"RxPopWrittenTwo", Machine::kOnePort,
+     [](ProcessorBus& b, const Network&) {
+       wait_for_message(b);
+       b.write32(ni::kRxBase + ni::kRxPop, 2);
+     },
+     "RX0_POP", "write 1 to pop (got 2)"},
+    {"UnmappedWrite", Machine::kOnePort,
+     [](ProcessorBus& b, const Network&) { b.write32(0x0fff0, 1); }, "unmapped",
+     "not a writable register"},
+    {"MulticastListNamingTheSource", Machine::kPath,
+     [](ProcessorBus& b, const Network&) {
+       stage(b, 0, 3, 4);
+       for (std::uint32_t d : {3u, 0u}) b.write32(ni::kTxBase + ni::kTxDlist, d);
+       b.write32(ni::kTxBase + ni::kTxDoorbell, 1);
+     },
+     "TX0_DLIST", "destination 0 is the source itself"},
+    {"MulticastListNamingANodeTwice", Machine::kPath,
+     [](ProcessorBus& b, const Network&) {
+       stage(b, 0, 3, 4);
+       for (std::uint32_t d : {3u, 3u}) b.write32(ni::kTxBase + ni::kTxDlist, d);
+       b.write32(ni::kTxBase + ni::kTxDoorbell, 1);
+     },
+     "TX0_DLIST", "destination 3 is listed twice"},
+    {"SendToItself", Machine::kOnePort,
+     [](ProcessorBus& b, const Network&) {
+       stage(b, 0, 0, 4);
+       b.write32(ni::kTxBase + ni::kTxDoorbell, 1);
+     },
+     "TX0_DST", "destination 0 is this node"},
+    {"LengthBeyondTheLargestMessage", Machine::kOnePort,
+     [](ProcessorBus& b, const Network&) {
+       stage(b, 0, 3, 4);
+       b.write32(ni::kTxBase + ni::kTxLen, ni::kMaxMessageBytes + 1);
+       b.write32(ni::kTxBase + ni::kTxDoorbell, 1);
+     },
+     "TX0_LEN", "65537 bytes exceed the 65536-byte maximum message"},
+    {"DescriptorQueueFull", Machine::kQueueOfOne,
+     [](ProcessorBus& b, const Network&) {
+       stage(b, 0, 3, 4);
+       b.write32(ni::kTxBase + ni::kTxDoorbell, 1);
+       stage(b, 0, 3, 4);
+       b.write32(ni::kTxBase + ni::kTxDoorbell, 1);  // the first one has not left yet
+     },
+     "TX0_DOORBELL", "descriptor queue full (1 entries)"},
+    {"AllPortSendOnAChannelThatIsNotTheFirstHop", Machine::kAllPort,
+     [](ProcessorBus& b, const Network& net) {
+       const int first = net.route_compute().first_hop_port(0, 1);
+       const int other = (first + 1) % 4;
+       stage(b, other, 1, 4);
+       b.write32(
+           ni::kTxBase + ni::kChannelStride * static_cast<std::uint64_t>(other) + ni::kTxDoorbell,
+           1);
+     },
+     "_DOORBELL", "all-port: a message to node 1 leaves on TX channel"},
+};
+
+void PrintTo(const FaultCase& c, std::ostream* os) { *os << c.name; }
+
+class NiFaultPath : public ::testing::TestWithParam<FaultCase> {};
+
+TEST_P(NiFaultPath, NamesNodeRegisterAndReason) {
+  const FaultCase& fc = GetParam();
+  Config c = small_mesh();
+  if (fc.machine == Machine::kPath) c.network.router.multidest = MultidestMode::kPath;
+  if (fc.machine == Machine::kAllPort) c.network.router.port_model = PortModel::kAllPort;
+  if (fc.machine == Machine::kQueueOfOne) c.node.tx_queue_depth = 1;
+  std::string fault = "no fault";
+  NodeRig rig(c, [&](NodeId id, ProcessorBus& bus, const Network& net) {
+    if (id == 1) {
+      stage(bus, 0, 0, 4);
+      bus.write32(ni::kTxBase + ni::kTxDoorbell, 1);
+    }
+    if (id != 0) return;
+    try {
+      fc.access(bus, net);
+    } catch (const FirmwareFault& e) {
+      fault = e.what();
+    }
+  });
+  sc_core::sc_start();
+  EXPECT_NE(fault.find("node 0, cycle "), std::string::npos) << fault;
+  EXPECT_NE(fault.find(std::string(fc.reg) + " (0x"), std::string::npos) << fault;
+  EXPECT_NE(fault.find(fc.reason), std::string::npos) << fault;
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryCheck, NiFaultPath, ::testing::ValuesIn(kFaultCases),
+                         [](const ::testing::TestParamInfo<FaultCase>& i) { return i.param.name; });
+
+// Byte enables cannot be expressed through ProcessorBus; a TLM initiator could set them.
+TEST(NiFaultDirect, ByteEnablesAreAnAddressErrorNamingTheRegister) {
+  NodeRig rig(small_mesh(), [](NodeId, ProcessorBus&, const Network&) {});
+  tlm::tlm_generic_payload trans;
+  std::uint8_t data[4] = {};
+  std::uint8_t enables[4] = {0xff, 0, 0xff, 0};
+  trans.set_command(tlm::TLM_READ_COMMAND);
+  trans.set_address(ni::kNodeId);
+  trans.set_data_ptr(data);
+  trans.set_data_length(4);
+  trans.set_byte_enable_ptr(enables);
+  trans.set_byte_enable_length(4);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  // Through the target socket's forward interface, as a TLM initiator would call it.
+  rig.nodes[0]->ni().socket.get_base_export()->b_transport(trans, delay);
+  EXPECT_EQ(trans.get_response_status(), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  NiFault* ext = nullptr;
+  trans.get_extension(ext);
+  ASSERT_NE(ext, nullptr);
+  EXPECT_NE(ext->message.find("NODE_ID (0x0): byte enables are not supported"), std::string::npos)
+      << ext->message;
+  trans.clear_extension(ext);
+  delete ext;
+}
+
 }  // namespace
 }  // namespace wormsim
