@@ -13,10 +13,10 @@ class SyntheticNetwork;
 
 enum class ExitCode : int {
   kOk = 0,
-  kError = 1,             // internal, scoreboard, verification or firmware error
-  kConfigError = 2,       // bad config, usage or output location
-  kDeadlock = 3,          // the watchdog fired, or the firmware stalled on an idle network
-  kDrainIncomplete = 4,   // packets outstanding after simulation.drain_max_cycles
+  kError = 1,            // internal, scoreboard, verification or firmware error
+  kConfigError = 2,      // bad config, usage or output location
+  kDeadlock = 3,         // the watchdog fired, or the firmware stalled on an idle network
+  kDrainIncomplete = 4,  // packets outstanding after simulation.drain_max_cycles
 };
 
 struct RunStatus {

@@ -30,17 +30,16 @@ Config small_broadcast() {
 // do more), `deliver_at` delivers at a destination.
 struct Faulty {
   std::function<void(fw::Runtime&, const fw::Operation&, const std::vector<std::uint8_t>&)>
-      root_send = [](fw::Runtime& rt, const fw::Operation& op,
-                     const std::vector<std::uint8_t>& data) {
-        for (NodeId d : op.destinations) rt.send(d, data, 1);
-      };
+      root_send =
+          [](fw::Runtime& rt, const fw::Operation& op, const std::vector<std::uint8_t>& data) {
+            for (NodeId d : op.destinations) rt.send(d, data, 1);
+          };
   std::function<void(const fw::Message&, const fw::Deliver&)> deliver_at =
       [](const fw::Message& m, const fw::Deliver& deliver) { deliver(m.data); };
 
   CollectiveFirmware firmware() const {
-    return [*this](fw::Runtime& rt, const fw::Operation& op,
-                   const std::vector<std::uint8_t>& data, const fw::Deliver& deliver,
-                   const fw::FirmwareTables&) {
+    return [*this](fw::Runtime& rt, const fw::Operation& op, const std::vector<std::uint8_t>& data,
+                   const fw::Deliver& deliver, const fw::FirmwareTables&) {
       if (rt.id() == op.root)
         root_send(rt, op, data);
       else

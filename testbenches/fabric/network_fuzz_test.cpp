@@ -1,12 +1,18 @@
 // Randomised configurations: every deadlock-free combination of topology, VCs, buffers,
-// pipeline, latencies, port model, allocator and traffic pattern must run to completion with
-// a clean scoreboard and flit conservation. Each seed is its own test (and process); the
-// configuration it draws is printed on failure.
+// pipeline, latencies, port model, allocator, traffic pattern and multidestination worms (path
+// worms with either handshake and header encoding; tree worms with asynchronous replication
+// and worm-deep buffers: the configurations docs/multidestination.md argues safe) must run to
+// completion with a clean scoreboard and flit conservation, and no packet may arrive sooner
+// than the closed zero-load formula allows for its hops and length (docs/timing-model.md).
+// Each seed is its own test (and process); the configuration it draws is printed on failure.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <random>
+#include <set>
 
 #include "config_loader.h"
+#include "multicast_route.h"
 #include "network_test_util.h"
 
 namespace wormsim::testing {
@@ -79,6 +85,30 @@ Config random_config(std::uint64_t seed) {
   c.traffic.packet_length = pick(1, 9);
   c.traffic.injection_rate = std::uniform_real_distribution<double>(0.05, 0.6)(rng);
   c.traffic.seed = seed;
+  // Multidestination worms in half the draws (none on 2-node networks: no multicast set).
+  const bool meshlike = c.network.topology.kind != TopologyKind::kTorus;
+  const int mode = topo.nodes() > 2 ? pick(0, meshlike ? 3 : 2) : 0;
+  if (mode >= 2) {
+    r.multidest = mode == 2 ? MultidestMode::kPath : MultidestMode::kTree;
+    r.header_encoding = pick(0, 1) ? HeaderEncoding::kAddressList : HeaderEncoding::kBitString;
+    c.traffic.multicast_fraction = std::uniform_real_distribution<double>(0.05, 0.5)(rng);
+    c.traffic.multicast_destinations = pick(1, std::min(6, topo.nodes() - 1));
+    // Every worm fans out to several ejections: keep the offered load moderate.
+    c.traffic.injection_rate = std::uniform_real_distribution<double>(0.02, 0.15)(rng);
+    if (r.multidest == MultidestMode::kPath) {
+      // Safe: a consumption channel per network input (docs/multidestination.md).
+      r.replication = pick(0, 1) ? Replication::kSynchronous : Replication::kAsynchronous;
+      if (r.port_model != PortModel::kAllPort) r.consumption_channels = topo.network_ports();
+    } else {
+      // Safe: asynchronous replication, every input buffer holds a whole worm.
+      r.replication = Replication::kAsynchronous;
+      const int worm = header_flits(r.header_encoding,
+                                    static_cast<std::size_t>(c.traffic.multicast_destinations),
+                                    topo.nodes(), c.network.flit_bytes) +
+                       c.traffic.packet_length;
+      r.buffer_depth = std::max(r.buffer_depth, worm);
+    }
+  }
   c.simulation.warmup_cycles = 200;
   c.simulation.measure_cycles = 1500;
   c.simulation.watchdog_cycles = 3000;
@@ -91,18 +121,62 @@ class RandomConfig : public ::testing::TestWithParam<int> {};
 TEST_P(RandomConfig, CompletesCleanly) {
   const Config c = random_config(static_cast<std::uint64_t>(GetParam()) * 7919u + 17u);
   SCOPED_TRACE(to_json(c).dump());
-  auto net = run(c);
+  RunOptions options;
+  options.record_packets = true;
+  auto net = run(c, options);
   EXPECT_EQ(net->outcome(), RunOutcome::kCompleted);
   EXPECT_FALSE(net->deadlock().has_value());
   EXPECT_EQ(net->scoreboard().violation_count(), 0u);
   for (const std::string& m : net->scoreboard().violations()) ADD_FAILURE() << m;
-  EXPECT_EQ(net->stats().flits_injected(), net->stats().flits_ejected());
+  // Every flit that entered (injected, or copied by a replicating or absorbing router) left.
+  EXPECT_EQ(net->stats().flits_injected() + net->stats().flits_replicated(),
+            net->stats().flits_ejected());
   EXPECT_EQ(net->flits_in_network(), 0u);
   EXPECT_EQ(net->scoreboard().live_packets(), 0u);
-  EXPECT_EQ(net->scoreboard().delivered_packets(), net->stats().packets_created());
+  // Every packet created reached its destinations (the scoreboard checks each exactly once);
+  // a unicast packet has one, a multidestination worm several.
+  const auto& log = net->stats().packet_log();
+  std::set<PacketId> delivered;
+  for (const DeliveredPacket& d : log) delivered.insert(d.id);
+  EXPECT_EQ(delivered.size(), net->stats().packets_created());
+  EXPECT_EQ(net->scoreboard().delivered_packets(), log.size());
+  if (c.network.router.multidest == MultidestMode::kNone) {
+    EXPECT_EQ(log.size(), net->stats().packets_created());
+  }
+  EXPECT_EQ(net->multicast_table().live(), 0u);
+  // No delivery beats the zero-load latency of its hops and length (a multidestination worm's
+  // destination list only adds flits).
+  const RouterConfig& r = c.network.router;
+  ASSERT_FALSE(log.empty());
+  for (const DeliveredPacket& d : log) {
+    const Cycle bound =
+        zero_load_formula(d.hops, static_cast<int>(d.record.length), r.pipeline_depth,
+                          r.link_latency, r.credit_latency, r.buffer_depth);
+    ASSERT_GE(d.delivered - d.record.created, bound)
+        << "packet " << d.id << " " << d.record.src << "->" << d.record.dst
+        << " L=" << d.record.length << " H=" << d.hops;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, RandomConfig, ::testing::Range(0, 100));
+
+// The 100 seeds above cover every variant the fuzz claims to draw, each several times.
+TEST(RandomConfigDraws, CoverEveryTopologyPortModelAndMultidestinationMode) {
+  std::map<std::string, int> seen;
+  for (int i = 0; i < 100; ++i) {
+    const Config c = random_config(static_cast<std::uint64_t>(i) * 7919u + 17u);
+    const RouterConfig& r = c.network.router;
+    ++seen[to_string(c.network.topology.kind)];
+    ++seen[to_string(r.port_model)];
+    ++seen["multidest " + to_string(r.multidest)];
+    if (r.multidest == MultidestMode::kPath) ++seen["path " + to_string(r.replication)];
+    if (r.multidest != MultidestMode::kNone) ++seen[to_string(r.header_encoding)];
+  }
+  for (const char* k : {"mesh", "torus", "hypercube", "one_port", "k_port", "all_port",
+                        "multidest none", "multidest path", "multidest tree", "path synchronous",
+                        "path asynchronous", "address_list", "bit_string"})
+    EXPECT_GE(seen[k], 4) << k;
+}
 
 }  // namespace
 }  // namespace wormsim::testing
