@@ -1,14 +1,17 @@
-// Exit codes of collective runs (docs/cli.md, "Exit codes"), decided by collective_status()
-// from how the harness's run ended. Firmware that breaks run_collective's contract in one way
-// each (a bad register access, a receive that is never matched, wrong bytes, a delivery
-// missing or doubled, a message left unread) must give the code and message the table
-// promises; the real firmware gives 0.
+// Exit codes (docs/cli.md, "Exit codes"), decided by collective_status() and
+// synthetic_status() from how a run ended. Firmware that breaks run_collective's contract in
+// one way each (a bad register access, a receive that is never matched, wrong bytes, a
+// delivery missing or doubled, a message left unread) must give the code and message the
+// table promises, and so must a router that corrupts one flit on a link (the scoreboard's
+// checksum); the real firmware and routers give 0.
 #include <gtest/gtest.h>
 
 #include <systemc>
 
 #include "collective_harness.h"
 #include "exit_status.h"
+#include "router.h"
+#include "synthetic_network.h"
 #include "network_test_util.h"
 #include "runtime.h"
 
@@ -145,6 +148,70 @@ TEST(CollectiveStatus, AMessageLeftUnreadIsAVerificationError) {
   ASSERT_EQ(h.results().size(), 1u);
   ASSERT_EQ(h.results()[0].errors.size(), 1u);
   EXPECT_EQ(h.results()[0].errors[0], "node 4 left 1 messages unread");
+}
+
+// ---- Synthetic runs: a router that flips one payload bit ---------------------------------
+
+// The C++ router, except that the first body flit it sends flips one payload bit on the link,
+// as a faulty crossbar would.
+class CorruptingRouter : public Router {
+ public:
+  using Router::Router;
+
+ protected:
+  StepResult step_unchecked(Cycle now, ActivityCalendar& calendar, bool measuring) override {
+    const StepResult r = Router::step_unchecked(now, calendar, measuring);
+    for (int p = 0; p < params().layout.outputs() && !done_; ++p) {
+      Link* link = output(p).link;
+      if (link == nullptr || link->flits.size() != 1) continue;
+      DelayLine<Flit>& line = link->flits;
+      if (line.front_arrival() != now + static_cast<Cycle>(line.latency())) continue;  // older
+      if (line.front().index == 0) continue;  // a head: keep the route intact
+      Flit f = line.front();
+      line.pop();
+      f.payload[0] ^= 1;
+      line.push(now, f);
+      done_ = true;
+    }
+    return r;
+  }
+
+ private:
+  bool done_ = false;
+};
+
+class CorruptingFactory : public RouterFactory {
+ public:
+  std::unique_ptr<Router> make(const char* name, const RouterContext& ctx) override {
+    if (ctx.params.id == 5)
+      return std::make_unique<CorruptingRouter>(name, ctx.params, ctx.route_compute, ctx.multicast);
+    return std::make_unique<Router>(name, ctx.params, ctx.route_compute, ctx.multicast);
+  }
+};
+
+RunStatus run_synthetic(std::shared_ptr<RouterFactory> factory) {
+  Config c = testing::mesh_config({4, 4});
+  c.traffic.injection_rate = 0;  // one scripted packet: 4 -> 7 through router 5
+  c.simulation.warmup_cycles = 0;
+  c.simulation.measure_cycles = 100;
+  NetworkOptions options;
+  options.quiet = true;
+  options.router_factory = std::move(factory);
+  SyntheticNetwork net("net", c, options);
+  net.schedule_packet(4, 7, 4, 10);
+  sc_core::sc_start();
+  return synthetic_status(net);
+}
+
+TEST(SyntheticStatus, CorruptedFlitIsAScoreboardViolationExitingOne) {
+  const RunStatus s = run_synthetic(std::make_shared<CorruptingFactory>());
+  EXPECT_EQ(s.code, ExitCode::kError);
+  EXPECT_TRUE(has(s.message, "verification failed: 1 scoreboard violations")) << s.message;
+}
+
+TEST(SyntheticStatus, CleanRoutersSucceed) {  // the same run with the C++ router everywhere
+  const RunStatus s = run_synthetic(nullptr);
+  EXPECT_EQ(s.code, ExitCode::kOk) << s.message;
 }
 
 }  // namespace
