@@ -87,6 +87,11 @@ void run_scatter_smt(Runtime& rt, const Operation& op, const std::vector<std::ui
                      const Deliver& deliver, const FirmwareTables& tables);
 void run_scatter_hmt(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                      const Deliver& deliver, const FirmwareTables& tables);
+void run_gather_direct(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                       const Deliver& deliver);
+void run_alltoall_direct(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                         const Deliver& deliver);
+void run_barrier_dissemination(Runtime& rt, const Operation& op, const Deliver& deliver);
 
 void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                     const Deliver& deliver, const FirmwareTables& tables) {
@@ -111,6 +116,10 @@ void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uin
       return run_scatter_binomial(rt, op, data, deliver, tables);
     case CollectiveAlgorithm::kScatterSmt: return run_scatter_smt(rt, op, data, deliver, tables);
     case CollectiveAlgorithm::kScatterHmt: return run_scatter_hmt(rt, op, data, deliver, tables);
+    case CollectiveAlgorithm::kGatherDirect: return run_gather_direct(rt, op, data, deliver);
+    case CollectiveAlgorithm::kAlltoallDirect: return run_alltoall_direct(rt, op, data, deliver);
+    case CollectiveAlgorithm::kBarrierDissemination:
+      return run_barrier_dissemination(rt, op, deliver);
   }
   throw std::logic_error("run_collective: unknown algorithm");
 }

@@ -8,20 +8,9 @@
 
 #include <fmt/format.h>
 
-namespace wormsim {
+#include "collective_data.h"
 
-std::vector<std::uint8_t> CollectiveHarness::root_data(const fw::Operation& op) {
-  std::vector<std::uint8_t> d(is_scatter(op.algorithm) ? op.bytes * op.destinations.size()
-                                                       : op.bytes);
-  std::uint64_t x = 0x9e3779b97f4a7c15ull * (static_cast<std::uint64_t>(op.index) + 1) + op.root;
-  for (auto& b : d) {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    b = static_cast<std::uint8_t>(x);
-  }
-  return d;
-}
+namespace wormsim {
 
 CollectiveHarness::CollectiveHarness(const sc_core::sc_module_name& name, const Config& config,
                                      NetworkOptions options, CollectiveFirmware firmware)
@@ -53,9 +42,10 @@ void CollectiveHarness::build_operations() {
   const int nodes = topo.nodes();
   const CollectiveConfig& c = config_.collective;
   const std::vector<NodeId> roots = collective_roots(config_);  // config.h
+  const std::vector<NodeId> one_root{0};  // rootless operations run once per size
   for (CollectiveAlgorithm alg : c.algorithms)
     for (std::uint32_t bytes : c.message_bytes)
-      for (NodeId root : roots) {
+      for (NodeId root : is_rootless(alg) ? one_root : roots) {
         fw::Operation op;
         op.index = static_cast<int>(ops_.size());
         op.algorithm = alg;
@@ -107,14 +97,12 @@ void CollectiveHarness::program(ProcessorBus& bus) {
     sc_core::wait(start_event_);
     if (shutting_down_) return;
     const fw::Operation& op = ops_[current_];
+    const int nodes = static_cast<int>(nodes_.size());
+    const auto expected = fw::expected_delivery(op, self, nodes);
     firmware_(
-        rt, op, self == op.root ? expected_ : std::vector<std::uint8_t>{},
+        rt, op, fw::input_data(op, self, nodes),
         [&](const std::vector<std::uint8_t>& data) {
-          const bool correct =
-              is_scatter(op.algorithm) && self != op.root &&
-                      std::binary_search(op.destinations.begin(), op.destinations.end(), self)
-                  ? data == fw::scatter_chunk(op, expected_, self)
-                  : data == expected_;
+          const bool correct = expected.has_value() && data == *expected;
           deliveries_[self].push_back({network_->current_cycle(), correct});
         },
         tables_);
@@ -133,7 +121,6 @@ void CollectiveHarness::director() {
     for (auto& d : deliveries_) d.clear();
     std::fill(returned_.begin(), returned_.end(), false);
     op_start_ = network_->current_cycle();
-    expected_ = root_data(ops_[i]);
     log_.set_operation(static_cast<int>(i));
     start_event_.notify(sc_core::SC_ZERO_TIME);
     sc_core::wait(all_done_event_);
@@ -149,14 +136,13 @@ void CollectiveHarness::collect(const fw::Operation& op) {
   r.op = op;
   r.start = op_start_;
   r.end = network_->current_cycle();
-  // Exactly-once delivery of the right bytes at every destination, nothing elsewhere.
-  std::vector<bool> is_dest(nodes_.size(), false);
-  for (NodeId d : op.destinations) is_dest[d] = true;
+  // Exactly-once delivery of the right bytes at every receiver, nothing elsewhere
+  // (fw::expected_delivery).
+  const int nodes = static_cast<int>(nodes_.size());
   const bool ping_pong = op.algorithm == CollectiveAlgorithm::kPingPong;
-  if (ping_pong) is_dest[op.root] = true;
   for (std::size_t n = 0; n < nodes_.size(); ++n) {
     const auto& dl = deliveries_[n];
-    const std::size_t want = is_dest[n] ? 1 : 0;
+    const std::size_t want = fw::expected_delivery(op, static_cast<NodeId>(n), nodes) ? 1 : 0;
     if (dl.size() != want)
       r.errors.push_back(
           fmt::format("node {} delivered {} times (expected {})", n, dl.size(), want));
@@ -170,9 +156,23 @@ void CollectiveHarness::collect(const fw::Operation& op) {
   // the configs that would make one).
   if (op.destinations.empty() && !ping_pong)
     r.errors.emplace_back("the operation has no destinations");
-  // Latency per destination.
+  // A barrier lets nobody out before the last node is in (fw::barrier_arrival).
+  if (kind_of(op.algorithm) == CollectiveKind::kBarrier) {
+    NodeId last = 0;
+    for (int n = 1; n < nodes; ++n)
+      if (fw::barrier_arrival(op, static_cast<NodeId>(n)) > fw::barrier_arrival(op, last))
+        last = static_cast<NodeId>(n);
+    const Cycle all_in = r.start + fw::barrier_arrival(op, last);
+    for (std::size_t n = 0; n < nodes_.size(); ++n)
+      for (const Delivery& d : deliveries_[n])
+        if (d.at < all_in)
+          r.errors.push_back(fmt::format(
+              "node {} left the barrier at cycle {}, before node {} entered at cycle {}", n, d.at,
+              last, all_in));
+  }
+  // Latency per receiver.
   double sum = 0;
-  for (NodeId d : op.destinations) {
+  for (NodeId d : fw::receivers(op, nodes)) {
     const Cycle at = deliveries_[d].empty() ? r.end : deliveries_[d].front().at;
     r.latency.push_back(at - r.start);
   }

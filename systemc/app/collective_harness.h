@@ -1,11 +1,12 @@
 // Collective harness (DESIGN.md section 6): builds the network in node mode (processor + NI
 // per node running the collective firmware), runs every configured operation (algorithm x
-// message size x root) one at a time on an idle network, checks that every destination
-// delivered the root's bytes (scatter: its own chunk of them) exactly once and nothing else
-// arrived, and measures each operation from the message log:
-//   - latency per destination: operation start (the root begins its first send) to the
-//     destination's delivery (after its receive overhead gamma); max and average over the
-//     destinations (seed 000 section 3.3.5);
+// message size x root; operations without a root once per size) one at a time on an idle
+// network, gives every node its input and checks that every receiver delivered exactly what
+// the operation's kind prescribes, exactly once, and nothing else arrived (one definition:
+// firmware/collective_data.h), and measures each operation from the message log:
+//   - latency per receiver: operation start (the root begins its first send) to the
+//     receiver's delivery (after its receive overhead gamma); max and average over the
+//     receivers (seed 000 section 3.3.5);
 //   - steps: the largest message-passing step of the operation's messages (the firmware tags
 //     each message with its step: a node that received in step s sends its g-th group of
 //     sends in step s + 1 + g; fw::SendGroups);
@@ -37,7 +38,7 @@ struct OperationResult {
   fw::Operation op;
   Cycle start = 0;
   Cycle end = 0;               // every node's firmware returned
-  std::vector<Cycle> latency;  // per destination (op.destinations order), cycles
+  std::vector<Cycle> latency;  // per receiver (fw::receivers order), cycles
   double max_latency = 0;      // cycles
   double avg_latency = 0;
   int steps = 0;
@@ -78,10 +79,6 @@ class CollectiveHarness : public sc_core::sc_module {
   const std::optional<std::string>& stall() const { return stall_; }
   std::size_t verification_errors() const;
 
-  // The root's data for an operation (deterministic bytes; scatter: one chunk of op.bytes
-  // per destination, fw::scatter_chunk).
-  static std::vector<std::uint8_t> root_data(const fw::Operation& op);
-
  private:
   void build_operations();
   void director();
@@ -102,7 +99,6 @@ class CollectiveHarness : public sc_core::sc_module {
   bool shutting_down_ = false;
   int done_count_ = 0;
   Cycle op_start_ = 0;
-  std::vector<std::uint8_t> expected_;  // the root's data of the operation in progress
   struct Delivery {
     Cycle at;
     bool correct;

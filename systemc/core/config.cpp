@@ -78,7 +78,7 @@ std::optional<E> parse_of(const NameTable<E, N>& table, const std::string& name)
 
 constexpr NameTable<Workload, 2> kWorkloadNames{
     {{Workload::kSynthetic, "synthetic"}, {Workload::kCollective, "collective"}}};
-constexpr NameTable<CollectiveAlgorithm, 13> kCollectiveNames{
+constexpr NameTable<CollectiveAlgorithm, 16> kCollectiveNames{
     {{CollectiveAlgorithm::kPingPong, "ping_pong"},
      {CollectiveAlgorithm::kSeparateAddressing, "separate_addressing"},
      {CollectiveAlgorithm::kRecursiveDoubling, "recursive_doubling"},
@@ -91,7 +91,10 @@ constexpr NameTable<CollectiveAlgorithm, 13> kCollectiveNames{
      {CollectiveAlgorithm::kScatterSequential, "scatter_st"},
      {CollectiveAlgorithm::kScatterBinomial, "scatter_bt"},
      {CollectiveAlgorithm::kScatterSmt, "scatter_smt"},
-     {CollectiveAlgorithm::kScatterHmt, "scatter_hmt"}}};
+     {CollectiveAlgorithm::kScatterHmt, "scatter_hmt"},
+     {CollectiveAlgorithm::kGatherDirect, "a2o_1_lev_dir"},
+     {CollectiveAlgorithm::kAlltoallDirect, "a2a_1_lev_dir"},
+     {CollectiveAlgorithm::kBarrierDissemination, "barrier_dissemination"}}};
 constexpr NameTable<RootSelection, 3> kRootNames{{{RootSelection::kOne, "one"},
                                                   {RootSelection::kAll, "all"},
                                                   {RootSelection::kSample, "sample"}}};
@@ -132,10 +135,25 @@ bool RouterConfig::rtl_at(NodeId n) const {
   return rtl_nodes.empty() || std::find(rtl_nodes.begin(), rtl_nodes.end(), n) != rtl_nodes.end();
 }
 
-bool is_scatter(CollectiveAlgorithm a) {
-  return a == CollectiveAlgorithm::kScatterSequential ||
-         a == CollectiveAlgorithm::kScatterBinomial || a == CollectiveAlgorithm::kScatterSmt ||
-         a == CollectiveAlgorithm::kScatterHmt;
+CollectiveKind kind_of(CollectiveAlgorithm a) {
+  using A = CollectiveAlgorithm;
+  switch (a) {
+    case A::kPingPong: return CollectiveKind::kPingPong;
+    case A::kScatterSequential:
+    case A::kScatterBinomial:
+    case A::kScatterSmt:
+    case A::kScatterHmt: return CollectiveKind::kScatter;
+    case A::kGatherDirect: return CollectiveKind::kGather;
+    case A::kAlltoallDirect: return CollectiveKind::kAlltoall;
+    case A::kBarrierDissemination: return CollectiveKind::kBarrier;
+    default: return CollectiveKind::kBroadcast;
+  }
+}
+
+bool is_scatter(CollectiveAlgorithm a) { return kind_of(a) == CollectiveKind::kScatter; }
+
+bool is_rootless(CollectiveAlgorithm a) {
+  return kind_of(a) == CollectiveKind::kAlltoall || kind_of(a) == CollectiveKind::kBarrier;
 }
 
 int node_count(const TopologyConfig& t) {
@@ -477,6 +495,13 @@ void Config::validate_node_layer(int nodes) const {
         require(network.routing.algorithm != RoutingAlgorithm::kHamiltonian, key,
                 "scatter_hmt groups nodes by lines of the dimension-ordered base routing; "
                 "use network.routing.algorithm dor or ecube");
+        break;
+      case CollectiveAlgorithm::kGatherDirect:
+      case CollectiveAlgorithm::kAlltoallDirect:
+      case CollectiveAlgorithm::kBarrierDissemination:
+        require(col.destinations.empty() && col.random_destinations == 0, "collective.destinations",
+                fmt::format("{} involves every node; leave destinations empty",
+                            to_string(col.algorithms[i])));
         break;
       default: break;
     }

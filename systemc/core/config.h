@@ -60,9 +60,24 @@ enum class CollectiveAlgorithm {
   kScatterBinomial,       // scatter BT: binomial tree of unicasts, seed 003
   kScatterSmt,            // scatter SMT: one worm per BRCP path with its members' data, seed 003
   kScatterHmt,            // scatter HMT: worm to line leaders, then one per group, seed 003
+  kGatherDirect,          // a2o_1_lev_dir: every node sends its block to the root, seed 002 s. 4
+  kAlltoallDirect,        // a2a_1_lev_dir: every node sends p - 1 blocks directly, seed 002 s. 5
+  kBarrierDissemination,  // barrier_dissemination: ceil(log2 p) rounds (Hensgen et al. 1988)
 };
+// What an operation computes, which fixes each node's input and what it must deliver
+// (firmware/collective_data.h; docs/collectives.md):
+//   kPingPong   root -> peer -> root, the root delivers the echo;
+//   kBroadcast  one-to-many: every destination delivers the root's bytes (broadcast, multicast);
+//   kScatter    one-to-all personalized: each destination its own block of the root's;
+//   kGather     all-to-one personalized: the root delivers every node's block, in node order;
+//   kAlltoall   all-to-all personalized: node j delivers block i->j of every node i, in order;
+//   kBarrier    every node delivers once, not before the last node has entered.
+enum class CollectiveKind { kPingPong, kBroadcast, kScatter, kGather, kAlltoall, kBarrier };
+CollectiveKind kind_of(CollectiveAlgorithm a);
 // Scatter (personalized one-to-all): each destination gets its own collective.message_bytes.
 bool is_scatter(CollectiveAlgorithm a);
+// Operations that involve every node and have no root (all-to-all, barrier).
+bool is_rootless(CollectiveAlgorithm a);
 enum class RootSelection { kOne, kAll, kSample };
 
 // A configuration error: `key` is the dotted path (e.g. "router.vcs"), `line` the 1-based
