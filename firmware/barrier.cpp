@@ -12,6 +12,7 @@
 
 #include "collective.h"
 #include "collective_data.h"
+#include "mailbox.h"
 
 namespace wormsim::fw {
 
@@ -19,27 +20,15 @@ void run_barrier_dissemination(Runtime& rt, const Operation& op, const Deliver& 
   const auto p = static_cast<std::uint32_t>(rt.nodes());
   const std::uint32_t self = rt.id();
   rt.compute(barrier_arrival(op, self));
-  std::vector<Message> early;  // tokens of later rounds that came first
-  const auto take = [&](NodeId src, std::uint32_t tag) {
-    for (auto it = early.begin(); it != early.end(); ++it)
-      if (it->src == src && it->tag == tag) {
-        early.erase(it);
-        return;
-      }
-    for (;;) {
-      Message m = rt.receive();
-      if (m.src == src && m.tag == tag) return;
-      early.push_back(std::move(m));
-    }
-  };
+  Mailbox box(rt);
   std::uint32_t round = 0;
   for (std::uint32_t dist = 1; dist < p; dist *= 2, ++round) {
     rt.send((self + dist) % p, {1}, round + 1);
-    take((self + p - dist) % p, round + 1);
+    box.take((self + p - dist) % p, round + 1);
   }
-  if (!early.empty())
+  if (box.unclaimed() > 0)
     throw std::logic_error("barrier_dissemination: node " + std::to_string(self) + " got " +
-                           std::to_string(early.size()) + " tokens it did not expect");
+                           std::to_string(box.unclaimed()) + " tokens it did not expect");
   deliver({});
 }
 

@@ -30,6 +30,7 @@ FirmwareTables make_firmware_tables(const Config& config) {
   const RouterConfig& r = config.network.router;
   t.layout = PortLayout::make(r.port_model, Topology(config.network.topology).network_ports(),
                               r.ports, r.consumption_channels);
+  t.combine_cycles_per_element = config.node.combine_cycles_per_element;
   const auto& algs = config.collective.algorithms;
   if (config.workload == Workload::kCollective &&
       std::find(algs.begin(), algs.end(), CollectiveAlgorithm::kEdnBroadcast) != algs.end()) {
@@ -92,6 +93,10 @@ void run_gather_direct(Runtime& rt, const Operation& op, const std::vector<std::
 void run_alltoall_direct(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                          const Deliver& deliver);
 void run_barrier_dissemination(Runtime& rt, const Operation& op, const Deliver& deliver);
+void run_allgather_ring(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                        const Deliver& deliver);
+void run_transpose_direct(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                          const Deliver& deliver);
 
 void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                     const Deliver& deliver, const FirmwareTables& tables) {
@@ -120,6 +125,15 @@ void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uin
     case CollectiveAlgorithm::kAlltoallDirect: return run_alltoall_direct(rt, op, data, deliver);
     case CollectiveAlgorithm::kBarrierDissemination:
       return run_barrier_dissemination(rt, op, deliver);
+    case CollectiveAlgorithm::kReduceBinomial:
+      return reduce_binomial(rt, op, data, deliver, builtin_combine(op.reduce_op, op.reduce_type),
+                             tables.combine_cycles_per_element);
+    case CollectiveAlgorithm::kAllreduceRecursiveDoubling:
+      return allreduce_recursive_doubling(rt, op, data, deliver,
+                                          builtin_combine(op.reduce_op, op.reduce_type),
+                                          tables.combine_cycles_per_element);
+    case CollectiveAlgorithm::kAllgatherRing: return run_allgather_ring(rt, op, data, deliver);
+    case CollectiveAlgorithm::kTransposeDirect: return run_transpose_direct(rt, op, data, deliver);
   }
   throw std::logic_error("run_collective: unknown algorithm");
 }

@@ -17,8 +17,10 @@ struct Operation {
   int index = 0;
   CollectiveAlgorithm algorithm = CollectiveAlgorithm::kRecursiveDoubling;
   NodeId root = 0;
-  std::vector<NodeId> destinations;  // sorted, without the root (ping_pong: the peer)
-  std::uint32_t bytes = 0;           // scatter: bytes per destination
+  std::vector<NodeId> destinations;     // sorted, without the root (ping_pong: the peer)
+  std::uint32_t bytes = 0;              // scatter, gather, all-to-all, allgather: bytes per block
+  ReduceOp reduce_op = ReduceOp::kSum;  // reduce, allreduce
+  ReduceType reduce_type = ReduceType::kInt32;  // reduce, allreduce: op.bytes / element size
 };
 
 // Scatter (is_scatter): the root's data is one chunk of op.bytes per destination, in
@@ -34,10 +36,31 @@ struct FirmwareTables {
   std::vector<int> resolution_order;      // dimensions, first resolved first
   std::shared_ptr<const EdnPattern> edn;  // set when the run uses edn_broadcast
   PortLayout layout;                      // the router's port model
+  Cycle combine_cycles_per_element = 0;   // reductions: node.combine_cycles_per_element
 };
 FirmwareTables make_firmware_tables(const Config& config);
 
 using Deliver = std::function<void(const std::vector<std::uint8_t>&)>;
+
+// A reduction operator: acc = acc (op) in, element-wise; both hold op.bytes. The built-in ones
+// are fw::builtin_combine(op.reduce_op, op.reduce_type); firmware may pass its own.
+using Combine =
+    std::function<void(std::vector<std::uint8_t>& acc, const std::vector<std::uint8_t>& in)>;
+Combine builtin_combine(ReduceOp op, ReduceType type);
+
+// Reductions with any operator (the harness runs them with the configured built-in one). After
+// each combine the processor computes (op.bytes / element size) x combine_cycles cycles.
+// reduce_binomial: binomial tree over ranks relative to the root; in round k a node whose rank
+// has bit k as its lowest set bit sends its partial result to rank - 2^k; ceil(log2 p) steps;
+// the root delivers.
+void reduce_binomial(Runtime& rt, const Operation& op, std::vector<std::uint8_t> data,
+                     const Deliver& deliver, const Combine& combine, Cycle combine_cycles);
+// allreduce_recursive_doubling: log2 p' rounds of pairwise exchange among p' = 2^floor(log2 p)
+// nodes; the first 2(p - p') nodes fold pairwise into them first and get the result back
+// after (Thakur, Rabenseifner and Gropp 2005); every node delivers.
+void allreduce_recursive_doubling(Runtime& rt, const Operation& op, std::vector<std::uint8_t> data,
+                                  const Deliver& deliver, const Combine& combine,
+                                  Cycle combine_cycles);
 
 // Runs `op` on this node. `data` is the root's message (ignored on other nodes). Every
 // destination calls deliver(data) exactly once, when the data is its application's (after

@@ -51,6 +51,8 @@ void CollectiveHarness::build_operations() {
         op.algorithm = alg;
         op.root = root;
         op.bytes = bytes;
+        op.reduce_op = c.reduce_op;
+        op.reduce_type = c.reduce_type;
         if (alg == CollectiveAlgorithm::kPingPong) {
           NodeId peer = kNoNode;
           if (c.peer >= 0) {
@@ -97,10 +99,10 @@ void CollectiveHarness::program(ProcessorBus& bus) {
     sc_core::wait(start_event_);
     if (shutting_down_) return;
     const fw::Operation& op = ops_[current_];
-    const int nodes = static_cast<int>(nodes_.size());
-    const auto expected = fw::expected_delivery(op, self, nodes);
+    const Topology& topo = network_->topology();
+    const auto expected = fw::expected_delivery(op, self, topo);
     firmware_(
-        rt, op, fw::input_data(op, self, nodes),
+        rt, op, fw::input_data(op, self, topo),
         [&](const std::vector<std::uint8_t>& data) {
           const bool correct = expected.has_value() && data == *expected;
           deliveries_[self].push_back({network_->current_cycle(), correct});
@@ -142,7 +144,8 @@ void CollectiveHarness::collect(const fw::Operation& op) {
   const bool ping_pong = op.algorithm == CollectiveAlgorithm::kPingPong;
   for (std::size_t n = 0; n < nodes_.size(); ++n) {
     const auto& dl = deliveries_[n];
-    const std::size_t want = fw::expected_delivery(op, static_cast<NodeId>(n), nodes) ? 1 : 0;
+    const std::size_t want =
+        fw::expected_delivery(op, static_cast<NodeId>(n), network_->topology()) ? 1 : 0;
     if (dl.size() != want)
       r.errors.push_back(
           fmt::format("node {} delivered {} times (expected {})", n, dl.size(), want));
@@ -172,7 +175,7 @@ void CollectiveHarness::collect(const fw::Operation& op) {
   }
   // Latency per receiver.
   double sum = 0;
-  for (NodeId d : fw::receivers(op, nodes)) {
+  for (NodeId d : fw::receivers(op, network_->topology())) {
     const Cycle at = deliveries_[d].empty() ? r.end : deliveries_[d].front().at;
     r.latency.push_back(at - r.start);
   }

@@ -78,7 +78,7 @@ std::optional<E> parse_of(const NameTable<E, N>& table, const std::string& name)
 
 constexpr NameTable<Workload, 2> kWorkloadNames{
     {{Workload::kSynthetic, "synthetic"}, {Workload::kCollective, "collective"}}};
-constexpr NameTable<CollectiveAlgorithm, 16> kCollectiveNames{
+constexpr NameTable<CollectiveAlgorithm, 20> kCollectiveNames{
     {{CollectiveAlgorithm::kPingPong, "ping_pong"},
      {CollectiveAlgorithm::kSeparateAddressing, "separate_addressing"},
      {CollectiveAlgorithm::kRecursiveDoubling, "recursive_doubling"},
@@ -94,7 +94,17 @@ constexpr NameTable<CollectiveAlgorithm, 16> kCollectiveNames{
      {CollectiveAlgorithm::kScatterHmt, "scatter_hmt"},
      {CollectiveAlgorithm::kGatherDirect, "a2o_1_lev_dir"},
      {CollectiveAlgorithm::kAlltoallDirect, "a2a_1_lev_dir"},
-     {CollectiveAlgorithm::kBarrierDissemination, "barrier_dissemination"}}};
+     {CollectiveAlgorithm::kBarrierDissemination, "barrier_dissemination"},
+     {CollectiveAlgorithm::kReduceBinomial, "reduce_binomial"},
+     {CollectiveAlgorithm::kAllreduceRecursiveDoubling, "allreduce_recursive_doubling"},
+     {CollectiveAlgorithm::kAllgatherRing, "allgather_ring"},
+     {CollectiveAlgorithm::kTransposeDirect, "transpose_direct"}}};
+constexpr NameTable<ReduceOp, 3> kReduceOpNames{
+    {{ReduceOp::kSum, "sum"}, {ReduceOp::kMax, "max"}, {ReduceOp::kMin, "min"}}};
+constexpr NameTable<ReduceType, 4> kReduceTypeNames{{{ReduceType::kInt32, "int32"},
+                                                     {ReduceType::kInt64, "int64"},
+                                                     {ReduceType::kFloat32, "float32"},
+                                                     {ReduceType::kFloat64, "float64"}}};
 constexpr NameTable<RootSelection, 3> kRootNames{{{RootSelection::kOne, "one"},
                                                   {RootSelection::kAll, "all"},
                                                   {RootSelection::kSample, "sample"}}};
@@ -128,6 +138,8 @@ WORMSIM_ENUM_TABLE(TrafficPattern, kTrafficNames)
 WORMSIM_ENUM_TABLE(Workload, kWorkloadNames)
 WORMSIM_ENUM_TABLE(CollectiveAlgorithm, kCollectiveNames)
 WORMSIM_ENUM_TABLE(RootSelection, kRootNames)
+WORMSIM_ENUM_TABLE(ReduceOp, kReduceOpNames)
+WORMSIM_ENUM_TABLE(ReduceType, kReduceTypeNames)
 #undef WORMSIM_ENUM_TABLE
 
 bool RouterConfig::rtl_at(NodeId n) const {
@@ -146,6 +158,10 @@ CollectiveKind kind_of(CollectiveAlgorithm a) {
     case A::kGatherDirect: return CollectiveKind::kGather;
     case A::kAlltoallDirect: return CollectiveKind::kAlltoall;
     case A::kBarrierDissemination: return CollectiveKind::kBarrier;
+    case A::kReduceBinomial: return CollectiveKind::kReduce;
+    case A::kAllreduceRecursiveDoubling: return CollectiveKind::kAllreduce;
+    case A::kAllgatherRing: return CollectiveKind::kAllgather;
+    case A::kTransposeDirect: return CollectiveKind::kTranspose;
     default: return CollectiveKind::kBroadcast;
   }
 }
@@ -153,7 +169,18 @@ CollectiveKind kind_of(CollectiveAlgorithm a) {
 bool is_scatter(CollectiveAlgorithm a) { return kind_of(a) == CollectiveKind::kScatter; }
 
 bool is_rootless(CollectiveAlgorithm a) {
-  return kind_of(a) == CollectiveKind::kAlltoall || kind_of(a) == CollectiveKind::kBarrier;
+  switch (kind_of(a)) {
+    case CollectiveKind::kAlltoall:
+    case CollectiveKind::kBarrier:
+    case CollectiveKind::kAllreduce:
+    case CollectiveKind::kAllgather:
+    case CollectiveKind::kTranspose: return true;
+    default: return false;
+  }
+}
+
+int element_bytes(ReduceType t) {
+  return t == ReduceType::kInt32 || t == ReduceType::kFloat32 ? 4 : 8;
 }
 
 int node_count(const TopologyConfig& t) {
@@ -496,12 +523,31 @@ void Config::validate_node_layer(int nodes) const {
                 "scatter_hmt groups nodes by lines of the dimension-ordered base routing; "
                 "use network.routing.algorithm dor or ecube");
         break;
+      case CollectiveAlgorithm::kTransposeDirect:
+        require((topo.kind == TopologyKind::kMesh || topo.kind == TopologyKind::kTorus) &&
+                    topo.dims.size() == 2 && topo.dims[0] == topo.dims[1],
+                key, "transpose_direct needs a square 2D mesh or torus (n x n)");
+        [[fallthrough]];
       case CollectiveAlgorithm::kGatherDirect:
       case CollectiveAlgorithm::kAlltoallDirect:
       case CollectiveAlgorithm::kBarrierDissemination:
+      case CollectiveAlgorithm::kReduceBinomial:
+      case CollectiveAlgorithm::kAllreduceRecursiveDoubling:
+      case CollectiveAlgorithm::kAllgatherRing:
         require(col.destinations.empty() && col.random_destinations == 0, "collective.destinations",
                 fmt::format("{} involves every node; leave destinations empty",
                             to_string(col.algorithms[i])));
+        if (kind_of(col.algorithms[i]) == CollectiveKind::kReduce ||
+            kind_of(col.algorithms[i]) == CollectiveKind::kAllreduce)
+          for (std::size_t b = 0; b < col.message_bytes.size(); ++b)
+            require(
+                col.message_bytes[b] % static_cast<std::uint32_t>(element_bytes(col.reduce_type)) ==
+                    0,
+                fmt::format("collective.message_bytes[{}]", b),
+                fmt::format("{} reduces vectors of {} ({} bytes each): {} bytes is not a "
+                            "whole number of elements",
+                            to_string(col.algorithms[i]), to_string(col.reduce_type),
+                            element_bytes(col.reduce_type), col.message_bytes[b]));
         break;
       default: break;
     }

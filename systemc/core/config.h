@@ -63,6 +63,10 @@ enum class CollectiveAlgorithm {
   kGatherDirect,          // a2o_1_lev_dir: every node sends its block to the root, seed 002 s. 4
   kAlltoallDirect,        // a2a_1_lev_dir: every node sends p - 1 blocks directly, seed 002 s. 5
   kBarrierDissemination,  // barrier_dissemination: ceil(log2 p) rounds (Hensgen et al. 1988)
+  kReduceBinomial,        // reduce_binomial: binomial tree of partial results to the root
+  kAllreduceRecursiveDoubling,  // allreduce_recursive_doubling: pairwise exchange, log2 p rounds
+  kAllgatherRing,               // allgather_ring: p - 1 steps around a ring
+  kTransposeDirect,             // transpose_direct: (x, y) sends its block to (y, x)
 };
 // What an operation computes, which fixes each node's input and what it must deliver
 // (firmware/collective_data.h; docs/collectives.md):
@@ -71,8 +75,28 @@ enum class CollectiveAlgorithm {
 //   kScatter    one-to-all personalized: each destination its own block of the root's;
 //   kGather     all-to-one personalized: the root delivers every node's block, in node order;
 //   kAlltoall   all-to-all personalized: node j delivers block i->j of every node i, in order;
-//   kBarrier    every node delivers once, not before the last node has entered.
-enum class CollectiveKind { kPingPong, kBroadcast, kScatter, kGather, kAlltoall, kBarrier };
+//   kBarrier    every node delivers once, not before the last node has entered;
+//   kReduce     the root delivers the element-wise reduction of every node's vector;
+//   kAllreduce  every node delivers it;
+//   kAllgather  every node delivers every node's block, in node order;
+//   kTranspose  on an n x n mesh or torus, node (x, y) delivers the block of node (y, x).
+enum class CollectiveKind {
+  kPingPong,
+  kBroadcast,
+  kScatter,
+  kGather,
+  kAlltoall,
+  kBarrier,
+  kReduce,
+  kAllreduce,
+  kAllgather,
+  kTranspose
+};
+// Reduction operator and element type (collective.reduce_op, collective.reduce_type): message
+// sizes are vectors of these elements, little-endian.
+enum class ReduceOp { kSum, kMax, kMin };
+enum class ReduceType { kInt32, kInt64, kFloat32, kFloat64 };
+int element_bytes(ReduceType t);
 CollectiveKind kind_of(CollectiveAlgorithm a);
 // Scatter (personalized one-to-all): each destination gets its own collective.message_bytes.
 bool is_scatter(CollectiveAlgorithm a);
@@ -169,6 +193,9 @@ struct NodeConfig {
   int max_packet_bytes = 0;  // 0: a message travels as one packet; else packets of <= this
   int header_bytes = 0;      // bytes of header at the start of every packet
   int tx_queue_depth = 16;   // descriptors per injection channel
+  // Reductions: processor time to combine one element into a partial result, charged as
+  // computation after each received vector is combined.
+  Cycle combine_cycles_per_element = 0;
 };
 
 struct CollectiveConfig {
@@ -184,6 +211,8 @@ struct CollectiveConfig {
   int random_destinations = 0;  // > 0: a random set of this many per root instead
   std::int64_t peer = -1;       // ping_pong partner; -1 = the root's first neighbour
   std::uint64_t seed = 1;
+  ReduceOp reduce_op = ReduceOp::kSum;          // reduce, allreduce
+  ReduceType reduce_type = ReduceType::kInt32;  // reduce, allreduce
 };
 
 struct TraceConfig {
@@ -250,6 +279,8 @@ std::string to_string(TrafficPattern v);
 std::string to_string(Workload v);
 std::string to_string(CollectiveAlgorithm v);
 std::string to_string(RootSelection v);
+std::string to_string(ReduceOp v);
+std::string to_string(ReduceType v);
 template <typename E>
 std::vector<E> all_values();
 template <typename E>

@@ -425,6 +425,9 @@ const std::vector<Field>& schema() {
        [](const Config& c) -> Json { return c.node.max_packet_bytes; }},
       {"node.header_bytes", [](const Val& v, Config& c) { c.node.header_bytes = to_int(v); },
        [](const Config& c) -> Json { return c.node.header_bytes; }},
+      {"node.combine_cycles_per_element",
+       [](const Val& v, Config& c) { c.node.combine_cycles_per_element = to_cycles(v); },
+       [](const Config& c) -> Json { return c.node.combine_cycles_per_element; }},
       {"node.tx_queue_depth", [](const Val& v, Config& c) { c.node.tx_queue_depth = to_int(v); },
        [](const Config& c) -> Json { return c.node.tx_queue_depth; }},
       {"collective.algorithms",
@@ -467,6 +470,16 @@ const std::vector<Field>& schema() {
        [](const Config& c) -> Json { return c.collective.peer; }},
       {"collective.seed", [](const Val& v, Config& c) { c.collective.seed = to_cycles(v); },
        [](const Config& c) -> Json { return c.collective.seed; }},
+      {"collective.reduce_op",
+       [](const Val& v, Config& c) {
+         c.collective.reduce_op = to_enum<ReduceOp>(v, "reduction operator");
+       },
+       [](const Config& c) -> Json { return to_string(c.collective.reduce_op); }},
+      {"collective.reduce_type",
+       [](const Val& v, Config& c) {
+         c.collective.reduce_type = to_enum<ReduceType>(v, "element type");
+       },
+       [](const Config& c) -> Json { return to_string(c.collective.reduce_type); }},
       {"trace.enabled", [](const Val& v, Config& c) { c.trace.enabled = to_bool(v); },
        [](const Config& c) -> Json { return c.trace.enabled; }},
       {"trace.routers",
@@ -924,6 +937,13 @@ std::string unused_reason(const Config& c, const std::string& key) {
     if (key == "collective.sample" && col.roots != RootSelection::kSample)
       return fmt::format("collective.roots is {}; sample is the count of roots: sample",
                          to_string(col.roots));
+    const bool reduces = std::any_of(col.algorithms.begin(), col.algorithms.end(), [](auto a) {
+      return kind_of(a) == CollectiveKind::kReduce || kind_of(a) == CollectiveKind::kAllreduce;
+    });
+    if ((key == "collective.reduce_op" || key == "collective.reduce_type" ||
+         key == "node.combine_cycles_per_element") &&
+        !reduces)
+      return "collective.algorithms has no reduction; it configures reduce and allreduce";
     if (key == "collective.peer" && !has(CollectiveAlgorithm::kPingPong))
       return "collective.algorithms has no ping_pong; peer is its partner";
     if ((key == "collective.destinations" || key == "collective.random_destinations") &&

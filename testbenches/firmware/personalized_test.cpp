@@ -12,6 +12,7 @@
 //     barrier that lets a node out before the last one is in.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <set>
 #include <systemc>
 
@@ -41,31 +42,33 @@ std::vector<std::uint8_t> slice(const std::vector<std::uint8_t>& v, std::size_t 
 
 TEST(CollectiveData, GatherRootGetsEveryNodesBlockInNodeOrder) {
   const int p = 12;
+  const Topology topo(testing::mesh_config({3, 4}).network.topology);
   const fw::Operation op = op_of(CollectiveAlgorithm::kGatherDirect, 5, 16, p);
-  const auto root = fw::expected_delivery(op, 5, p);
+  const auto root = fw::expected_delivery(op, 5, topo);
   ASSERT_TRUE(root.has_value());
   ASSERT_EQ(root->size(), 16u * p);
   for (int i = 0; i < p; ++i) {
     EXPECT_EQ(slice(*root, static_cast<std::size_t>(i), 16),
-              fw::input_data(op, static_cast<NodeId>(i), p))
+              fw::input_data(op, static_cast<NodeId>(i), topo))
         << i;
     if (i != 5) {
-      EXPECT_FALSE(fw::expected_delivery(op, static_cast<NodeId>(i), p).has_value());
+      EXPECT_FALSE(fw::expected_delivery(op, static_cast<NodeId>(i), topo).has_value());
     }
   }
-  EXPECT_EQ(fw::receivers(op, p), std::vector<NodeId>{5});
+  EXPECT_EQ(fw::receivers(op, topo), std::vector<NodeId>{5});
 }
 
 TEST(CollectiveData, AlltoallNodeJGetsBlockIToJOfEveryNode) {
   const int p = 9;
+  const Topology topo(testing::mesh_config({3, 3}).network.topology);
   const fw::Operation op = op_of(CollectiveAlgorithm::kAlltoallDirect, 0, 8, p);
   std::set<std::vector<std::uint8_t>> distinct;
   for (int j = 0; j < p; ++j) {
-    const auto got = fw::expected_delivery(op, static_cast<NodeId>(j), p);
+    const auto got = fw::expected_delivery(op, static_cast<NodeId>(j), topo);
     ASSERT_TRUE(got.has_value());
     ASSERT_EQ(got->size(), 8u * p);
     for (int i = 0; i < p; ++i) {
-      const auto in = fw::input_data(op, static_cast<NodeId>(i), p);
+      const auto in = fw::input_data(op, static_cast<NodeId>(i), topo);
       ASSERT_EQ(in.size(), 8u * p);
       EXPECT_EQ(slice(*got, static_cast<std::size_t>(i), 8),
                 slice(in, static_cast<std::size_t>(j), 8));
@@ -73,7 +76,7 @@ TEST(CollectiveData, AlltoallNodeJGetsBlockIToJOfEveryNode) {
     }
   }
   EXPECT_EQ(distinct.size(), static_cast<std::size_t>(p * p));  // no two blocks alike
-  EXPECT_EQ(fw::receivers(op, p).size(), static_cast<std::size_t>(p));
+  EXPECT_EQ(fw::receivers(op, topo).size(), static_cast<std::size_t>(p));
 }
 
 TEST(CollectiveData, BarrierArrivalsAreStaggeredWithinAThousandCycles) {
@@ -86,7 +89,8 @@ TEST(CollectiveData, BarrierArrivalsAreStaggeredWithinAThousandCycles) {
     seen.insert(a);
   }
   EXPECT_GE(seen.size(), 20u);
-  EXPECT_EQ(fw::expected_delivery(op, 7, 16), std::vector<std::uint8_t>{});
+  EXPECT_EQ(fw::expected_delivery(op, 7, Topology(testing::mesh_config({4, 4}).network.topology)),
+            std::vector<std::uint8_t>{});
 }
 
 // ---- Every algorithm end to end -------------------------------------------------------------
@@ -115,7 +119,7 @@ Config config_for(const Case& k, CollectiveAlgorithm alg) {
   c.workload = Workload::kCollective;
   c.collective.algorithms = {alg};
   c.collective.roots = RootSelection::kAll;
-  c.collective.message_bytes = {1, 40};
+  c.collective.message_bytes = {8, 40};  // whole int32 elements for the reductions
   c.node.alpha_cycles = 20;
   c.node.gamma_cycles = 10;
   return c;
@@ -152,6 +156,26 @@ TEST_P(Personalized, EveryReceiverGetsItsBytesOnceInTheDefinedSteps) {
         EXPECT_EQ(r.messages, p * (p - 1));
         EXPECT_EQ(r.latency.size(), p);
         break;
+      case CollectiveAlgorithm::kReduceBinomial:
+        EXPECT_EQ(r.steps, log2p);
+        EXPECT_EQ(r.messages, p - 1);
+        EXPECT_EQ(r.latency.size(), 1u);
+        break;
+      case CollectiveAlgorithm::kAllreduceRecursiveDoubling: {
+        std::size_t p2 = 1;
+        int rounds = 0;
+        while (p2 * 2 <= p) p2 *= 2, ++rounds;
+        const std::size_t extra = p - p2;
+        EXPECT_EQ(r.steps, rounds + (extra > 0 ? 2 : 0));
+        EXPECT_EQ(r.messages, 2 * extra + p2 * static_cast<std::size_t>(rounds));
+        EXPECT_EQ(r.latency.size(), p);
+        break;
+      }
+      case CollectiveAlgorithm::kAllgatherRing:
+        EXPECT_EQ(r.steps, static_cast<int>(p - 1));
+        EXPECT_EQ(r.messages, p * (p - 1));
+        EXPECT_EQ(r.latency.size(), p);
+        break;
       default:
         EXPECT_EQ(r.steps, log2p);
         EXPECT_EQ(r.messages, p * static_cast<std::size_t>(log2p));
@@ -173,11 +197,153 @@ INSTANTIATE_TEST_SUITE_P(
     Algorithms, Personalized,
     ::testing::Combine(::testing::Values(CollectiveAlgorithm::kGatherDirect,
                                          CollectiveAlgorithm::kAlltoallDirect,
-                                         CollectiveAlgorithm::kBarrierDissemination),
+                                         CollectiveAlgorithm::kBarrierDissemination,
+                                         CollectiveAlgorithm::kReduceBinomial,
+                                         CollectiveAlgorithm::kAllreduceRecursiveDoubling,
+                                         CollectiveAlgorithm::kAllgatherRing),
                        ::testing::ValuesIn(kCases)),
     [](const ::testing::TestParamInfo<std::tuple<CollectiveAlgorithm, Case>>& i) {
       return to_string(std::get<0>(i.param)) + "_" + std::get<1>(i.param).name;
     });
+
+// ---- Reductions: operators, element types, user operators, combine cost -------------------
+
+std::vector<std::uint8_t> ints(const std::vector<std::int32_t>& v) {
+  std::vector<std::uint8_t> b(v.size() * 4);
+  std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+std::vector<std::uint8_t> doubles(const std::vector<double>& v) {
+  std::vector<std::uint8_t> b(v.size() * 8);
+  std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+
+TEST(BuiltinCombine, ComputesElementwiseSumMaxMinPerType) {
+  auto acc = ints({1, -2, 70000});
+  fw::builtin_combine(ReduceOp::kSum, ReduceType::kInt32)(acc, ints({3, 4, -80000}));
+  EXPECT_EQ(acc, ints({4, 2, -10000}));
+  fw::builtin_combine(ReduceOp::kMax, ReduceType::kInt32)(acc, ints({5, -1, -20000}));
+  EXPECT_EQ(acc, ints({5, 2, -10000}));
+  auto d = doubles({0.5, -3.25});
+  fw::builtin_combine(ReduceOp::kMin, ReduceType::kFloat64)(d, doubles({0.25, 7.0}));
+  EXPECT_EQ(d, doubles({0.25, -3.25}));
+  fw::builtin_combine(ReduceOp::kSum, ReduceType::kFloat64)(d, doubles({1.0, 0.25}));
+  EXPECT_EQ(d, doubles({1.25, -3.0}));
+}
+
+class ReductionOperators
+    : public ::testing::TestWithParam<std::tuple<CollectiveAlgorithm, ReduceOp, ReduceType>> {};
+
+TEST_P(ReductionOperators, EveryContributionCountedOnceOnANonPowerOfTwoMesh) {
+  const auto& [alg, op, type] = GetParam();
+  Config c = testing::mesh_config({3, 5});
+  c.workload = Workload::kCollective;
+  c.collective.algorithms = {alg};
+  c.collective.roots = RootSelection::kOne;
+  c.collective.root = 7;
+  c.collective.message_bytes = {8, 64};
+  c.collective.reduce_op = op;
+  c.collective.reduce_type = type;
+  c.validate();
+  CollectiveHarness h("h", c);
+  sc_core::sc_start();
+  h.finish();
+  ASSERT_TRUE(h.all_operations_run());
+  EXPECT_EQ(h.verification_errors(), 0u) << collective_summary_text(h);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    OpsAndTypes, ReductionOperators,
+    ::testing::Combine(::testing::Values(CollectiveAlgorithm::kReduceBinomial,
+                                         CollectiveAlgorithm::kAllreduceRecursiveDoubling),
+                       ::testing::Values(ReduceOp::kSum, ReduceOp::kMax, ReduceOp::kMin),
+                       ::testing::Values(ReduceType::kInt32, ReduceType::kInt64,
+                                         ReduceType::kFloat32, ReduceType::kFloat64)),
+    [](const auto& i) {
+      return to_string(std::get<0>(i.param)) + "_" + to_string(std::get<1>(i.param)) + "_" +
+             to_string(std::get<2>(i.param));
+    });
+
+// A user operator (bitwise xor of the bytes) through the same algorithm: the root gets the xor
+// of every node's vector, which the test computes itself from the inputs.
+TEST(ReductionOperators, UserOperatorRunsThroughTheReduceAlgorithm) {
+  Config c = testing::mesh_config({4, 3});
+  c.workload = Workload::kCollective;
+  c.collective.algorithms = {CollectiveAlgorithm::kReduceBinomial};
+  c.collective.roots = RootSelection::kOne;
+  c.collective.root = 5;
+  c.collective.message_bytes = {16};
+  const fw::Combine xor_bytes = [](std::vector<std::uint8_t>& acc,
+                                   const std::vector<std::uint8_t>& in) {
+    for (std::size_t i = 0; i < acc.size(); ++i) acc[i] ^= in[i];
+  };
+  std::vector<std::uint8_t> got;
+  const CollectiveFirmware firmware = [&](fw::Runtime& rt, const fw::Operation& op,
+                                          const std::vector<std::uint8_t>& data, const fw::Deliver&,
+                                          const fw::FirmwareTables&) {
+    fw::reduce_binomial(
+        rt, op, data, [&](const std::vector<std::uint8_t>& r) { got = r; }, xor_bytes, 0);
+  };
+  CollectiveHarness h("h", c, {}, firmware);
+  sc_core::sc_start();
+  h.finish();
+  ASSERT_TRUE(h.all_operations_run());
+  const Topology topo(c.network.topology);
+  std::vector<std::uint8_t> want(16, 0);
+  for (NodeId n = 0; n < 12; ++n) xor_bytes(want, fw::input_data(h.operations()[0], n, topo));
+  EXPECT_EQ(got, want);
+}
+
+// Two neighbours: one message and one combine, so the reduction's latency is the node stack's
+// closed formula plus the combine time (elements x node.combine_cycles_per_element).
+TEST(ReduceLatency, TwoNeighboursTakeTheNodeStackPlusOneCombine) {
+  Config c = testing::mesh_config({2});
+  c.workload = Workload::kCollective;
+  c.collective.algorithms = {CollectiveAlgorithm::kReduceBinomial};
+  c.collective.roots = RootSelection::kOne;
+  c.collective.message_bytes = {8, 64, 400};
+  c.collective.reduce_type = ReduceType::kFloat64;
+  c.node.alpha_cycles = 30;
+  c.node.gamma_cycles = 12;
+  c.node.combine_cycles_per_element = 3;
+  CollectiveHarness h("h", c);
+  sc_core::sc_start();
+  h.finish();
+  ASSERT_EQ(h.verification_errors(), 0u) << collective_summary_text(h);
+  const RouterConfig& r = c.network.router;
+  for (const OperationResult& op : h.results()) {
+    const int flits = static_cast<int>((op.op.bytes + 7) / 8);
+    const Cycle network = testing::zero_load_formula(1, flits, r.pipeline_depth, r.link_latency,
+                                                     r.credit_latency, r.buffer_depth);
+    EXPECT_EQ(op.max_latency,
+              static_cast<double>(30 + 1 + network + 1 + 12 + 3 * (op.op.bytes / 8)))
+        << op.op.bytes << " bytes";
+  }
+}
+
+// ---- Transpose ------------------------------------------------------------------------------
+
+TEST(Transpose, EveryNodeGetsItsMirrorsBlockInOneStep) {
+  for (const TopologyKind kind : {TopologyKind::kMesh}) {
+    Config c = testing::mesh_config({5, 5});
+    c.network.topology.kind = kind;
+    c.workload = Workload::kCollective;
+    c.collective.algorithms = {CollectiveAlgorithm::kTransposeDirect};
+    c.collective.message_bytes = {4, 100};
+    c.validate();
+    CollectiveHarness h("h", c);
+    sc_core::sc_start();
+    h.finish();
+    ASSERT_EQ(h.results().size(), 2u);
+    EXPECT_EQ(h.verification_errors(), 0u) << collective_summary_text(h);
+    for (const OperationResult& r : h.results()) {
+      EXPECT_EQ(r.steps, 1);
+      EXPECT_EQ(r.messages, 20u);  // n (n - 1)
+      EXPECT_EQ(r.latency.size(), 25u);
+    }
+  }
+}
 
 // Two neighbours: the gather is one unicast of the non-root's block, so its latency is the
 // node stack's closed formula (docs/timing-model.md, "node stack").
