@@ -13,16 +13,19 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
-SCATTER = {"scatter_st", "scatter_bt", "scatter_smt", "scatter_hmt"}
+# Operation kinds (results.json "kind") whose sizes are per block, and those without a root.
+PER_BLOCK = {"scatter", "gather", "alltoall", "allgather", "transpose"}
+ROOTLESS = {"alltoall", "barrier", "allreduce", "allgather", "transpose"}
 
 
-def operation(cfg):
-    """What the operations were: broadcast, multicast, scatter or ping-pong."""
+def operation(cfg, kinds):
+    """What the operations were: broadcast, multicast, scatter, ping-pong or the other kinds."""
     col = cfg["collective"]
-    algs = set(col["algorithms"])
-    if algs == {"ping_pong"}:
+    if kinds == {"ping_pong"}:
         return "ping-pong (one-way)"
-    kind = "scatter" if algs <= SCATTER else "broadcast"
+    if not kinds <= {"broadcast", "scatter"}:
+        return " / ".join(sorted(kinds))
+    kind = "scatter" if kinds == {"scatter"} else "broadcast"
     if col["random_destinations"] > 0:
         return f"{'scatter' if kind == 'scatter' else 'multicast'} to {col['random_destinations']} random nodes"
     if col["destinations"]:
@@ -30,7 +33,7 @@ def operation(cfg):
     return kind
 
 
-def describe(cfg, algs, rows):
+def describe(cfg, algs, rows, kinds):
     """Title: the algorithms, the operation, the network and the roots, from results.json."""
     net = cfg["network"]
     if net["topology"] == "hypercube":
@@ -49,7 +52,9 @@ def describe(cfg, algs, rows):
     roots = max((r["roots"] for r in rows), default=0)
     who = {"one": f"root {col['root']}", "all": f"all {roots} roots",
            "sample": f"{roots} random roots (mean over roots)"}[col["roots"]]
-    return f"{' vs '.join(algs)}: {operation(cfg)}\n{', '.join(parts)}; {who}"
+    if kinds <= ROOTLESS:
+        who = "no root"
+    return f"{' vs '.join(algs)}: {operation(cfg, kinds)}\n{', '.join(parts)}; {who}"
 
 
 def main():
@@ -66,16 +71,18 @@ def main():
         if r["algorithm"] not in algs:
             algs.append(r["algorithm"])
     cfg = res["config"]
-    title = args.title or describe(cfg, algs, rows)
+    kinds = {r["kind"] for r in rows}
+    title = args.title or describe(cfg, algs, rows, kinds)
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for i, alg in enumerate(algs):
         mine = sorted((r for r in rows if r["algorithm"] == alg), key=lambda r: r["bytes"])
         x = [r["bytes"] for r in mine]
-        # One colour per algorithm: solid = max over the destinations, dashed = their average.
+        # One colour per algorithm: solid = max over the receivers, dashed = their average.
         ax.plot(x, [r["max_latency_us"] for r in mine], "o-", color=f"C{i}", label=alg + " max")
         ax.plot(x, [r["avg_latency_us"] for r in mine], "s--", color=f"C{i}", label=alg + " avg")
-    ax.set_xlabel("message size (bytes)" + (" per destination" if operation(cfg).startswith("scatter") else ""))
-    ax.set_ylabel("latency (us), over the destinations")
+    unit = " per block" if kinds <= PER_BLOCK else " per vector" if kinds <= {"reduce", "allreduce"} else ""
+    ax.set_xlabel("message size (bytes)" + unit)
+    ax.set_ylabel("latency (us), over the receivers")
     ax.set_xscale("log", base=2)
     ax.set_title(title, fontsize=9)
     ax.grid(True, alpha=0.3)

@@ -94,6 +94,7 @@ Json collective_json(const CollectiveHarness& h) {
     Json o;
     o["index"] = r.op.index;
     o["algorithm"] = to_string(r.op.algorithm);
+    o["kind"] = to_string(kind_of(r.op.algorithm));
     o["root"] = r.op.root;
     o["bytes"] = r.op.bytes;
     o["destinations"] = r.op.destinations.size();
@@ -119,6 +120,7 @@ Json collective_json(const CollectiveHarness& h) {
   for (const CollectiveSummaryRow& s : summarise(h)) {
     Json o;
     o["algorithm"] = to_string(s.algorithm);
+    o["kind"] = to_string(kind_of(s.algorithm));
     o["bytes"] = s.bytes;
     o["roots"] = s.roots;
     o["max_latency_us"] = s.max_latency_cycles * us;

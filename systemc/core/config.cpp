@@ -99,6 +99,16 @@ constexpr NameTable<CollectiveAlgorithm, 20> kCollectiveNames{
      {CollectiveAlgorithm::kAllreduceRecursiveDoubling, "allreduce_recursive_doubling"},
      {CollectiveAlgorithm::kAllgatherRing, "allgather_ring"},
      {CollectiveAlgorithm::kTransposeDirect, "transpose_direct"}}};
+constexpr NameTable<CollectiveKind, 10> kKindNames{{{CollectiveKind::kPingPong, "ping_pong"},
+                                                    {CollectiveKind::kBroadcast, "broadcast"},
+                                                    {CollectiveKind::kScatter, "scatter"},
+                                                    {CollectiveKind::kGather, "gather"},
+                                                    {CollectiveKind::kAlltoall, "alltoall"},
+                                                    {CollectiveKind::kBarrier, "barrier"},
+                                                    {CollectiveKind::kReduce, "reduce"},
+                                                    {CollectiveKind::kAllreduce, "allreduce"},
+                                                    {CollectiveKind::kAllgather, "allgather"},
+                                                    {CollectiveKind::kTranspose, "transpose"}}};
 constexpr NameTable<ReduceOp, 3> kReduceOpNames{
     {{ReduceOp::kSum, "sum"}, {ReduceOp::kMax, "max"}, {ReduceOp::kMin, "min"}}};
 constexpr NameTable<ReduceType, 4> kReduceTypeNames{{{ReduceType::kInt32, "int32"},
@@ -138,6 +148,7 @@ WORMSIM_ENUM_TABLE(TrafficPattern, kTrafficNames)
 WORMSIM_ENUM_TABLE(Workload, kWorkloadNames)
 WORMSIM_ENUM_TABLE(CollectiveAlgorithm, kCollectiveNames)
 WORMSIM_ENUM_TABLE(RootSelection, kRootNames)
+WORMSIM_ENUM_TABLE(CollectiveKind, kKindNames)
 WORMSIM_ENUM_TABLE(ReduceOp, kReduceOpNames)
 WORMSIM_ENUM_TABLE(ReduceType, kReduceTypeNames)
 #undef WORMSIM_ENUM_TABLE

@@ -279,6 +279,7 @@ std::string to_string(TrafficPattern v);
 std::string to_string(Workload v);
 std::string to_string(CollectiveAlgorithm v);
 std::string to_string(RootSelection v);
+std::string to_string(CollectiveKind v);
 std::string to_string(ReduceOp v);
 std::string to_string(ReduceType v);
 template <typename E>

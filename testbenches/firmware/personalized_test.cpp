@@ -406,6 +406,17 @@ TEST(PersonalizedChecks, GatherPlacingBlocksByArrivalIsCaught) {
   EXPECT_EQ(h.results()[0].errors[0], "node 0 delivered wrong bytes");
 }
 
+TEST(PersonalizedReport, ResultsNameEachOperationsKind) {
+  CollectiveHarness h("h", gather_on_mesh());
+  sc_core::sc_start();
+  h.finish();
+  const auto j = collective_json(h);
+  ASSERT_EQ(j["operations"].size(), 1u);
+  EXPECT_EQ(j["operations"][0]["kind"], "gather");
+  EXPECT_EQ(j["summary"][0]["kind"], "gather");
+  EXPECT_EQ(j["operations"][0]["steps"], 1);
+}
+
 TEST(PersonalizedChecks, BarrierThatDoesNotWaitIsCaught) {
   Config c = gather_on_mesh();
   c.collective.algorithms = {CollectiveAlgorithm::kBarrierDissemination};
