@@ -21,6 +21,7 @@ Runtime::Runtime(ProcessorBus& bus, const Topology& topology, const RouteCompute
   nodes_ = static_cast<int>(bus_.read32(ni::kNodeCount));
   tx_channels_ = static_cast<int>(bus_.read32(ni::kTxChannels));
   rx_channels_ = static_cast<int>(bus_.read32(ni::kRxChannels));
+  packet_payload_ = bus_.read32(ni::kPacketPayload);
   bus_.write32(ni::kIrqEnable, ni::kIrqRx | ni::kIrqTx);
 }
 
@@ -28,6 +29,24 @@ Cycle Runtime::now() {
   const std::uint32_t lo = bus_.read32(ni::kCycleLo);
   const std::uint32_t hi = bus_.read32(ni::kCycleHi);
   return (static_cast<Cycle>(hi) << 32) | lo;
+}
+
+std::uint64_t Runtime::packets(std::size_t bytes) const {
+  if (packet_payload_ == 0 || bytes == 0) return 1;
+  return (bytes + packet_payload_ - 1) / packet_payload_;
+}
+
+Cycle Runtime::send_cost(std::size_t bytes) const {
+  return bus_.alpha_cycles() + (packets(bytes) - 1) * bus_.send_packet_cycles();
+}
+
+void Runtime::wait_sent(int channel, std::uint32_t seq) {
+  // Sequence numbers count up from 1 per NI and a channel sends its messages in order.
+  for (;;) {
+    bus_.write32(ni::kIrqAck, ni::kIrqTx);
+    if (bus_.read32(tx_reg(channel, ni::kTxDone)) >= seq) return;
+    bus_.wait_interrupt();
+  }
 }
 
 std::uint32_t Runtime::free_slots(int channel) {
@@ -59,14 +78,14 @@ int Runtime::channel_for(NodeId dst) {
 
 void Runtime::send(NodeId dst, const std::vector<std::uint8_t>& data, std::uint32_t tag) {
   const Cycle begin = now();
-  bus_.busy(bus_.alpha_cycles());
+  bus_.busy(send_cost(data.size()));
   post(channel_for(dst), dst, data, tag, begin);
 }
 
 void Runtime::send_multicast(const std::vector<NodeId>& dests,
                              const std::vector<std::uint8_t>& data, std::uint32_t tag) {
   const Cycle begin = now();
-  bus_.busy(bus_.alpha_cycles());
+  bus_.busy(send_cost(data.size()));
   const int c = channel_for(dests.empty() ? id_ : dests.front());
   bus_.write32(tx_reg(c, ni::kTxDcount), 0);
   for (NodeId d : dests) bus_.write32(tx_reg(c, ni::kTxDlist), d);
@@ -86,7 +105,9 @@ void Runtime::post(int c, NodeId dst, const std::vector<std::uint8_t>& data, std
   bus_.write32(tx_reg(c, ni::kTxLen), static_cast<std::uint32_t>(data.size()));
   bus_.write32(tx_reg(c, ni::kTxTag), tag);
   bus_.write32(tx_reg(c, ni::kTxDoorbell), 1);
-  bus_.note_send(bus_.read32(tx_reg(c, ni::kTxSeq)), begin);
+  const std::uint32_t seq = bus_.read32(tx_reg(c, ni::kTxSeq));
+  bus_.note_send(seq, begin);
+  if (bus_.send_mode() == SendMode::kBlocking) wait_sent(c, seq);
 }
 
 Message Runtime::receive() {
@@ -102,8 +123,10 @@ Message Runtime::receive() {
                       m.data.data(), m.data.size());
       bus_.write32(rx_reg(c, ni::kRxPop), 1);
       const Cycle begin = now();
-      bus_.busy(bus_.gamma_cycles());
-      bus_.note_receive(m.src, seq, begin, begin + bus_.gamma_cycles());
+      const Cycle cost =
+          bus_.gamma_cycles() + (packets(m.data.size()) - 1) * bus_.receive_packet_cycles();
+      bus_.busy(cost);
+      bus_.note_receive(m.src, seq, begin, begin + cost);
       return m;
     }
     bus_.wait_interrupt();

@@ -2,7 +2,10 @@
 // against. A thin layer over the NI registers (systemc/ni/ni_registers.h) reached through the
 // processor; it charges the seeds' software costs: alpha before every send's doorbell
 // (serialised: a node's sends never overlap their start-ups, even on different ports) and
-// gamma after taking every received message (seed 000 section 3.3.5).
+// gamma after taking every received message (seed 000 section 3.3.5), plus, for a message of
+// several packets, node.send_packet_cycles / node.receive_packet_cycles for each packet after
+// the first (seed 002 section 2: the Delta's software handles 512-byte packets, and receives
+// more slowly than it sends).
 #pragma once
 
 #include <cstdint>
@@ -41,7 +44,8 @@ class Runtime {
   // Sends `data` to `dst`: charges alpha, then stages the bytes, writes the descriptor and
   // rings the doorbell of the injection channel the port model prescribes (one-port: 0;
   // all-port: the channel of the first hop; k-port: an idle channel, else one with room).
-  // Returns once the descriptor is queued; the DMA sends it while the processor goes on.
+  // Non-blocking (node.send_mode): returns once the descriptor is queued, and the DMA sends
+  // it while the processor goes on. Blocking: returns once its last flit has left the NI.
   void send(NodeId dst, const std::vector<std::uint8_t>& data, std::uint32_t tag = 0);
   // Sends `data` to every node of `dests` as one multidestination worm (needs
   // network.router.multidest path or tree): one alpha, the list written to TXn_DLIST, one
@@ -57,8 +61,10 @@ class Runtime {
   // Under Hamiltonian-path routing, node n's position on the path; -1 under other routing.
   int hamiltonian_label(NodeId n) const { return routing_.hamiltonian() ? routing_.label(n) : -1; }
   // Blocks until a message is available, takes it (lowest ejection channel first) and
-  // charges gamma.
+  // charges gamma (plus the per-packet cost of its further packets).
   Message receive();
+  // Packets the NI splits a message of `bytes` bytes into (PACKET_PAYLOAD register).
+  std::uint64_t packets(std::size_t bytes) const;
   // Explicit computation time.
   void compute(Cycle cycles) { bus_.busy(cycles); }
   // The NI's cycle counter.
@@ -69,6 +75,10 @@ class Runtime {
   void post(int channel, NodeId dst, const std::vector<std::uint8_t>& data, std::uint32_t tag,
             Cycle begin);
   std::uint32_t free_slots(int channel);
+  // alpha plus the send cost of the message's further packets.
+  Cycle send_cost(std::size_t bytes) const;
+  // Blocking sends: sleeps until message `seq` of channel c has left the NI.
+  void wait_sent(int channel, std::uint32_t seq);
 
   ProcessorBus& bus_;
   const Topology& topology_;
@@ -78,6 +88,7 @@ class Runtime {
   int nodes_;
   int tx_channels_;
   int rx_channels_;
+  std::uint32_t packet_payload_;  // 0: a message is one packet
 };
 
 }  // namespace wormsim::fw

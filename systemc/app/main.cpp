@@ -86,12 +86,17 @@ int list_command() {
                  : fmt::format("{:g} us = {} cycles ({:+.3g} us rounding)", us, c, err);
     };
     std::cout << fmt::format(
-        "  {:<16} {}: beta {:g} us/byte (clock {:.4g} ns), alpha {}, gamma {}{}\n"
+        "  {:<16} {}: beta {:g} us/byte (clock {:.4g} ns), alpha {}, gamma {}{}{}\n"
         "  {:<16} {}{}\n",
         p.name, p.machine, p.beta_us_per_byte, p.clock_period_ns(),
         cycles(p.alpha_us, p.alpha_cycles()), cycles(p.gamma_us, p.gamma_cycles()),
         p.max_packet_bytes > 0
             ? fmt::format(", {}-byte packets ({} header)", p.max_packet_bytes, p.header_bytes)
+            : std::string(),
+        p.send_packet_us > 0 || p.receive_packet_us > 0
+            ? fmt::format(", each further packet: send {}, receive {}",
+                          cycles(p.send_packet_us, p.send_packet_cycles()),
+                          cycles(p.receive_packet_us, p.receive_packet_cycles()))
             : std::string(),
         "", p.source, p.note.empty() ? "" : "; " + p.note);
   }

@@ -115,6 +115,8 @@ constexpr NameTable<ReduceType, 4> kReduceTypeNames{{{ReduceType::kInt32, "int32
                                                      {ReduceType::kInt64, "int64"},
                                                      {ReduceType::kFloat32, "float32"},
                                                      {ReduceType::kFloat64, "float64"}}};
+constexpr NameTable<SendMode, 2> kSendModeNames{
+    {{SendMode::kNonBlocking, "nonblocking"}, {SendMode::kBlocking, "blocking"}}};
 constexpr NameTable<RootSelection, 3> kRootNames{{{RootSelection::kOne, "one"},
                                                   {RootSelection::kAll, "all"},
                                                   {RootSelection::kSample, "sample"}}};
@@ -151,6 +153,7 @@ WORMSIM_ENUM_TABLE(RootSelection, kRootNames)
 WORMSIM_ENUM_TABLE(CollectiveKind, kKindNames)
 WORMSIM_ENUM_TABLE(ReduceOp, kReduceOpNames)
 WORMSIM_ENUM_TABLE(ReduceType, kReduceTypeNames)
+WORMSIM_ENUM_TABLE(SendMode, kSendModeNames)
 #undef WORMSIM_ENUM_TABLE
 
 bool RouterConfig::rtl_at(NodeId n) const {
@@ -427,6 +430,10 @@ void Config::validate() const {
 void Config::validate_node_layer(int nodes) const {
   require(node.alpha_cycles < (Cycle{1} << 32), "node.alpha_cycles", "must be below 2^32");
   require(node.gamma_cycles < (Cycle{1} << 32), "node.gamma_cycles", "must be below 2^32");
+  require(node.send_packet_cycles < (Cycle{1} << 32), "node.send_packet_cycles",
+          "must be below 2^32");
+  require(node.receive_packet_cycles < (Cycle{1} << 32), "node.receive_packet_cycles",
+          "must be below 2^32");
   require(node.header_bytes >= 0 && node.header_bytes <= 4096, "node.header_bytes",
           fmt::format("must be in 0..4096 (got {})", node.header_bytes));
   require(node.max_packet_bytes == 0 ||
@@ -441,9 +448,10 @@ void Config::validate_node_layer(int nodes) const {
   require(!col.algorithms.empty(), "collective.algorithms", "must name at least one algorithm");
   require(!col.message_bytes.empty(), "collective.message_bytes", "must not be empty");
   for (std::size_t i = 0; i < col.message_bytes.size(); ++i)
-    require(col.message_bytes[i] <= 65536, fmt::format("collective.message_bytes[{}]", i),
-            fmt::format("must be at most 65536 bytes, the NI's largest message (got {})",
-                        col.message_bytes[i]));
+    require(col.message_bytes[i] <= kMaxMessageBytes,
+            fmt::format("collective.message_bytes[{}]", i),
+            fmt::format("must be at most {} bytes (16 MiB), the NI's largest message (got {})",
+                        kMaxMessageBytes, col.message_bytes[i]));
   require(col.root < static_cast<NodeId>(nodes), "collective.root",
           fmt::format("node {} is outside the {}-node network", col.root, nodes));
   require(col.sample >= 1, "collective.sample",
@@ -566,19 +574,20 @@ void Config::validate_node_layer(int nodes) const {
                               : col.random_destinations > 0
                                   ? static_cast<std::size_t>(col.random_destinations)
                                   : static_cast<std::size_t>(nodes - 1);
-    if (is_scatter(col.algorithms[i]) &&
-        col.algorithms[i] != CollectiveAlgorithm::kScatterSequential) {
+    if (col.algorithms[i] == CollectiveAlgorithm::kScatterBinomial ||
+        col.algorithms[i] == CollectiveAlgorithm::kScatterSmt ||
+        col.algorithms[i] == CollectiveAlgorithm::kScatterHmt) {
       // The largest message holds several destinations' chunks: BT's first one the half of
       // the participants without the root, an SMT or HMT worm up to every destination's.
       const std::size_t chunks =
           col.algorithms[i] == CollectiveAlgorithm::kScatterBinomial ? (dests + 2) / 2 : dests;
       for (std::size_t b = 0; b < col.message_bytes.size(); ++b)
-        require(col.message_bytes[b] * chunks <= 65536,
+        require(col.message_bytes[b] * chunks <= kMaxMessageBytes,
                 fmt::format("collective.message_bytes[{}]", b),
                 fmt::format("{} puts up to {} chunks of {} bytes in one message: {} bytes, more "
-                            "than the NI's 65536-byte message window",
+                            "than the NI's {}-byte (16 MiB) message window",
                             to_string(col.algorithms[i]), chunks, col.message_bytes[b],
-                            col.message_bytes[b] * chunks));
+                            col.message_bytes[b] * chunks, kMaxMessageBytes));
     }
     check_packet_flits(col.algorithms[i], dests, nodes);
   }

@@ -103,6 +103,10 @@ bool is_scatter(CollectiveAlgorithm a);
 // Operations that involve every node and have no root (all-to-all, barrier).
 bool is_rootless(CollectiveAlgorithm a);
 enum class RootSelection { kOne, kAll, kSample };
+// node.send_mode: a non-blocking send returns once its descriptor is queued at the NI, a
+// blocking one once the message's last flit has left the NI (the send buffer may be reused),
+// as the Touchstone Delta's NX offers both (seed 002 section 2).
+enum class SendMode { kNonBlocking, kBlocking };
 
 // A configuration error: `key` is the dotted path (e.g. "router.vcs"), `line` the 1-based
 // line in the YAML source when known (0 otherwise).
@@ -196,6 +200,11 @@ struct NodeConfig {
   // Reductions: processor time to combine one element into a partial result, charged as
   // computation after each received vector is combined.
   Cycle combine_cycles_per_element = 0;
+  // Software cost of each packet of a message after the first (the first is part of alpha /
+  // gamma): seed 002 section 2, the Delta's 512-byte packets, receives slower than sends.
+  Cycle send_packet_cycles = 0;
+  Cycle receive_packet_cycles = 0;
+  SendMode send_mode = SendMode::kNonBlocking;
 };
 
 struct CollectiveConfig {
@@ -264,6 +273,9 @@ std::vector<NodeId> collective_roots(const Config& c);
 
 // Largest packet the network carries, in flits (Flit::index and packet lengths are 16 bits).
 inline constexpr int kMaxPacketFlits = 65535;
+// The largest message the NI moves: one 16 MiB DMA window (ni/ni_registers.h), enough for seed
+// 002's combining algorithms (a 2-level algorithm on 256 nodes sends up to 127 x 16384 bytes).
+inline constexpr std::uint32_t kMaxMessageBytes = 16u << 20;
 
 // Name <-> enum tables shared by the loader, `wormsim list` and the JSON writer.
 std::string to_string(TopologyKind v);
@@ -282,6 +294,7 @@ std::string to_string(RootSelection v);
 std::string to_string(CollectiveKind v);
 std::string to_string(ReduceOp v);
 std::string to_string(ReduceType v);
+std::string to_string(SendMode v);
 template <typename E>
 std::vector<E> all_values();
 template <typename E>

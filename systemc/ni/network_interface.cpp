@@ -107,6 +107,7 @@ std::string NetworkInterface::register_name(std::uint64_t addr) const {
     case ni::kIrqEnable: return "IRQ_ENABLE";
     case ni::kIrqAck: return "IRQ_ACK";
     case ni::kMaxMessage: return "MAX_MESSAGE";
+    case ni::kPacketPayload: return "PACKET_PAYLOAD";
     default: break;
   }
   if (addr >= ni::kTxBase && addr < ni::kTxBase + ni::kChannelStride * ni::kMaxChannels)
@@ -118,7 +119,8 @@ std::string NetworkInterface::register_name(std::uint64_t addr) const {
                          {ni::kTxStatus, "STATUS"},
                          {ni::kTxSeq, "SEQ"},
                          {ni::kTxDlist, "DLIST"},
-                         {ni::kTxDcount, "DCOUNT"}});
+                         {ni::kTxDcount, "DCOUNT"},
+                         {ni::kTxDone, "DONE"}});
   if (addr >= ni::kRxBase && addr < ni::kRxBase + ni::kChannelStride * ni::kMaxChannels)
     return channel_name(ni::kRxBase, "RX",
                         {{ni::kRxCount, "COUNT"},
@@ -228,6 +230,11 @@ void NetworkInterface::read_register(std::uint64_t addr, std::uint32_t& value, C
     }
     case ni::kIrqEnable: value = irq_enable_; return;
     case ni::kMaxMessage: value = ni::kMaxMessageBytes; return;
+    case ni::kPacketPayload:
+      value = params_.max_packet_bytes > 0
+                  ? static_cast<std::uint32_t>(params_.max_packet_bytes - params_.header_bytes)
+                  : 0;
+      return;
     default: break;
   }
   if (addr >= ni::kTxBase && addr < ni::kTxBase + ni::kChannelStride * ni::kMaxChannels) {
@@ -248,6 +255,7 @@ void NetworkInterface::read_register(std::uint64_t addr, std::uint32_t& value, C
         return;
       case ni::kTxSeq: value = ch.last_seq; return;
       case ni::kTxDcount: value = static_cast<std::uint32_t>(ch.dlist.size()); return;
+      case ni::kTxDone: value = now > ch.done_at ? ch.done_seq : ch.done_before; return;
       default: fault(addr, "not readable", now);
     }
   }
@@ -381,10 +389,12 @@ void NetworkInterface::doorbell(int c, Cycle now) {
   d.message.dst = ch.dst;
   d.message.seq = ++message_sequence_;
   d.message.tag = ch.tag;
-  d.message.data = std::make_shared<std::vector<std::uint8_t>>(
-      ch.window.begin(), ch.window.begin() + static_cast<std::ptrdiff_t>(ch.len));
+  // The DMA engine takes the buffer as it is (no copy of up to 16 MiB); bytes staged past LEN
+  // are dropped with it.
+  ch.window.resize(ch.len);
+  d.message.data = std::make_shared<std::vector<std::uint8_t>>(std::move(ch.window));
   d.ready = now + 1;
-  ch.window.clear();
+  ch.window = {};
   ch.last_seq = d.message.seq;
   MessageRecord rec;
   rec.src = params_.id;
@@ -540,7 +550,18 @@ int NetworkInterface::inject(Cycle now, ActivityCalendar& calendar, bool measuri
     }
     ch.wire.send(now, calendar, measuring, stats_, flit);
     ++moved;
-    if (flit.tail()) ch.packet = Packet{};
+    if (flit.tail()) {
+      if (ch.packet.offset + ch.packet.bytes == ch.packet.message->data->size()) {
+        // The message's last flit is out: a blocking send may return (TXc_DONE).
+        ch.done_before = now > ch.done_at ? ch.done_seq : ch.done_before;
+        ch.done_seq = ch.packet.message->seq;
+        ch.done_at = now;
+        irq_status_ |= ni::kIrqTx;
+        tx_irq_visible_ = now + 1;
+        raise(ni::kIrqTx, now + 1);
+      }
+      ch.packet = Packet{};
+    }
   }
   return moved;
 }

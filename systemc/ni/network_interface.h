@@ -121,6 +121,9 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
     Packet packet;                 // the packet on the wire
     // Registers.
     std::uint32_t dst = 0, len = 0, tag = 0, last_seq = 0;
+    // TXc_DONE: the last message whose last flit has left, visible from the cycle after.
+    std::uint32_t done_seq = 0, done_before = 0;
+    Cycle done_at = 0;
     std::vector<std::uint8_t> window;
     std::vector<NodeId> dlist;
   };

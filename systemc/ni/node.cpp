@@ -19,6 +19,9 @@ NodeParams node_params(const Config& config, const EndpointContext& ctx) {
   p.cpu.id = ctx.id;
   p.cpu.alpha_cycles = config.node.alpha_cycles;
   p.cpu.gamma_cycles = config.node.gamma_cycles;
+  p.cpu.send_packet_cycles = config.node.send_packet_cycles;
+  p.cpu.receive_packet_cycles = config.node.receive_packet_cycles;
+  p.cpu.send_mode = config.node.send_mode;
   p.cpu.clock_period = ctx.host->clock_period();
   return p;
 }

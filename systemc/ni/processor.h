@@ -22,6 +22,9 @@ struct ProcessorParams {
   NodeId id = 0;
   Cycle alpha_cycles = 0;
   Cycle gamma_cycles = 0;
+  Cycle send_packet_cycles = 0;
+  Cycle receive_packet_cycles = 0;
+  SendMode send_mode = SendMode::kNonBlocking;
   sc_core::sc_time clock_period{1, sc_core::SC_NS};
 };
 
@@ -43,6 +46,9 @@ class Processor : public sc_core::sc_module, public ProcessorBus {
   void wait_interrupt() override;
   Cycle alpha_cycles() const override { return params_.alpha_cycles; }
   Cycle gamma_cycles() const override { return params_.gamma_cycles; }
+  Cycle send_packet_cycles() const override { return params_.send_packet_cycles; }
+  Cycle receive_packet_cycles() const override { return params_.receive_packet_cycles; }
+  SendMode send_mode() const override { return params_.send_mode; }
   void note_send(std::uint32_t seq, Cycle begin) override;
   void note_receive(NodeId src, std::uint32_t seq, Cycle begin, Cycle end) override;
 

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "config.h"
 #include "flit.h"
 
 namespace wormsim {
@@ -35,8 +36,15 @@ class ProcessorBus {
   virtual void wait_interrupt() = 0;
 
   // The software cost model of this processor (machine preset or node.* config), in cycles.
+  // alpha: a send's set-up (its first packet included); gamma: a receive's.
   virtual Cycle alpha_cycles() const = 0;
   virtual Cycle gamma_cycles() const = 0;
+  // Each further packet of a multi-packet message (seed 002 section 2: the Delta's software
+  // handles messages in 512-byte packets; its receives are slower than its sends).
+  virtual Cycle send_packet_cycles() const = 0;
+  virtual Cycle receive_packet_cycles() const = 0;
+  // Whether a send returns once the descriptor is queued or once the message has left the NI.
+  virtual SendMode send_mode() const = 0;
 
   // Timeline annotations (simulator sideband, not registers): send() started at `begin`
   // and was given sequence number `seq`; a receive of message (src, seq) took the message at

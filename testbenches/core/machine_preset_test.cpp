@@ -57,8 +57,19 @@ TEST(MachinePreset, SeedValues) {
   ASSERT_TRUE(delta);
   EXPECT_EQ(delta->max_packet_bytes, 512);
   EXPECT_EQ(delta->header_bytes, 30);
-  EXPECT_DOUBLE_EQ(delta->alpha_us + delta->gamma_us, 77.0);
-  EXPECT_DOUBLE_EQ(delta->beta_us_per_byte, 0.125);
+  EXPECT_DOUBLE_EQ(delta->beta_us_per_byte, 0.125);  // seed 000 Table 5.1, NX 3.3.10
+  // Seed 002's tables (1-lev-dir, 255 messages, times in ms): the per-message set-ups from
+  // L = 16..64 and the per-packet costs from the growth between two sizes (ceil(L / 482)
+  // packets: 2 at 512, 9 at 4096, 34 at 16384).
+  EXPECT_GE(delta->alpha_us, 26.04e3 / 255);  // Fig. 2: 26.04-26.45 ms
+  EXPECT_LE(delta->alpha_us, 26.45e3 / 255);
+  EXPECT_GE(delta->gamma_us, 16.37e3 / 255);  // Fig. 6: 16.37-16.76 ms
+  EXPECT_LE(delta->gamma_us, 16.76e3 / 255);
+  EXPECT_NEAR(delta->send_packet_us, (420.82 - 37.61) * 1e3 / 255 / (34 - 2), 0.05);    // Fig. 2
+  EXPECT_NEAR(delta->receive_packet_us, (230.57 - 40.26) * 1e3 / 255 / (9 - 2), 0.05);  // Fig. 6
+  // Seed 002 sections 3.1 and 4.1: receive set-up below send set-up, receiving data slower.
+  EXPECT_LT(delta->gamma_us, delta->alpha_us);
+  EXPECT_GT(delta->receive_packet_us, delta->send_packet_us);
   for (const char* name : {"paragon", "ipsc860", "sp2", "cm5", "cs2", "ncube2_pingpong"})
     EXPECT_TRUE(find_machine_preset(name)) << name;
   EXPECT_FALSE(find_machine_preset("cray_xyz"));

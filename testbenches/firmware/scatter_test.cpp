@@ -236,7 +236,8 @@ TEST(ScatterConfig, ErrorsNameTheKey) {
     return std::string("(accepted)");
   };
   Config c = scatter_config({8, 8}, CollectiveAlgorithm::kScatterSmt);
-  c.collective.message_bytes = {1024, 1100};  // 63 x 1100 > the 64 KiB message window
+  c.node.max_packet_bytes = 4096;               // packets within their 65535 flits
+  c.collective.message_bytes = {1024, 270000};  // 63 x 270000 > the 16 MiB message window
   EXPECT_EQ(key_of(c), "collective.message_bytes[1]");
   c.collective.message_bytes = {1024};
   EXPECT_EQ(key_of(c), "(accepted)");
@@ -247,13 +248,14 @@ TEST(ScatterConfig, ErrorsNameTheKey) {
   c.network.routing.algorithm = RoutingAlgorithm::kHamiltonian;
   EXPECT_EQ(key_of(c), "collective.algorithms[0]");
   c = scatter_config({8, 8}, CollectiveAlgorithm::kScatterBinomial);
-  c.collective.message_bytes = {2048};  // BT's first message: 32 of 64 chunks = 64 KiB, fits
+  c.node.max_packet_bytes = 4096;
+  c.collective.message_bytes = {524288};  // BT's first message: 32 of 64 chunks = 16 MiB, fits
   c.network.router.multidest = MultidestMode::kNone;  // unicast schemes need no multidest
   EXPECT_EQ(key_of(c), "(accepted)");
-  c.collective.message_bytes = {64, 2049};
+  c.collective.message_bytes = {64, 524289};
   EXPECT_EQ(key_of(c), "collective.message_bytes[1]");
   c.collective.algorithms = {CollectiveAlgorithm::kScatterSequential};  // one chunk per message
-  c.collective.message_bytes = {65536};
+  c.collective.message_bytes = {16u << 20};
   EXPECT_EQ(key_of(c), "(accepted)");
 }
 

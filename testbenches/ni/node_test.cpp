@@ -230,7 +230,7 @@ const FaultCase kFaultCases[] = {
      [](ProcessorBus& b, const Network&) {
        block_write(b, ni::kTxWindow + ni::kMaxMessageBytes - 2, 4);
      },
-     "TX0_WINDOW+0xfffe", "a 4-byte write runs past the 65536-byte window"},
+     "TX0_WINDOW+0xfffffe", "a 4-byte write runs past the 16777216-byte window"},
     {"RxWindowOfAMissingChannel", Machine::kOnePort,
      [](ProcessorBus& b, const Network&) {
        block_read(b, ni::kRxWindow + 3 * ni::kWindowStride, 4);
@@ -333,7 +333,7 @@ const FaultCase kFaultCases[] = {
        b.write32(ni::kTxBase + ni::kTxLen, ni::kMaxMessageBytes + 1);
        b.write32(ni::kTxBase + ni::kTxDoorbell, 1);
      },
-     "TX0_LEN", "65537 bytes exceed the 65536-byte maximum message"},
+     "TX0_LEN", "16777217 bytes exceed the 16777216-byte maximum message"},
     {"DescriptorQueueFull", Machine::kQueueOfOne,
      [](ProcessorBus& b, const Network&) {
        stage(b, 0, 3, 4);
