@@ -216,6 +216,29 @@ INSTANTIATE_TEST_SUITE_P(
       return to_string(std::get<0>(i.param)) + "_" + name_of(std::get<1>(i.param));
     });
 
+// The classes the fault matrix does not reach: a node that delivers nothing in a gather
+// delivers anyway, and the root delivers three times.
+TEST(VerifierCatchesAlso, ADeliveryByANonReceiverAndThreeDeliveries) {
+  const CollectiveFirmware extra =
+      [](fw::Runtime& rt, const fw::Operation& op, const std::vector<std::uint8_t>& data,
+         const fw::Deliver& deliver, const fw::FirmwareTables& tables) {
+        const fw::Deliver thrice = [&](const std::vector<std::uint8_t>& bytes) {
+          for (int i = 0; i < 3; ++i) deliver(bytes);
+        };
+        fw::run_collective(rt, op, data, rt.id() == op.root ? thrice : deliver, tables);
+        if (rt.id() == 2) deliver(data);
+      };
+  const Config c = collective_on(testing::mesh_config({4, 4}), CollectiveAlgorithm::kGatherDirect);
+  CollectiveHarness h("h", c, {}, extra);
+  sc_core::sc_start();
+  h.finish();
+  ASSERT_EQ(h.results().size(), 1u);
+  EXPECT_EQ(h.results()[0].errors,
+            (std::vector<std::string>{"node 2 delivered once but is not a receiver",
+                                      "node 5 delivered 3 times"}));
+  EXPECT_EQ(collective_status(h).code, ExitCode::kError);
+}
+
 // describe_operation names what every message about an operation names.
 TEST(DescribeOperation, NamesIndexAlgorithmRootAndBytesAndNoRootWhenThereIsNone) {
   fw::Operation op;
