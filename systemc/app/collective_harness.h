@@ -68,8 +68,9 @@ struct OperationResult {
 std::string describe_operation(const fw::Operation& op);
 
 // What every node runs for one operation (fw::run_collective's contract: `data` is the root's
-// message, every destination calls deliver exactly once). Tests give firmware that breaks
-// the contract to prove the harness's checks and the exit codes (testbenches/app).
+// message, every destination calls deliver exactly once). Anything it throws ends the run:
+// firmware_fault() names the node, the cycle and the operation. Tests give firmware that
+// breaks the contract to prove the harness's checks and the exit codes (testbenches/app).
 using CollectiveFirmware =
     std::function<void(fw::Runtime&, const fw::Operation&, const std::vector<std::uint8_t>&,
                        const fw::Deliver&, const fw::FirmwareTables&)>;
@@ -90,7 +91,10 @@ class CollectiveHarness : public sc_core::sc_module {
   // After sc_start() returns: closes the run and reports why it ended early, if it did.
   void finish();
   bool all_operations_run() const { return results_.size() == ops_.size(); }
+  // The first firmware exception or NI fault: "node N, cycle C, in <describe_operation>: ...".
   const std::optional<std::string>& firmware_fault() const { return fault_; }
+  // Set by finish() when the simulation ran out of events with operations left: the cycle,
+  // the operation and the nodes waiting in receive().
   const std::optional<std::string>& stall() const { return stall_; }
   std::size_t verification_errors() const;
 
