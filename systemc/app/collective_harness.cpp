@@ -4,6 +4,8 @@
 #include <map>
 #include <numeric>
 #include <random>
+#include <set>
+#include <stdexcept>
 #include <utility>
 
 #include <fmt/format.h>
@@ -11,6 +13,34 @@
 #include "collective_data.h"
 
 namespace wormsim {
+
+namespace {
+
+std::uint64_t fnv1a(const std::vector<std::uint8_t>& bytes) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (std::uint8_t b : bytes) h = (h ^ b) * 0x100000001b3ull;
+  return h;
+}
+
+// "once", "twice", "3 times".
+std::string times(std::size_t n) {
+  return n == 1 ? "once" : n == 2 ? "twice" : fmt::format("{} times", n);
+}
+
+const char* exception_kind(const std::exception& e) {
+  if (dynamic_cast<const std::logic_error*>(&e) != nullptr) return "std::logic_error";
+  if (dynamic_cast<const std::runtime_error*>(&e) != nullptr) return "std::runtime_error";
+  return "an exception";
+}
+
+}  // namespace
+
+std::string describe_operation(const fw::Operation& op) {
+  if (is_rootless(op.algorithm))
+    return fmt::format("operation {} ({}, {} bytes)", op.index, to_string(op.algorithm), op.bytes);
+  return fmt::format("operation {} ({}, root {}, {} bytes)", op.index, to_string(op.algorithm),
+                     op.root, op.bytes);
+}
 
 CollectiveHarness::CollectiveHarness(const sc_core::sc_module_name& name, const Config& config,
                                      NetworkOptions options, CollectiveFirmware firmware)
@@ -101,17 +131,66 @@ void CollectiveHarness::program(ProcessorBus& bus) {
     const fw::Operation& op = ops_[current_];
     const Topology& topo = network_->topology();
     const auto expected = fw::expected_delivery(op, self, topo);
-    firmware_(
-        rt, op, fw::input_data(op, self, topo),
-        [&](const std::vector<std::uint8_t>& data) {
-          const bool correct = expected.has_value() && data == *expected;
-          deliveries_[self].push_back({network_->current_cycle(), correct});
-        },
-        tables_);
+    // Whatever the firmware throws ends the run as a firmware error naming this node, the
+    // cycle and the operation (the processor would only catch NI faults, without the
+    // operation; anything else would escape into the SystemC kernel).
+    try {
+      firmware_(
+          rt, op, fw::input_data(op, self, topo),
+          [&](const std::vector<std::uint8_t>& data) {
+            const bool correct = expected.has_value() && data == *expected;
+            deliveries_[self].push_back({network_->current_cycle(), correct,
+                                         correct ? kNoNode : whose_delivery(op, self, data)});
+          },
+          tables_);
+    } catch (const sc_core::sc_unwind_exception&) {
+      throw;  // the kernel killing or resetting the thread
+    } catch (const FirmwareFault& e) {
+      // "node N, cycle C: <register and reason>" (NetworkInterface::fault, Processor).
+      std::string what = e.what();
+      const std::string head = fmt::format("node {}, cycle ", self);
+      const std::size_t colon = what.find(": ");
+      if (what.rfind(head, 0) == 0 && colon != std::string::npos)
+        what.insert(colon, ", in " + describe_operation(op));
+      else
+        what = fmt::format("node {}, cycle {}, in {}: {}", self, network_->current_cycle(),
+                           describe_operation(op), what);
+      stop_for_fault(std::move(what));
+      return;
+    } catch (const std::exception& e) {
+      stop_for_fault(fmt::format("node {}, cycle {}, in {}: the firmware threw {}: {}", self,
+                                 network_->current_cycle(), describe_operation(op),
+                                 exception_kind(e), e.what()));
+      return;
+    }
     returned_[self] = true;
     if (++done_count_ == static_cast<int>(nodes_.size()))
       all_done_event_.notify(sc_core::SC_ZERO_TIME);
   }
+}
+
+void CollectiveHarness::stop_for_fault(std::string message) {
+  if (!fault_) fault_ = std::move(message);
+  sc_core::sc_stop();
+}
+
+NodeId CollectiveHarness::whose_delivery(const fw::Operation& op, NodeId self,
+                                         const std::vector<std::uint8_t>& data) {
+  const Topology& topo = network_->topology();
+  if (!expected_hashes_) {
+    expected_hashes_.emplace();
+    for (int n = 0; n < topo.nodes(); ++n)
+      if (const auto e = fw::expected_delivery(op, static_cast<NodeId>(n), topo))
+        expected_hashes_->emplace_back(fnv1a(*e), static_cast<NodeId>(n));
+    std::sort(expected_hashes_->begin(), expected_hashes_->end());
+  }
+  const std::uint64_t h = fnv1a(data);
+  for (auto it = std::lower_bound(expected_hashes_->begin(), expected_hashes_->end(),
+                                  std::make_pair(h, NodeId{0}));
+       it != expected_hashes_->end() && it->first == h; ++it)
+    if (it->second != self && fw::expected_delivery(op, it->second, topo) == data)
+      return it->second;
+  return kNoNode;
 }
 
 void CollectiveHarness::director() {
@@ -122,6 +201,7 @@ void CollectiveHarness::director() {
     done_count_ = 0;
     for (auto& d : deliveries_) d.clear();
     std::fill(returned_.begin(), returned_.end(), false);
+    expected_hashes_.reset();
     op_start_ = network_->current_cycle();
     log_.set_operation(static_cast<int>(i));
     start_event_.notify(sc_core::SC_ZERO_TIME);
@@ -144,13 +224,25 @@ void CollectiveHarness::collect(const fw::Operation& op) {
   const bool ping_pong = op.algorithm == CollectiveAlgorithm::kPingPong;
   for (std::size_t n = 0; n < nodes_.size(); ++n) {
     const auto& dl = deliveries_[n];
-    const std::size_t want =
-        fw::expected_delivery(op, static_cast<NodeId>(n), network_->topology()) ? 1 : 0;
-    if (dl.size() != want)
-      r.errors.push_back(
-          fmt::format("node {} delivered {} times (expected {})", n, dl.size(), want));
-    for (const Delivery& d : dl)
-      if (!d.correct) r.errors.push_back(fmt::format("node {} delivered wrong bytes", n));
+    const auto expected = fw::expected_delivery(op, static_cast<NodeId>(n), network_->topology());
+    if (!expected) {
+      if (!dl.empty())
+        r.errors.push_back(
+            fmt::format("node {} delivered {} but is not a receiver", n, times(dl.size())));
+    } else {
+      if (dl.empty())
+        r.errors.push_back(fmt::format("node {} never delivered", n));
+      else if (dl.size() > 1)
+        r.errors.push_back(fmt::format("node {} delivered {}", n, times(dl.size())));
+      for (const Delivery& d : dl) {
+        if (d.correct) continue;
+        if (d.meant_for != kNoNode)
+          r.errors.push_back(
+              fmt::format("node {} delivered the bytes meant for node {}", n, d.meant_for));
+        else
+          r.errors.push_back(fmt::format("node {} delivered wrong bytes", n));
+      }
+    }
     if (nodes_[n]->ni().unread_messages() > 0)
       r.errors.push_back(
           fmt::format("node {} left {} messages unread", n, nodes_[n]->ni().unread_messages()));
@@ -214,6 +306,17 @@ void CollectiveHarness::collect(const fw::Operation& op) {
           fmt::format("message {} -> {} (seq {}) never arrived", m.src, m.dst, m.seq));
   }
   r.messages = mine.size();
+  // Set-ups per node: a multidestination worm has one record per destination but one send.
+  std::vector<std::size_t> sends(nodes_.size(), 0);
+  std::vector<std::size_t> receives(nodes_.size(), 0);
+  std::set<std::pair<NodeId, std::uint32_t>> sent;
+  for (std::size_t i : mine) {
+    const MessageRecord& m = recs[i];
+    if (sent.insert({m.src, m.seq}).second) ++sends[m.src];
+    if (m.delivered != MessageRecord::kNone) ++receives[m.dst];
+  }
+  r.max_sends = *std::max_element(sends.begin(), sends.end());
+  r.max_receives = *std::max_element(receives.begin(), receives.end());
   r.avg_path_length = mine.empty() ? 0 : hops / static_cast<double>(mine.size());
   for (const ContentionEvent& e : log_.contention()) {
     if (recs[e.waiting].operation != op.index || recs[e.holder].operation != op.index) continue;
@@ -243,11 +346,11 @@ void CollectiveHarness::finish() {
   for (std::size_t i = 0; i < waiting.size() && i < 16; ++i) list += (i ? ", " : "") + waiting[i];
   if (waiting.size() > 16) list += fmt::format(", ... ({} in all)", waiting.size());
   stall_ = fmt::format(
-      "firmware stalled at cycle {} in operation {} ({} from root {}, {} bytes): "
-      "the network is idle and nodes {} wait in receive() for a message that "
-      "never comes",
-      network_->current_cycle(), op.index, to_string(op.algorithm), op.root, op.bytes,
-      list.empty() ? "(none)" : list);
+      "firmware stalled at cycle {} in {}: the network is idle and {} {} in receive() for a "
+      "message that never comes",
+      network_->current_cycle(), describe_operation(op),
+      waiting.size() == 1 ? "node " + list : "nodes " + (list.empty() ? "(none)" : list),
+      waiting.size() == 1 ? "waits" : "wait");
 }
 
 std::size_t CollectiveHarness::verification_errors() const {

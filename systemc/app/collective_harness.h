@@ -16,7 +16,12 @@
 //     router (MessageRecord);
 //   - contention events among the operation's messages (a flit waiting for a channel held by,
 //     or granted to, another message of the same operation), split into stepwise (both
-//     messages in the same step) and depth contention (different steps), seed 000 sec. 4.2.
+//     messages in the same step) and depth contention (different steps), seed 000 sec. 4.2;
+//   - message set-ups (seed 002 section 3.2): the most sends any one node issued (a
+//     multidestination worm is one send) and the most messages any one node received.
+// Verification errors name the node and what went wrong (docs/safety-nets.md, "Collective
+// verification"); a firmware exception or a stall ends the run with the node, the cycle and
+// describe_operation().
 #pragma once
 
 #include <functional>
@@ -24,6 +29,7 @@
 #include <optional>
 #include <string>
 #include <systemc>
+#include <utility>
 #include <vector>
 
 #include "collective.h"
@@ -49,12 +55,22 @@ struct OperationResult {
   std::size_t contention_depth = 0;
   std::uint64_t header_flits = 0;    // flits the destination lists added (multidestination)
   std::uint64_t blocked_cycles = 0;  // flit-cycles lost to other messages (MessageRecord)
-  std::vector<std::string> errors;   // verification failures
+  // Message set-ups (seed 002 section 3.2): the most messages one node sent (each send()
+  // and each multidestination worm counts once) and the most one node received (messages
+  // that reached its NI; a worm counts at each of its destinations).
+  std::size_t max_sends = 0;
+  std::size_t max_receives = 0;
+  std::vector<std::string> errors;  // verification failures, each naming its node
 };
 
+// "operation 3 (reduce_binomial, root 5, 16 bytes)"; an operation without a root:
+// "operation 3 (allgather_ring, 16 bytes)". Every message about an operation names it so.
+std::string describe_operation(const fw::Operation& op);
+
 // What every node runs for one operation (fw::run_collective's contract: `data` is the root's
-// message, every destination calls deliver exactly once). Tests give firmware that breaks
-// the contract to prove the harness's checks and the exit codes (testbenches/app).
+// message, every destination calls deliver exactly once). Anything it throws ends the run:
+// firmware_fault() names the node, the cycle and the operation. Tests give firmware that
+// breaks the contract to prove the harness's checks and the exit codes (testbenches/app).
 using CollectiveFirmware =
     std::function<void(fw::Runtime&, const fw::Operation&, const std::vector<std::uint8_t>&,
                        const fw::Deliver&, const fw::FirmwareTables&)>;
@@ -75,7 +91,10 @@ class CollectiveHarness : public sc_core::sc_module {
   // After sc_start() returns: closes the run and reports why it ended early, if it did.
   void finish();
   bool all_operations_run() const { return results_.size() == ops_.size(); }
+  // The first firmware exception or NI fault: "node N, cycle C, in <describe_operation>: ...".
   const std::optional<std::string>& firmware_fault() const { return fault_; }
+  // Set by finish() when the simulation ran out of events with operations left: the cycle,
+  // the operation and the nodes waiting in receive().
   const std::optional<std::string>& stall() const { return stall_; }
   std::size_t verification_errors() const;
 
@@ -84,6 +103,8 @@ class CollectiveHarness : public sc_core::sc_module {
   void director();
   void program(ProcessorBus& bus);
   void collect(const fw::Operation& op);
+  // Records the first firmware fault of the run and stops the simulation.
+  void stop_for_fault(std::string message);
 
   Config config_;
   CollectiveFirmware firmware_;
@@ -102,9 +123,15 @@ class CollectiveHarness : public sc_core::sc_module {
   struct Delivery {
     Cycle at;
     bool correct;
+    NodeId meant_for;  // wrong bytes that are another node's expected delivery; else kNoNode
   };
+  // Which other node must deliver `data` in the current operation (kNoNode: none).
+  NodeId whose_delivery(const fw::Operation& op, NodeId self,
+                        const std::vector<std::uint8_t>& data);
   std::vector<std::vector<Delivery>> deliveries_;  // per node, this operation
   std::vector<bool> returned_;                     // per node, this operation
+  // Hash of every node's expected delivery, built at the first wrong delivery of an operation.
+  std::optional<std::vector<std::pair<std::uint64_t, NodeId>>> expected_hashes_;
   sc_core::sc_event start_event_;
   sc_core::sc_event all_done_event_;
   std::optional<std::string> fault_;

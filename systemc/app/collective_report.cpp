@@ -67,6 +67,8 @@ std::vector<CollectiveSummaryRow> summarise(const CollectiveHarness& h) {
     it->contention_depth += static_cast<double>(r.contention_depth);
     it->header_flits += static_cast<double>(r.header_flits);
     it->blocked_cycles += static_cast<double>(r.blocked_cycles);
+    it->max_sends = std::max(it->max_sends, r.max_sends);
+    it->max_receives = std::max(it->max_receives, r.max_receives);
   }
   for (CollectiveSummaryRow& row : rows) {
     const double n = row.roots;
@@ -112,6 +114,8 @@ Json collective_json(const CollectiveHarness& h) {
     o["contention_depth"] = r.contention_depth;
     o["header_flits"] = r.header_flits;
     o["blocked_cycles"] = r.blocked_cycles;
+    o["max_sends"] = r.max_sends;
+    o["max_receives"] = r.max_receives;
     o["errors"] = r.errors;
     ops.push_back(std::move(o));
   }
@@ -136,6 +140,8 @@ Json collective_json(const CollectiveHarness& h) {
     o["contention_depth"] = s.contention_depth;
     o["header_flits"] = s.header_flits;
     o["blocked_cycles"] = s.blocked_cycles;
+    o["max_sends"] = s.max_sends;
+    o["max_receives"] = s.max_receives;
     rows.push_back(std::move(o));
   }
   j["summary"] = std::move(rows);
@@ -157,23 +163,26 @@ std::string collective_summary_text(const CollectiveHarness& h) {
   std::string s =
       fmt::format("collective: {} of {} operations, {} verification errors (cycle = {:.6g} us)\n",
                   h.results().size(), h.operations().size(), h.verification_errors(), us);
-  s += fmt::format("  {:<22} {:>6} {:>5} {:>12} {:>12} {:>7} {:>10} {:>6} {:>11} {:>8} {:>8}\n",
-                   "algorithm", "bytes", "roots", "max_lat_us", "avg_lat_us", "steps", "flit_hops",
-                   "hops", "contention", "hdr_flit", "blocked");
+  s += fmt::format(
+      "  {:<22} {:>6} {:>5} {:>12} {:>12} {:>7} {:>10} {:>6} {:>11} {:>8} {:>8} {:>6} {:>6}\n",
+      "algorithm", "bytes", "roots", "max_lat_us", "avg_lat_us", "steps", "flit_hops", "hops",
+      "contention", "hdr_flit", "blocked", "sends", "recvs");
   for (const CollectiveSummaryRow& r : summarise(h)) {
     const std::string steps = r.min_steps == r.max_steps
                                   ? std::to_string(r.min_steps)
                                   : fmt::format("{}-{}", r.min_steps, r.max_steps);
     s += fmt::format(
         "  {:<22} {:>6} {:>5} {:>12.3f} {:>12.3f} {:>7} {:>10.0f} {:>6.2f} "
-        "{:>5.1f}/{:<5.1f} {:>8.1f} {:>8.0f}\n",
+        "{:>5.1f}/{:<5.1f} {:>8.1f} {:>8.0f} {:>6} {:>6}\n",
         to_string(r.algorithm), r.bytes, r.roots, r.max_latency_cycles * us,
         r.avg_latency_cycles * us, steps, r.flit_hops, r.avg_path_length, r.contention_stepwise,
-        r.contention_depth, r.header_flits, r.blocked_cycles);
+        r.contention_depth, r.header_flits, r.blocked_cycles, r.max_sends, r.max_receives);
   }
   s += "  (latency: mean over roots of max / average over destinations; contention: "
        "stepwise/depth events per operation;\n   hdr_flit: destination-list header flits, "
-       "blocked: flit-cycles lost to other messages (VC or switch), per operation)\n";
+       "blocked: flit-cycles lost to other messages (VC or switch), per operation;\n"
+       "   sends/recvs: message set-ups, the most messages one node sent / received in an "
+       "operation, largest over roots)\n";
   if (const std::optional<TauFit> f = tau_fit(h))
     s += fmt::format(
         "  tau fit over {} sizes: T_s = {:.4f} us (alpha+gamma {:.4f}, {:+.2f}%), "
@@ -182,8 +191,7 @@ std::string collective_summary_text(const CollectiveHarness& h) {
         f->model_tn_us_per_byte, 100 * f->tn_error, f->tau);
   for (const OperationResult& r : h.results())
     for (const std::string& e : r.errors)
-      s += fmt::format("  ERROR op {} ({} root {} {} bytes): {}\n", r.op.index,
-                       to_string(r.op.algorithm), r.op.root, r.op.bytes, e);
+      s += fmt::format("  ERROR {}: {}\n", describe_operation(r.op), e);
   return s;
 }
 

@@ -41,8 +41,10 @@ struct CollectiveSummaryRow {
   double avg_path_length = 0;
   double contention_stepwise = 0;
   double contention_depth = 0;
-  double header_flits = 0;    // mean over roots
-  double blocked_cycles = 0;  // mean over roots
+  double header_flits = 0;       // mean over roots
+  double blocked_cycles = 0;     // mean over roots
+  std::size_t max_sends = 0;     // the largest OperationResult::max_sends over roots
+  std::size_t max_receives = 0;  // the largest OperationResult::max_receives over roots
 };
 std::vector<CollectiveSummaryRow> summarise(const CollectiveHarness& harness);
 

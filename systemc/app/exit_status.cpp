@@ -15,11 +15,18 @@ RunStatus collective_status(const CollectiveHarness& harness) {
   if (harness.stall()) return {ExitCode::kDeadlock, "wormsim: " + *harness.stall() + "\n"};
   const std::size_t violations = net.scoreboard().violation_count();
   const std::size_t errors = harness.verification_errors();
-  if (violations > 0 || errors > 0)
+  if (violations > 0 || errors > 0) {
+    std::string first;  // the first collective error, with its operation
+    for (const OperationResult& r : harness.results())
+      if (!r.errors.empty()) {
+        first = fmt::format("; first: {}: {}", describe_operation(r.op), r.errors.front());
+        break;
+      }
     return {ExitCode::kError,
             fmt::format("wormsim: verification failed: {} collective errors, {} scoreboard "
-                        "violations (see the ERROR lines and results.json)\n",
-                        errors, violations)};
+                        "violations{} (see the ERROR lines and results.json)\n",
+                        errors, violations, first)};
+  }
   return {};
 }
 

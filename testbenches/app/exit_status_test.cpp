@@ -81,7 +81,10 @@ TEST(CollectiveStatus, BadRegisterAccessIsAnErrorNamingNodeCycleAndRegister) {
   const RunStatus s = run(f.firmware());
   EXPECT_EQ(s.code, ExitCode::kError);
   EXPECT_TRUE(has(s.message, "wormsim: firmware error: node 0, cycle ")) << s.message;
-  EXPECT_TRUE(has(s.message, "TX0_DST")) << s.message;
+  EXPECT_TRUE(has(s.message,
+                  ", in operation 0 (separate_addressing, root 0, 16 bytes): register "
+                  "TX0_DST"))
+      << s.message;
   EXPECT_TRUE(has(s.message, "destination node 42 does not exist (9 nodes)")) << s.message;
 }
 
@@ -93,6 +96,8 @@ TEST(CollectiveStatus, ReceiveNeverMatchedIsAStallExitingThreeListingTheNodes) {
   const RunStatus s = run(f.firmware());
   EXPECT_EQ(s.code, ExitCode::kDeadlock);
   EXPECT_TRUE(has(s.message, "firmware stalled at cycle")) << s.message;
+  EXPECT_TRUE(has(s.message, "in operation 0 (separate_addressing, root 0, 16 bytes)"))
+      << s.message;
   EXPECT_TRUE(has(s.message, "nodes 7, 8 wait in receive()")) << s.message;
 }
 
@@ -123,6 +128,10 @@ TEST(CollectiveStatus, DeliveringTwiceIsAVerificationError) {
   const RunStatus s = run(f.firmware());
   EXPECT_EQ(s.code, ExitCode::kError);
   EXPECT_TRUE(has(s.message, "verification failed: 8 collective errors")) << s.message;
+  EXPECT_TRUE(has(s.message,
+                  "first: operation 0 (separate_addressing, root 0, 16 bytes): node 1 "
+                  "delivered twice"))
+      << s.message;
 }
 
 TEST(CollectiveStatus, NotDeliveringIsAVerificationError) {
@@ -131,6 +140,10 @@ TEST(CollectiveStatus, NotDeliveringIsAVerificationError) {
   const RunStatus s = run(f.firmware());
   EXPECT_EQ(s.code, ExitCode::kError);
   EXPECT_TRUE(has(s.message, "verification failed: 8 collective errors")) << s.message;
+  EXPECT_TRUE(has(s.message,
+                  "first: operation 0 (separate_addressing, root 0, 16 bytes): node 1 "
+                  "never delivered"))
+      << s.message;
 }
 
 TEST(CollectiveStatus, AMessageLeftUnreadIsAVerificationError) {
