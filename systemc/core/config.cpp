@@ -627,8 +627,10 @@ void Config::check_packet_flits(CollectiveAlgorithm alg, std::size_t dests, int 
   using A = CollectiveAlgorithm;
   const bool worms = alg == A::kPathMulticast || alg == A::kTreeMulticast || alg == A::kMArray ||
                      alg == A::kRemArray || alg == A::kScatterSmt || alg == A::kScatterHmt;
+  // edn_gather: a completion message can carry every node's block (dests + 1 of them).
   const std::uint64_t chunks = alg == A::kScatterBinomial                       ? (dests + 2) / 2
                                : alg == A::kScatterSmt || alg == A::kScatterHmt ? dests
+                               : alg == A::kEdnGather                           ? dests + 1
                                                                                 : 1;
   const auto fb = static_cast<std::uint64_t>(network.flit_bytes);
   std::uint64_t list_flits = 0;
