@@ -32,12 +32,17 @@ FirmwareTables make_firmware_tables(const Config& config) {
                               r.ports, r.consumption_channels);
   t.combine_cycles_per_element = config.node.combine_cycles_per_element;
   const auto& algs = config.collective.algorithms;
-  if (config.workload == Workload::kCollective &&
-      std::find(algs.begin(), algs.end(), CollectiveAlgorithm::kEdnBroadcast) != algs.end()) {
-    int k = 0;
+  const auto uses = [&](CollectiveAlgorithm a) {
+    return config.workload == Workload::kCollective &&
+           std::find(algs.begin(), algs.end(), a) != algs.end();
+  };
+  int k = 0;
+  if (uses(CollectiveAlgorithm::kEdnBroadcast) || uses(CollectiveAlgorithm::kEdnReduce) ||
+      uses(CollectiveAlgorithm::kEdnGather))
     while ((1 << k) < config.network.topology.dims.at(0)) ++k;
-    t.edn = std::make_shared<const EdnPattern>(k);
-  }
+  if (uses(CollectiveAlgorithm::kEdnBroadcast)) t.edn = std::make_shared<const EdnPattern>(k);
+  if (uses(CollectiveAlgorithm::kEdnReduce) || uses(CollectiveAlgorithm::kEdnGather))
+    t.edn_reduction = std::make_shared<const EdnReduction>(k);
   return t;
 }
 
@@ -95,8 +100,12 @@ void run_alltoall_direct(Runtime& rt, const Operation& op, const std::vector<std
 void run_barrier_dissemination(Runtime& rt, const Operation& op, const Deliver& deliver);
 void run_allgather_ring(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                         const Deliver& deliver);
-void run_transpose_direct(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+void run_direct_transpose(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                           const Deliver& deliver);
+void run_edn_reduce(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                    const Deliver& deliver, const FirmwareTables& tables);
+void run_edn_gather(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                    const Deliver& deliver, const FirmwareTables& tables);
 
 void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                     const Deliver& deliver, const FirmwareTables& tables) {
@@ -133,7 +142,9 @@ void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uin
                                           builtin_combine(op.reduce_op, op.reduce_type),
                                           tables.combine_cycles_per_element);
     case CollectiveAlgorithm::kAllgatherRing: return run_allgather_ring(rt, op, data, deliver);
-    case CollectiveAlgorithm::kTransposeDirect: return run_transpose_direct(rt, op, data, deliver);
+    case CollectiveAlgorithm::kDirectTranspose: return run_direct_transpose(rt, op, data, deliver);
+    case CollectiveAlgorithm::kEdnReduce: return run_edn_reduce(rt, op, data, deliver, tables);
+    case CollectiveAlgorithm::kEdnGather: return run_edn_gather(rt, op, data, deliver, tables);
   }
   throw std::logic_error("run_collective: unknown algorithm");
 }

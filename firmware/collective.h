@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "edn_pattern.h"
+#include "edn_reduction.h"
 #include "runtime.h"
 
 namespace wormsim::fw {
@@ -35,8 +36,10 @@ std::vector<std::uint8_t> scatter_chunk(const Operation& op, const std::vector<s
 struct FirmwareTables {
   std::vector<int> resolution_order;      // dimensions, first resolved first
   std::shared_ptr<const EdnPattern> edn;  // set when the run uses edn_broadcast
-  PortLayout layout;                      // the router's port model
-  Cycle combine_cycles_per_element = 0;   // reductions: node.combine_cycles_per_element
+  // Set when the run uses edn_reduce or edn_gather (seed 000 section 3.5).
+  std::shared_ptr<const EdnReduction> edn_reduction;
+  PortLayout layout;                     // the router's port model
+  Cycle combine_cycles_per_element = 0;  // reductions: node.combine_cycles_per_element
 };
 FirmwareTables make_firmware_tables(const Config& config);
 

@@ -78,7 +78,7 @@ std::optional<E> parse_of(const NameTable<E, N>& table, const std::string& name)
 
 constexpr NameTable<Workload, 2> kWorkloadNames{
     {{Workload::kSynthetic, "synthetic"}, {Workload::kCollective, "collective"}}};
-constexpr NameTable<CollectiveAlgorithm, 20> kCollectiveNames{
+constexpr NameTable<CollectiveAlgorithm, 22> kCollectiveNames{
     {{CollectiveAlgorithm::kPingPong, "ping_pong"},
      {CollectiveAlgorithm::kSeparateAddressing, "separate_addressing"},
      {CollectiveAlgorithm::kRecursiveDoubling, "recursive_doubling"},
@@ -98,7 +98,9 @@ constexpr NameTable<CollectiveAlgorithm, 20> kCollectiveNames{
      {CollectiveAlgorithm::kReduceBinomial, "reduce_binomial"},
      {CollectiveAlgorithm::kAllreduceRecursiveDoubling, "allreduce_recursive_doubling"},
      {CollectiveAlgorithm::kAllgatherRing, "allgather_ring"},
-     {CollectiveAlgorithm::kTransposeDirect, "transpose_direct"}}};
+     {CollectiveAlgorithm::kDirectTranspose, "direct_transpose"},
+     {CollectiveAlgorithm::kEdnReduce, "edn_reduce"},
+     {CollectiveAlgorithm::kEdnGather, "edn_gather"}}};
 constexpr NameTable<CollectiveKind, 10> kKindNames{{{CollectiveKind::kPingPong, "ping_pong"},
                                                     {CollectiveKind::kBroadcast, "broadcast"},
                                                     {CollectiveKind::kScatter, "scatter"},
@@ -169,13 +171,15 @@ CollectiveKind kind_of(CollectiveAlgorithm a) {
     case A::kScatterBinomial:
     case A::kScatterSmt:
     case A::kScatterHmt: return CollectiveKind::kScatter;
-    case A::kGatherDirect: return CollectiveKind::kGather;
+    case A::kGatherDirect:
+    case A::kEdnGather: return CollectiveKind::kGather;
     case A::kAlltoallDirect: return CollectiveKind::kAlltoall;
     case A::kBarrierDissemination: return CollectiveKind::kBarrier;
-    case A::kReduceBinomial: return CollectiveKind::kReduce;
+    case A::kReduceBinomial:
+    case A::kEdnReduce: return CollectiveKind::kReduce;
     case A::kAllreduceRecursiveDoubling: return CollectiveKind::kAllreduce;
     case A::kAllgatherRing: return CollectiveKind::kAllgather;
-    case A::kTransposeDirect: return CollectiveKind::kTranspose;
+    case A::kDirectTranspose: return CollectiveKind::kTranspose;
     default: return CollectiveKind::kBroadcast;
   }
 }
@@ -499,17 +503,30 @@ void Config::validate_node_layer(int nodes) const {
                                   col.peer, to_string(col.roots)));
   for (std::size_t i = 0; i < col.algorithms.size(); ++i) {
     const std::string key = fmt::format("collective.algorithms[{}]", i);
+    const std::string name = to_string(col.algorithms[i]);
+    // The EDN patterns (seed 000 sections 3.3, 3.5): 2^k x 2^k all-port meshes, XY routing.
+    const auto require_edn_mesh = [&](const char* section) {
+      const bool square =
+          topo.kind == TopologyKind::kMesh && topo.dims.size() == 2 && topo.dims[0] == topo.dims[1];
+      const int side = square ? topo.dims[0] : 0;
+      require(square && side >= 4 && side <= 1024 && (side & (side - 1)) == 0, key,
+              fmt::format("{} needs a 2D mesh of 2^k x 2^k nodes, 2 <= k <= 10 (seed 000 "
+                          "section {})",
+                          name, section));
+      require(network.router.port_model == PortModel::kAllPort, key,
+              fmt::format("{} needs network.router.port_model: all_port (seed 000 section {})",
+                          name, section));
+      require(
+          network.routing.algorithm == RoutingAlgorithm::kDimensionOrder &&
+              (network.routing.order.empty() || network.routing.order == std::vector<int>{0, 1}),
+          key,
+          fmt::format("{}'s patterns assume XY routing (network.routing.algorithm dor, "
+                      "network.routing.order [0, 1])",
+                      name));
+    };
     switch (col.algorithms[i]) {
       case CollectiveAlgorithm::kEdnBroadcast: {
-        const bool square = topo.kind == TopologyKind::kMesh && topo.dims.size() == 2 &&
-                            topo.dims[0] == topo.dims[1];
-        const int side = square ? topo.dims[0] : 0;
-        require(square && side >= 4 && (side & (side - 1)) == 0, key,
-                "edn_broadcast needs a 2D mesh of 2^k x 2^k nodes, k >= 2 (seed 000 section 3.3)");
-        require(network.router.port_model == PortModel::kAllPort, key,
-                "edn_broadcast needs network.router.port_model: all_port (seed 000 section 3.3)");
-        require(network.routing.order.empty() || network.routing.order == std::vector<int>{0, 1},
-                key, "edn_broadcast's patterns assume XY routing (network.routing.order [0, 1])");
+        require_edn_mesh("3.3");
         require(col.destinations.empty() && col.random_destinations == 0, "collective.destinations",
                 "edn_broadcast is a broadcast; leave destinations empty");
         break;
@@ -542,10 +559,28 @@ void Config::validate_node_layer(int nodes) const {
                 "scatter_hmt groups nodes by lines of the dimension-ordered base routing; "
                 "use network.routing.algorithm dor or ecube");
         break;
-      case CollectiveAlgorithm::kTransposeDirect:
+      case CollectiveAlgorithm::kDirectTranspose:
         require((topo.kind == TopologyKind::kMesh || topo.kind == TopologyKind::kTorus) &&
                     topo.dims.size() == 2 && topo.dims[0] == topo.dims[1],
-                key, "transpose_direct needs a square 2D mesh or torus (n x n)");
+                key, "direct_transpose needs a square 2D mesh or torus (n x n)");
+        [[fallthrough]];
+      case CollectiveAlgorithm::kEdnReduce:
+      case CollectiveAlgorithm::kEdnGather:
+        if (col.algorithms[i] != CollectiveAlgorithm::kDirectTranspose) require_edn_mesh("3.5");
+        if (col.algorithms[i] == CollectiveAlgorithm::kEdnGather)
+          // A completion message can carry every node's block (fw::EdnReduction).
+          for (std::size_t b = 0; b < col.message_bytes.size(); ++b)
+            require(static_cast<std::uint64_t>(col.message_bytes[b]) *
+                            static_cast<std::uint64_t>(nodes) <=
+                        kMaxMessageBytes,
+                    fmt::format("collective.message_bytes[{}]", b),
+                    fmt::format("edn_gather forwards whole subtrees, up to {} blocks of {} bytes "
+                                "in one message: {} bytes, more than the NI's {}-byte (16 MiB) "
+                                "message window",
+                                nodes, col.message_bytes[b],
+                                static_cast<std::uint64_t>(col.message_bytes[b]) *
+                                    static_cast<std::uint64_t>(nodes),
+                                kMaxMessageBytes));
         [[fallthrough]];
       case CollectiveAlgorithm::kGatherDirect:
       case CollectiveAlgorithm::kAlltoallDirect:
@@ -602,8 +637,10 @@ void Config::check_packet_flits(CollectiveAlgorithm alg, std::size_t dests, int 
   using A = CollectiveAlgorithm;
   const bool worms = alg == A::kPathMulticast || alg == A::kTreeMulticast || alg == A::kMArray ||
                      alg == A::kRemArray || alg == A::kScatterSmt || alg == A::kScatterHmt;
+  // edn_gather: a completion message can carry every node's block (dests + 1 of them).
   const std::uint64_t chunks = alg == A::kScatterBinomial                       ? (dests + 2) / 2
                                : alg == A::kScatterSmt || alg == A::kScatterHmt ? dests
+                               : alg == A::kEdnGather                           ? dests + 1
                                                                                 : 1;
   const auto fb = static_cast<std::uint64_t>(network.flit_bytes);
   std::uint64_t list_flits = 0;

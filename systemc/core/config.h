@@ -66,7 +66,9 @@ enum class CollectiveAlgorithm {
   kReduceBinomial,        // reduce_binomial: binomial tree of partial results to the root
   kAllreduceRecursiveDoubling,  // allreduce_recursive_doubling: pairwise exchange, log2 p rounds
   kAllgatherRing,               // allgather_ring: p - 1 steps around a ring
-  kTransposeDirect,             // transpose_direct: (x, y) sends its block to (y, x)
+  kDirectTranspose,             // direct_transpose: (x, y) sends its block to (y, x), s. 3.6
+  kEdnReduce,                   // edn_reduce: rotated EDN tree + completion, seed 000 s. 3.5
+  kEdnGather,                   // edn_gather: the same pattern carrying subtrees' blocks, s. 3.5
 };
 // What an operation computes, which fixes each node's input and what it must deliver
 // (firmware/collective_data.h; docs/collectives.md):

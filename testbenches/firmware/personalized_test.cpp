@@ -329,7 +329,7 @@ TEST(Transpose, EveryNodeGetsItsMirrorsBlockInOneStep) {
     Config c = testing::mesh_config({5, 5});
     c.network.topology.kind = kind;
     c.workload = Workload::kCollective;
-    c.collective.algorithms = {CollectiveAlgorithm::kTransposeDirect};
+    c.collective.algorithms = {CollectiveAlgorithm::kDirectTranspose};
     c.collective.message_bytes = {4, 100};
     c.validate();
     CollectiveHarness h("h", c);

@@ -1,0 +1,216 @@
+// EDN reduction and gather and the direct matrix transpose end to end in the collective harness
+// (seed 000 sections 3.5-3.6; docs/edn-reduction-transpose.md):
+//   - edn_reduce and edn_gather on 4x4 (every root), 8x8 and 16x16 (sampled roots), all-port,
+//     XY: every receiver's bytes verified by the harness (firmware/collective_data.h), N - 1
+//     messages, the steps the harness reads from the message tags equal to the pure
+//     function's (fw::EdnReduction, checked against seed 000 Table 3.6 in edn_reduction_test),
+//     and no contention between two messages of the same step: seed 000 section 3.5's point
+//     of the rotated pattern is that every step's unicasts share no channel;
+//   - direct_transpose on 4x4 and 8x8 meshes with long messages, so that every pair of
+//     messages that shares a channel overlaps in time: the number of messages involved in a
+//     contention event (as waiter or holder) is n^2 - n - 2, seed 000 section 3.6 / Fig. 3.27
+//     ("only two of the messages do not have to compete for at least one channel"), and the
+//     two free ones are (row 1, column 0) -> (0, 1) and (n - 2, n - 1) -> (n - 1, n - 2);
+//     the harness's contention_stepwise counts (waiter, holder) pairs, not messages, so the
+//     test checks it against the pairs of messages that share a link, walked here by hand.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <systemc>
+
+#include "collective_data.h"
+#include "collective_harness.h"
+#include "collective_report.h"
+#include "edn_reduction.h"
+#include "network_test_util.h"
+
+namespace wormsim {
+namespace {
+
+Config edn_config(int side, CollectiveAlgorithm alg) {
+  Config c = testing::mesh_config({side, side});
+  c.network.router.port_model = PortModel::kAllPort;
+  c.workload = Workload::kCollective;
+  c.collective.algorithms = {alg};
+  c.node.alpha_cycles = 20;
+  c.node.gamma_cycles = 10;
+  c.node.combine_cycles_per_element = 1;
+  return c;
+}
+
+void run(CollectiveHarness& h) {
+  sc_core::sc_start();
+  h.finish();
+  ASSERT_FALSE(h.firmware_fault()) << *h.firmware_fault();
+  ASSERT_FALSE(h.stall()) << *h.stall();
+  ASSERT_FALSE(h.network().deadlock());
+  ASSERT_TRUE(h.all_operations_run());
+  EXPECT_EQ(h.verification_errors(), 0u) << collective_summary_text(h);
+  EXPECT_EQ(h.network().scoreboard().violation_count(), 0u);
+}
+
+struct EdnCase {
+  std::string name;
+  CollectiveAlgorithm alg;
+  int side;
+  RootSelection roots;
+  int sample;
+  std::vector<std::uint32_t> bytes;
+};
+
+class EdnReduceGather : public ::testing::TestWithParam<EdnCase> {};
+
+TEST_P(EdnReduceGather, VerifiedInThePureFunctionsStepsWithoutStepwiseContention) {
+  const EdnCase& e = GetParam();
+  Config c = edn_config(e.side, e.alg);
+  c.collective.roots = e.roots;
+  if (e.roots == RootSelection::kSample) c.collective.sample = e.sample;
+  c.collective.message_bytes = e.bytes;
+  c.validate();
+  CollectiveHarness h("h", c);
+  run(h);
+  int k = 0;
+  while ((1 << k) < e.side) ++k;
+  const fw::EdnReduction pattern(k);
+  const std::size_t nodes = static_cast<std::size_t>(e.side * e.side);
+  const std::size_t roots = e.roots == RootSelection::kAll ? nodes : std::size_t(e.sample);
+  ASSERT_EQ(h.results().size(), roots * e.bytes.size());
+  std::set<NodeId> seen;
+  for (const OperationResult& r : h.results()) {
+    int steps = 0;
+    for (const fw::EdnSend& s : pattern.sends(r.op.root)) steps = std::max(steps, s.step);
+    EXPECT_EQ(r.steps, steps) << "root " << r.op.root;
+    EXPECT_EQ(r.messages, nodes - 1) << "root " << r.op.root;
+    EXPECT_EQ(r.latency.size(), 1u);
+    EXPECT_EQ(r.contention_stepwise, 0u) << "root " << r.op.root;
+    seen.insert(r.op.root);
+  }
+  EXPECT_EQ(seen.size(), roots);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, EdnReduceGather,
+                         ::testing::Values(EdnCase{"reduce_4x4_all_roots",
+                                                   CollectiveAlgorithm::kEdnReduce,
+                                                   4,
+                                                   RootSelection::kAll,
+                                                   0,
+                                                   {8, 64}},
+                                           EdnCase{"gather_4x4_all_roots",
+                                                   CollectiveAlgorithm::kEdnGather,
+                                                   4,
+                                                   RootSelection::kAll,
+                                                   0,
+                                                   {8, 40}},
+                                           EdnCase{"reduce_8x8_sample",
+                                                   CollectiveAlgorithm::kEdnReduce,
+                                                   8,
+                                                   RootSelection::kSample,
+                                                   6,
+                                                   {16, 256}},
+                                           EdnCase{"gather_8x8_sample",
+                                                   CollectiveAlgorithm::kEdnGather,
+                                                   8,
+                                                   RootSelection::kSample,
+                                                   6,
+                                                   {16}},
+                                           EdnCase{"reduce_16x16_sample",
+                                                   CollectiveAlgorithm::kEdnReduce,
+                                                   16,
+                                                   RootSelection::kSample,
+                                                   3,
+                                                   {32}},
+                                           EdnCase{"gather_16x16_sample",
+                                                   CollectiveAlgorithm::kEdnGather,
+                                                   16,
+                                                   RootSelection::kSample,
+                                                   2,
+                                                   {8}}),
+                         [](const auto& param_info) { return param_info.param.name; });
+
+// Another operator and element type than the default int32 sum, from one root (the harness
+// checks the root's vector against the element-wise maximum it computes itself).
+TEST(EdnReduce, MaxOverFloat64) {
+  Config c = edn_config(8, CollectiveAlgorithm::kEdnReduce);
+  c.collective.roots = RootSelection::kOne;
+  c.collective.root = 27;
+  c.collective.reduce_op = ReduceOp::kMax;
+  c.collective.reduce_type = ReduceType::kFloat64;
+  c.collective.message_bytes = {8, 96};
+  c.validate();
+  CollectiveHarness h("h", c);
+  run(h);
+  EXPECT_EQ(h.results().size(), 2u);
+}
+
+// ---- Direct transpose: seed 000 Fig. 3.27 ---------------------------------------------------
+
+// Node (x, y) is id x + y * n; XY routing resolves x first. Directed links of the route.
+std::vector<std::pair<int, int>> xy_links(int n, int ax, int ay, int bx, int by) {
+  std::vector<std::pair<int, int>> out;
+  for (; ax != bx; ax += bx > ax ? 1 : -1) out.emplace_back(ax + ay * n, bx > ax ? 0 : 1);
+  for (; ay != by; ay += by > ay ? 1 : -1) out.emplace_back(ax + ay * n, by > ay ? 2 : 3);
+  return out;
+}
+
+class DirectTranspose : public ::testing::TestWithParam<int> {};
+
+TEST_P(DirectTranspose, AllButTwoMessagesMeetContention) {
+  const int n = GetParam();
+  Config c = testing::mesh_config({n, n});
+  c.network.router.port_model = PortModel::kAllPort;
+  c.workload = Workload::kCollective;
+  c.collective.algorithms = {CollectiveAlgorithm::kDirectTranspose};
+  c.collective.message_bytes = {2048};  // long: every two messages on one link overlap
+  c.validate();
+  CollectiveHarness h("h", c);
+  run(h);
+  ASSERT_EQ(h.results().size(), 1u);
+  const OperationResult& r = h.results()[0];
+  EXPECT_EQ(r.steps, 1);
+  EXPECT_EQ(r.messages, static_cast<std::size_t>(n * n - n));
+  // Messages involved in contention, from the harness's contention log.
+  const auto& recs = h.log().records();
+  std::set<std::size_t> involved;
+  for (const ContentionEvent& e : h.log().contention()) {
+    involved.insert(e.waiting);
+    involved.insert(e.holder);
+  }
+  EXPECT_EQ(involved.size(), static_cast<std::size_t>(n * n - n - 2));
+  std::set<std::pair<NodeId, NodeId>> free;
+  for (std::size_t i = 0; i < recs.size(); ++i)
+    if (!involved.count(i)) free.insert({recs[i].src, recs[i].dst});
+  const auto id = [n](int x, int y) { return static_cast<NodeId>(x + y * n); };
+  // (row 1, column 0) -> (row 0, column 1) and (n - 2, n - 1) -> (n - 1, n - 2), as (x, y).
+  EXPECT_EQ(free, (std::set<std::pair<NodeId, NodeId>>{{id(0, 1), id(1, 0)},
+                                                       {id(n - 1, n - 2), id(n - 2, n - 1)}}));
+  // Pairs of messages that share a directed link; each such pair overlaps in time, so one of
+  // the two waits for the other at least once.
+  std::vector<std::vector<std::pair<int, int>>> routes;
+  for (int y = 0; y < n; ++y)
+    for (int x = 0; x < n; ++x)
+      if (x != y) routes.push_back(xy_links(n, x, y, y, x));
+  std::size_t sharing = 0;
+  for (std::size_t a = 0; a < routes.size(); ++a)
+    for (std::size_t b = a + 1; b < routes.size(); ++b)
+      if (std::any_of(routes[a].begin(), routes[a].end(), [&](const auto& l) {
+            return std::find(routes[b].begin(), routes[b].end(), l) != routes[b].end();
+          }))
+        ++sharing;
+  std::set<std::pair<std::size_t, std::size_t>> pairs;
+  for (const ContentionEvent& e : h.log().contention())
+    pairs.insert({std::min(e.waiting, e.holder), std::max(e.waiting, e.holder)});
+  EXPECT_LE(pairs.size(), sharing);
+  EXPECT_GE(pairs.size(), static_cast<std::size_t>(n * n - n - 2) / 2);
+  // Every event of this one-step operation is stepwise (ordered pairs: both directions count).
+  EXPECT_EQ(r.contention_stepwise, h.log().contention().size());
+  EXPECT_EQ(r.contention_depth, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, DirectTranspose, ::testing::Values(4, 8),
+                         [](const auto& param_info) {
+                           return "n" + std::to_string(param_info.param);
+                         });
+
+}  // namespace
+}  // namespace wormsim
