@@ -90,6 +90,10 @@ void run_scatter_hmt(Runtime& rt, const Operation& op, const std::vector<std::ui
                      const Deliver& deliver, const FirmwareTables& tables);
 void run_gather_direct(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                        const Deliver& deliver);
+void run_o2a_plan(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                  const Deliver& deliver);
+void run_a2o_plan(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                  const Deliver& deliver);
 void run_alltoall_direct(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                          const Deliver& deliver);
 void run_barrier_dissemination(Runtime& rt, const Operation& op, const Deliver& deliver);
@@ -134,6 +138,17 @@ void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uin
                                           tables.combine_cycles_per_element);
     case CollectiveAlgorithm::kAllgatherRing: return run_allgather_ring(rt, op, data, deliver);
     case CollectiveAlgorithm::kTransposeDirect: return run_transpose_direct(rt, op, data, deliver);
+    case CollectiveAlgorithm::kO2a1LevDir:
+    case CollectiveAlgorithm::kO2a1LevSysBr:
+    case CollectiveAlgorithm::kO2a1LevOurBr:
+    case CollectiveAlgorithm::kO2a2LevRec:
+    case CollectiveAlgorithm::kO2a3LevSq:
+    case CollectiveAlgorithm::kO2aLogpLevSq:
+    case CollectiveAlgorithm::kO2aLogpLevRec: return run_o2a_plan(rt, op, data, deliver);
+    case CollectiveAlgorithm::kA2o2LevRec:
+    case CollectiveAlgorithm::kA2o3LevSq:
+    case CollectiveAlgorithm::kA2oLogpLevSq:
+    case CollectiveAlgorithm::kA2oLogpLevRec: return run_a2o_plan(rt, op, data, deliver);
   }
   throw std::logic_error("run_collective: unknown algorithm");
 }
