@@ -95,6 +95,10 @@ void run_scatter_hmt(Runtime& rt, const Operation& op, const std::vector<std::ui
                      const Deliver& deliver, const FirmwareTables& tables);
 void run_gather_direct(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                        const Deliver& deliver);
+void run_o2a_plan(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                  const Deliver& deliver);
+void run_a2o_plan(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                  const Deliver& deliver);
 void run_alltoall_direct(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                          const Deliver& deliver);
 void run_barrier_dissemination(Runtime& rt, const Operation& op, const Deliver& deliver);
@@ -145,6 +149,17 @@ void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uin
     case CollectiveAlgorithm::kDirectTranspose: return run_direct_transpose(rt, op, data, deliver);
     case CollectiveAlgorithm::kEdnReduce: return run_edn_reduce(rt, op, data, deliver, tables);
     case CollectiveAlgorithm::kEdnGather: return run_edn_gather(rt, op, data, deliver, tables);
+    case CollectiveAlgorithm::kO2a1LevDir:
+    case CollectiveAlgorithm::kO2a1LevSysBr:
+    case CollectiveAlgorithm::kO2a1LevOurBr:
+    case CollectiveAlgorithm::kO2a2LevRec:
+    case CollectiveAlgorithm::kO2a3LevSq:
+    case CollectiveAlgorithm::kO2aLogpLevSq:
+    case CollectiveAlgorithm::kO2aLogpLevRec: return run_o2a_plan(rt, op, data, deliver);
+    case CollectiveAlgorithm::kA2o2LevRec:
+    case CollectiveAlgorithm::kA2o3LevSq:
+    case CollectiveAlgorithm::kA2oLogpLevSq:
+    case CollectiveAlgorithm::kA2oLogpLevRec: return run_a2o_plan(rt, op, data, deliver);
   }
   throw std::logic_error("run_collective: unknown algorithm");
 }

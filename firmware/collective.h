@@ -22,6 +22,7 @@ struct Operation {
   std::uint32_t bytes = 0;              // scatter, gather, all-to-all, allgather: bytes per block
   ReduceOp reduce_op = ReduceOp::kSum;  // reduce, allreduce
   ReduceType reduce_type = ReduceType::kInt32;  // reduce, allreduce: op.bytes / element size
+  double split_gamma = 0.75;  // o2a/a2o_logp_lev_rec: collective.split_gamma (seed 002 s. 3.1, 4)
 };
 
 // Scatter (is_scatter): the root's data is one chunk of op.bytes per destination, in

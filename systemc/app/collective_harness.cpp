@@ -83,6 +83,7 @@ void CollectiveHarness::build_operations() {
         op.bytes = bytes;
         op.reduce_op = c.reduce_op;
         op.reduce_type = c.reduce_type;
+        op.split_gamma = c.split_gamma;
         if (alg == CollectiveAlgorithm::kPingPong) {
           NodeId peer = kNoNode;
           if (c.peer >= 0) {

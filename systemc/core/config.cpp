@@ -78,7 +78,7 @@ std::optional<E> parse_of(const NameTable<E, N>& table, const std::string& name)
 
 constexpr NameTable<Workload, 2> kWorkloadNames{
     {{Workload::kSynthetic, "synthetic"}, {Workload::kCollective, "collective"}}};
-constexpr NameTable<CollectiveAlgorithm, 22> kCollectiveNames{
+constexpr NameTable<CollectiveAlgorithm, 33> kCollectiveNames{
     {{CollectiveAlgorithm::kPingPong, "ping_pong"},
      {CollectiveAlgorithm::kSeparateAddressing, "separate_addressing"},
      {CollectiveAlgorithm::kRecursiveDoubling, "recursive_doubling"},
@@ -100,7 +100,18 @@ constexpr NameTable<CollectiveAlgorithm, 22> kCollectiveNames{
      {CollectiveAlgorithm::kAllgatherRing, "allgather_ring"},
      {CollectiveAlgorithm::kDirectTranspose, "direct_transpose"},
      {CollectiveAlgorithm::kEdnReduce, "edn_reduce"},
-     {CollectiveAlgorithm::kEdnGather, "edn_gather"}}};
+     {CollectiveAlgorithm::kEdnGather, "edn_gather"},
+     {CollectiveAlgorithm::kO2a1LevDir, "o2a_1_lev_dir"},
+     {CollectiveAlgorithm::kO2a1LevSysBr, "o2a_1_lev_sys_br"},
+     {CollectiveAlgorithm::kO2a1LevOurBr, "o2a_1_lev_our_br"},
+     {CollectiveAlgorithm::kO2a2LevRec, "o2a_2_lev_rec"},
+     {CollectiveAlgorithm::kO2a3LevSq, "o2a_3_lev_sq"},
+     {CollectiveAlgorithm::kO2aLogpLevSq, "o2a_logp_lev_sq"},
+     {CollectiveAlgorithm::kO2aLogpLevRec, "o2a_logp_lev_rec"},
+     {CollectiveAlgorithm::kA2o2LevRec, "a2o_2_lev_rec"},
+     {CollectiveAlgorithm::kA2o3LevSq, "a2o_3_lev_sq"},
+     {CollectiveAlgorithm::kA2oLogpLevSq, "a2o_logp_lev_sq"},
+     {CollectiveAlgorithm::kA2oLogpLevRec, "a2o_logp_lev_rec"}}};
 constexpr NameTable<CollectiveKind, 10> kKindNames{{{CollectiveKind::kPingPong, "ping_pong"},
                                                     {CollectiveKind::kBroadcast, "broadcast"},
                                                     {CollectiveKind::kScatter, "scatter"},
@@ -171,8 +182,19 @@ CollectiveKind kind_of(CollectiveAlgorithm a) {
     case A::kScatterBinomial:
     case A::kScatterSmt:
     case A::kScatterHmt: return CollectiveKind::kScatter;
+    case A::kO2a1LevDir:
+    case A::kO2a1LevSysBr:
+    case A::kO2a1LevOurBr:
+    case A::kO2a2LevRec:
+    case A::kO2a3LevSq:
+    case A::kO2aLogpLevSq:
+    case A::kO2aLogpLevRec: return CollectiveKind::kScatter;
     case A::kGatherDirect:
-    case A::kEdnGather: return CollectiveKind::kGather;
+    case A::kEdnGather:
+    case A::kA2o2LevRec:
+    case A::kA2o3LevSq:
+    case A::kA2oLogpLevSq:
+    case A::kA2oLogpLevRec: return CollectiveKind::kGather;
     case A::kAlltoallDirect: return CollectiveKind::kAlltoall;
     case A::kBarrierDissemination: return CollectiveKind::kBarrier;
     case A::kReduceBinomial:
@@ -185,6 +207,24 @@ CollectiveKind kind_of(CollectiveAlgorithm a) {
 }
 
 bool is_scatter(CollectiveAlgorithm a) { return kind_of(a) == CollectiveKind::kScatter; }
+
+bool is_seed002_o2a_a2o(CollectiveAlgorithm a) {
+  using A = CollectiveAlgorithm;
+  switch (a) {
+    case A::kO2a1LevDir:
+    case A::kO2a1LevSysBr:
+    case A::kO2a1LevOurBr:
+    case A::kO2a2LevRec:
+    case A::kO2a3LevSq:
+    case A::kO2aLogpLevSq:
+    case A::kO2aLogpLevRec:
+    case A::kA2o2LevRec:
+    case A::kA2o3LevSq:
+    case A::kA2oLogpLevSq:
+    case A::kA2oLogpLevRec: return true;
+    default: return false;
+  }
+}
 
 bool is_rootless(CollectiveAlgorithm a) {
   switch (kind_of(a)) {
@@ -472,6 +512,8 @@ void Config::validate_node_layer(int nodes) const {
             "give either collective.destinations or collective.random_destinations, not both");
   require(col.peer >= -1 && col.peer < nodes, "collective.peer",
           fmt::format("must be -1 or a node id below {} (got {})", nodes, col.peer));
+  require(col.split_gamma > 0 && col.split_gamma < 1, "collective.split_gamma",
+          fmt::format("must be in (0, 1) (got {})", col.split_gamma));
   if (workload != Workload::kCollective) return;
   require(nodes >= 2, "network.dims", "a collective needs at least 2 nodes");
   const TopologyConfig& topo = network.topology;
@@ -605,6 +647,7 @@ void Config::validate_node_layer(int nodes) const {
         break;
       default: break;
     }
+    if (is_seed002_o2a_a2o(col.algorithms[i])) check_seed002(col.algorithms[i], key);
     const std::size_t dests = !col.destinations.empty() ? col.destinations.size()
                               : col.random_destinations > 0
                                   ? static_cast<std::size_t>(col.random_destinations)
@@ -628,6 +671,70 @@ void Config::validate_node_layer(int nodes) const {
   }
 }
 
+// Seed 002's one-to-all and all-to-one algorithms (firmware/delta_plan.h) are defined on 2D
+// meshes over every node; 3-lev-sq's blocks (docs/drafts/issue19-spec.md section 0) need
+// power-of-two sides that hold them; one-to-all needs gamma >= 0.5 (seed 002 section 3.1).
+void Config::check_seed002(CollectiveAlgorithm alg, const std::string& key) const {
+  using A = CollectiveAlgorithm;
+  const TopologyConfig& topo = network.topology;
+  const std::string name = to_string(alg);
+  require(topo.kind == TopologyKind::kMesh && topo.dims.size() == 2, key,
+          fmt::format("{} is defined on 2D meshes (seed 002 sections 3-4); network.topology must "
+                      "be mesh with two dims",
+                      name));
+  require(collective.destinations.empty() && collective.random_destinations == 0,
+          "collective.destinations",
+          fmt::format("{} involves every node; leave destinations empty", name));
+  if (alg == A::kO2a3LevSq || alg == A::kA2o3LevSq) {
+    const int cols = topo.dims[0], rows = topo.dims[1];
+    const auto pow2 = [](int v) { return v > 0 && (v & (v - 1)) == 0; };
+    int n = 0;
+    while ((1 << n) < rows * cols) ++n;
+    const int q = 1 << (n / 2);
+    int lq = 0;
+    while ((1 << lq) < q) ++lq;
+    const int br = 1 << (lq / 2), bc = q / br;
+    require(pow2(rows) && pow2(cols) && br <= rows && bc <= cols, key,
+            fmt::format("{} partitions the mesh into blocks of 2^floor(log2(q)/2) x ... nodes, "
+                        "q = 2^floor(log2(p)/2) (seed 002 section 3.2); it needs power-of-two "
+                        "sides that hold a block (network.dims [{}, {}]; block {} x {})",
+                        name, cols, rows, br, bc));
+  }
+  if (alg == A::kO2aLogpLevRec)
+    require(collective.split_gamma >= 0.5, "collective.split_gamma",
+            fmt::format("o2a_logp_lev_rec needs gamma in [0.5, 1): the holder's part is the larger "
+                        "one (seed 002 section 3.1) (got {})",
+                        collective.split_gamma));
+}
+
+// The most blocks of collective.message_bytes one message of a seed 002 algorithm holds (an
+// upper bound; firmware/delta_plan.h): the broadcasts p - 1, 2-lev-rec a row (c), 3-lev-sq a
+// block (q <= sqrt(2p)), the halving trees half a submachine, the all-to-one split around the
+// destination (gamma < 0.5) up to p - 1.
+namespace {
+std::uint64_t seed002_largest_blocks(CollectiveAlgorithm alg, const TopologyConfig& topo) {
+  using A = CollectiveAlgorithm;
+  const std::uint64_t cols = topo.dims.empty() ? 1 : static_cast<std::uint64_t>(topo.dims[0]);
+  const std::uint64_t rows = topo.dims.size() < 2 ? 1 : static_cast<std::uint64_t>(topo.dims[1]);
+  const std::uint64_t p = rows * cols;
+  switch (alg) {
+    case A::kO2a1LevDir: return 1;
+    case A::kO2a2LevRec:
+    case A::kA2o2LevRec: return cols;
+    case A::kO2a3LevSq:
+    case A::kA2o3LevSq: {
+      std::uint64_t q = 1;
+      while (4 * q * q <= p) q *= 2;
+      return q;
+    }
+    case A::kO2aLogpLevSq:
+    case A::kA2oLogpLevSq:
+    case A::kO2aLogpLevRec: return (p + 1) / 2;
+    default: return p - 1;
+  }
+}
+}  // namespace
+
 // Every packet must fit the 65535 flits a packet can have (16-bit flit index). The NI sends a
 // message as one packet (node.max_packet_bytes 0) or in packets of max_packet_bytes -
 // header_bytes payload bytes; each packet carries node.header_bytes of header and, in a
@@ -641,7 +748,9 @@ void Config::check_packet_flits(CollectiveAlgorithm alg, std::size_t dests, int 
   const std::uint64_t chunks = alg == A::kScatterBinomial                       ? (dests + 2) / 2
                                : alg == A::kScatterSmt || alg == A::kScatterHmt ? dests
                                : alg == A::kEdnGather                           ? dests + 1
-                                                                                : 1;
+                               : is_seed002_o2a_a2o(alg)
+                                   ? seed002_largest_blocks(alg, network.topology)
+                                   : 1;
   const auto fb = static_cast<std::uint64_t>(network.flit_bytes);
   std::uint64_t list_flits = 0;
   if (worms) {

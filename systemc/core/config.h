@@ -69,6 +69,19 @@ enum class CollectiveAlgorithm {
   kDirectTranspose,             // direct_transpose: (x, y) sends its block to (y, x), s. 3.6
   kEdnReduce,                   // edn_reduce: rotated EDN tree + completion, seed 000 s. 3.5
   kEdnGather,                   // edn_gather: the same pattern carrying subtrees' blocks, s. 3.5
+  // Seed 002 one-to-all (scatter, section 3) and all-to-one (gather, section 4) on 2D meshes
+  // (firmware/delta_plan.h; docs/seed002-one-to-all.md).
+  kO2a1LevDir,     // o2a_1_lev_dir: p - 1 direct sends from the root
+  kO2a1LevSysBr,   // o2a_1_lev_sys_br: L(p-1) broadcast, a 2-level direct stand-in
+  kO2a1LevOurBr,   // o2a_1_lev_our_br: L(p-1) broadcast over logp-lev-sq's binomial tree
+  kO2a2LevRec,     // o2a_2_lev_rec: cL to the root's column, then 1-lev-dir in every row
+  kO2a3LevSq,      // o2a_3_lev_sq: qL to every block's leader, then 2-lev-rec in the block
+  kO2aLogpLevSq,   // o2a_logp_lev_sq: halving, alternating vertical and horizontal cuts
+  kO2aLogpLevRec,  // o2a_logp_lev_rec: snake-order split gamma : 1 - gamma
+  kA2o2LevRec,     // a2o_2_lev_rec: 2-lev-rec reversed
+  kA2o3LevSq,      // a2o_3_lev_sq: 3-lev-sq reversed
+  kA2oLogpLevSq,   // a2o_logp_lev_sq: logp-lev-sq reversed
+  kA2oLogpLevRec,  // a2o_logp_lev_rec: snake-order split, gamma in (0, 1)
 };
 // What an operation computes, which fixes each node's input and what it must deliver
 // (firmware/collective_data.h; docs/collectives.md):
@@ -104,6 +117,8 @@ CollectiveKind kind_of(CollectiveAlgorithm a);
 bool is_scatter(CollectiveAlgorithm a);
 // Operations that involve every node and have no root (all-to-all, barrier).
 bool is_rootless(CollectiveAlgorithm a);
+// Seed 002's one-to-all and all-to-one algorithms on 2D meshes (firmware/delta_plan.h).
+bool is_seed002_o2a_a2o(CollectiveAlgorithm a);
 enum class RootSelection { kOne, kAll, kSample };
 // node.send_mode: a non-blocking send returns once its descriptor is queued at the NI, a
 // blocking one once the message's last flit has left the NI (the send buffer may be reused),
@@ -224,6 +239,9 @@ struct CollectiveConfig {
   std::uint64_t seed = 1;
   ReduceOp reduce_op = ReduceOp::kSum;          // reduce, allreduce
   ReduceType reduce_type = ReduceType::kInt32;  // reduce, allreduce
+  // o2a_logp_lev_rec, a2o_logp_lev_rec: the fraction gamma of a submachine that keeps the
+  // holder (seed 002 sections 3.1, 4); in [0.5, 1) for one-to-all, (0, 1) for all-to-one.
+  double split_gamma = 0.75;
 };
 
 struct TraceConfig {
@@ -258,6 +276,7 @@ struct Config {
  private:
   void validate_node_layer(int nodes) const;
   void check_packet_flits(CollectiveAlgorithm alg, std::size_t dests, int nodes) const;
+  void check_seed002(CollectiveAlgorithm alg, const std::string& key) const;
 };
 
 int node_count(const TopologyConfig& t);

@@ -489,6 +489,9 @@ const std::vector<Field>& schema() {
          c.collective.reduce_type = to_enum<ReduceType>(v, "element type");
        },
        [](const Config& c) -> Json { return to_string(c.collective.reduce_type); }},
+      {"collective.split_gamma",
+       [](const Val& v, Config& c) { c.collective.split_gamma = to_double(v); },
+       [](const Config& c) -> Json { return c.collective.split_gamma; }},
       {"trace.enabled", [](const Val& v, Config& c) { c.trace.enabled = to_bool(v); },
        [](const Config& c) -> Json { return c.trace.enabled; }},
       {"trace.routers",
@@ -959,6 +962,10 @@ std::string unused_reason(const Config& c, const std::string& key) {
          key == "node.combine_cycles_per_element") &&
         !reduces)
       return "collective.algorithms has no reduction; it configures reduce and allreduce";
+    if (key == "collective.split_gamma" && !has(CollectiveAlgorithm::kO2aLogpLevRec) &&
+        !has(CollectiveAlgorithm::kA2oLogpLevRec))
+      return "collective.algorithms has no o2a_logp_lev_rec or a2o_logp_lev_rec; split_gamma "
+             "is their gamma";
     if (key == "collective.peer" && !has(CollectiveAlgorithm::kPingPong))
       return "collective.algorithms has no ping_pong; peer is its partner";
     if ((key == "collective.destinations" || key == "collective.random_destinations") &&

@@ -44,6 +44,25 @@ TEST_P(ConfigValidation, FiresNamingTheKey) {
   }
 }
 
+// Seed 002's algorithms where they are defined: any r x c mesh, 3-lev-sq on power-of-two sides,
+// all-to-one gamma below 0.5.
+TEST(ConfigValidationSeed002, AcceptsTheMeshesTheAlgorithmsAreDefinedOn) {
+  EXPECT_NO_THROW(load_config(kCollective, "case.yaml",
+                              {"network.dims=[8, 4]",
+                               "collective.algorithms=[o2a_1_lev_dir, o2a_1_lev_sys_br, "
+                               "o2a_1_lev_our_br, o2a_2_lev_rec, o2a_3_lev_sq, o2a_logp_lev_sq, "
+                               "o2a_logp_lev_rec, a2o_1_lev_dir, a2o_2_lev_rec, a2o_3_lev_sq, "
+                               "a2o_logp_lev_sq, a2o_logp_lev_rec]",
+                               "collective.split_gamma=0.5"}));
+  EXPECT_NO_THROW(load_config(kCollective, "case.yaml",
+                              {"network.dims=[7, 5]",
+                               "collective.algorithms=[o2a_logp_lev_sq, o2a_logp_lev_rec, "
+                               "a2o_2_lev_rec]"}));
+  EXPECT_NO_THROW(
+      load_config(kCollective, "case.yaml",
+                  {"collective.algorithms=[a2o_logp_lev_rec]", "collective.split_gamma=0.3"}));
+}
+
 // The base configs themselves are valid (so each row's error comes from its overrides).
 TEST(ConfigValidationBase, BaseConfigsAreValid) {
   for (const char* base : {kSynthetic, kCollective, kHypercube})
@@ -454,6 +473,43 @@ INSTANTIATE_TEST_SUITE_P(
               {"collective.algorithms=[a2o_1_lev_dir]", "collective.destinations=[3, 5]"},
               "collective.destinations",
               "a2o_1_lev_dir involves every node"},
+        Check{"seed002_needs_a_2d_mesh",
+              kCollective,
+              {"collective.algorithms=[o2a_2_lev_rec]", "network.topology=torus",
+               "network.router.vcs=2"},
+              "collective.algorithms[0]",
+              "o2a_2_lev_rec is defined on 2D meshes"},
+        Check{"seed002_takes_no_destination_set",
+              kCollective,
+              {"collective.algorithms=[a2o_logp_lev_sq]", "collective.destinations=[3, 5]"},
+              "collective.destinations",
+              "a2o_logp_lev_sq involves every node"},
+        Check{"three_lev_sq_needs_power_of_two_sides",
+              kCollective,
+              {"collective.algorithms=[ping_pong, o2a_3_lev_sq]", "network.dims=[7, 5]"},
+              "collective.algorithms[1]",
+              "o2a_3_lev_sq partitions the mesh into blocks"},
+        Check{"a2o_three_lev_sq_needs_power_of_two_sides",
+              kCollective,
+              {"collective.algorithms=[a2o_3_lev_sq]", "network.dims=[8, 6]"},
+              "collective.algorithms[0]",
+              "power-of-two sides"},
+        Check{"split_gamma_in_open_unit_interval",
+              kCollective,
+              {"collective.algorithms=[a2o_logp_lev_rec]", "collective.split_gamma=1.0"},
+              "collective.split_gamma",
+              "must be in (0, 1)"},
+        Check{"split_gamma_positive",
+              kCollective,
+              {"collective.algorithms=[a2o_logp_lev_rec]", "collective.split_gamma=0"},
+              "collective.split_gamma",
+              "must be in (0, 1)"},
+        Check{"o2a_split_gamma_at_least_half",
+              kCollective,
+              {"collective.algorithms=[a2o_logp_lev_rec, o2a_logp_lev_rec]",
+               "collective.split_gamma=0.3"},
+              "collective.split_gamma",
+              "o2a_logp_lev_rec needs gamma in [0.5, 1)"},
         Check{"scatter_window",
               kCollective,
               {"collective.algorithms=[scatter_bt]", "collective.message_bytes=[3000000]"},
