@@ -67,6 +67,14 @@ enum class CollectiveAlgorithm {
   kAllreduceRecursiveDoubling,  // allreduce_recursive_doubling: pairwise exchange, log2 p rounds
   kAllgatherRing,               // allgather_ring: p - 1 steps around a ring
   kTransposeDirect,             // transpose_direct: (x, y) sends its block to (y, x)
+  // All-to-all personalized, seed 002 section 5 (firmware/alltoall_plan.h):
+  kAlltoallLinear,        // a2a_1_lev_lin: permutation i, P_j -> P_(j+i) mod p (s. 5.1)
+  kAlltoallXor,           // a2a_1_lev_xor: permutation i, P_j -> P_(j XOR i); p a power of 2
+  kAlltoallBalanced,      // a2a_1_lev_bal: Scott's balanced permutations; r, c multiples of 4
+  kAlltoallSquare,        // a2a_2_lev_sq: 3 steps over square(ish) submeshes (s. 5.2-5.3)
+  kAlltoallColumnRow,     // a2a_2_lev_c_r: xor in the columns, then in the rows (s. 5.2-5.3)
+  kAlltoallColumnRowInt,  // a2a_2_lev_c_r_int: c,r with the rows' sends interleaved (s. 5.3)
+  kAlltoallButterfly,     // a2a_logp_lev_bfly: log2 p pairwise exchanges of p/2 blocks (s. 5.2)
 };
 // What an operation computes, which fixes each node's input and what it must deliver
 // (firmware/collective_data.h; docs/collectives.md):
