@@ -101,6 +101,9 @@ void run_a2o_plan(Runtime& rt, const Operation& op, const std::vector<std::uint8
                   const Deliver& deliver);
 void run_alltoall_direct(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                          const Deliver& deliver);
+// The all-to-alls of seed 002 sections 5.1-5.3 other than 1-lev-dir, from a2a::program.
+void run_alltoall_program(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                          const Deliver& deliver);
 void run_barrier_dissemination(Runtime& rt, const Operation& op, const Deliver& deliver);
 void run_allgather_ring(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                         const Deliver& deliver);
@@ -136,6 +139,14 @@ void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uin
     case CollectiveAlgorithm::kScatterHmt: return run_scatter_hmt(rt, op, data, deliver, tables);
     case CollectiveAlgorithm::kGatherDirect: return run_gather_direct(rt, op, data, deliver);
     case CollectiveAlgorithm::kAlltoallDirect: return run_alltoall_direct(rt, op, data, deliver);
+    case CollectiveAlgorithm::kAlltoallLinear:
+    case CollectiveAlgorithm::kAlltoallXor:
+    case CollectiveAlgorithm::kAlltoallBalanced:
+    case CollectiveAlgorithm::kAlltoallSquare:
+    case CollectiveAlgorithm::kAlltoallColumnRow:
+    case CollectiveAlgorithm::kAlltoallColumnRowInt:
+    case CollectiveAlgorithm::kAlltoallButterfly:
+      return run_alltoall_program(rt, op, data, deliver);
     case CollectiveAlgorithm::kBarrierDissemination:
       return run_barrier_dissemination(rt, op, deliver);
     case CollectiveAlgorithm::kReduceBinomial:

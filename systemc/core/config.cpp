@@ -78,7 +78,7 @@ std::optional<E> parse_of(const NameTable<E, N>& table, const std::string& name)
 
 constexpr NameTable<Workload, 2> kWorkloadNames{
     {{Workload::kSynthetic, "synthetic"}, {Workload::kCollective, "collective"}}};
-constexpr NameTable<CollectiveAlgorithm, 33> kCollectiveNames{
+constexpr NameTable<CollectiveAlgorithm, 40> kCollectiveNames{
     {{CollectiveAlgorithm::kPingPong, "ping_pong"},
      {CollectiveAlgorithm::kSeparateAddressing, "separate_addressing"},
      {CollectiveAlgorithm::kRecursiveDoubling, "recursive_doubling"},
@@ -111,7 +111,14 @@ constexpr NameTable<CollectiveAlgorithm, 33> kCollectiveNames{
      {CollectiveAlgorithm::kA2o2LevRec, "a2o_2_lev_rec"},
      {CollectiveAlgorithm::kA2o3LevSq, "a2o_3_lev_sq"},
      {CollectiveAlgorithm::kA2oLogpLevSq, "a2o_logp_lev_sq"},
-     {CollectiveAlgorithm::kA2oLogpLevRec, "a2o_logp_lev_rec"}}};
+     {CollectiveAlgorithm::kA2oLogpLevRec, "a2o_logp_lev_rec"},
+     {CollectiveAlgorithm::kAlltoallLinear, "a2a_1_lev_lin"},
+     {CollectiveAlgorithm::kAlltoallXor, "a2a_1_lev_xor"},
+     {CollectiveAlgorithm::kAlltoallBalanced, "a2a_1_lev_bal"},
+     {CollectiveAlgorithm::kAlltoallSquare, "a2a_2_lev_sq"},
+     {CollectiveAlgorithm::kAlltoallColumnRow, "a2a_2_lev_c_r"},
+     {CollectiveAlgorithm::kAlltoallColumnRowInt, "a2a_2_lev_c_r_int"},
+     {CollectiveAlgorithm::kAlltoallButterfly, "a2a_logp_lev_bfly"}}};
 constexpr NameTable<CollectiveKind, 10> kKindNames{{{CollectiveKind::kPingPong, "ping_pong"},
                                                     {CollectiveKind::kBroadcast, "broadcast"},
                                                     {CollectiveKind::kScatter, "scatter"},
@@ -195,7 +202,14 @@ CollectiveKind kind_of(CollectiveAlgorithm a) {
     case A::kA2o3LevSq:
     case A::kA2oLogpLevSq:
     case A::kA2oLogpLevRec: return CollectiveKind::kGather;
-    case A::kAlltoallDirect: return CollectiveKind::kAlltoall;
+    case A::kAlltoallDirect:
+    case A::kAlltoallLinear:
+    case A::kAlltoallXor:
+    case A::kAlltoallBalanced:
+    case A::kAlltoallSquare:
+    case A::kAlltoallColumnRow:
+    case A::kAlltoallColumnRowInt:
+    case A::kAlltoallButterfly: return CollectiveKind::kAlltoall;
     case A::kBarrierDissemination: return CollectiveKind::kBarrier;
     case A::kReduceBinomial:
     case A::kEdnReduce: return CollectiveKind::kReduce;
@@ -240,6 +254,88 @@ bool is_rootless(CollectiveAlgorithm a) {
 int element_bytes(ReduceType t) {
   return t == ReduceType::kInt32 || t == ReduceType::kFloat32 ? 4 : 8;
 }
+
+namespace {
+
+bool power_of_two(int v) { return v > 0 && (v & (v - 1)) == 0; }
+
+// Why `alg` (an all-to-all of seed 002 section 5) cannot run on `topo`, or "" if it can. The
+// shapes follow firmware/alltoall_plan.h: r x c meshes are network.dims [c, r] (dimension 0
+// is the column index x, so node ids are row-major).
+std::string alltoall_shape_problem(CollectiveAlgorithm alg, const TopologyConfig& topo, int nodes) {
+  using A = CollectiveAlgorithm;
+  const std::string name = to_string(alg);
+  const bool grid = (topo.kind == TopologyKind::kMesh || topo.kind == TopologyKind::kTorus) &&
+                    topo.dims.size() == 2;
+  switch (alg) {
+    case A::kAlltoallXor:
+    case A::kAlltoallButterfly:
+      if (!power_of_two(nodes))
+        return fmt::format(
+            "{} pairs node j with j XOR 2^k (seed 002 section 5): it needs a "
+            "power-of-two number of nodes (got {})",
+            name, nodes);
+      return "";
+    case A::kAlltoallBalanced:
+      if (!grid || topo.dims[0] % 4 != 0 || topo.dims[1] % 4 != 0)
+        return fmt::format(
+            "{} crosses Scott's balanced permutations of the rows and columns "
+            "(seed 002 section 5.1): it needs a 2D mesh or torus whose sides "
+            "are multiples of 4",
+            name);
+      return "";
+    case A::kAlltoallSquare:
+    case A::kAlltoallColumnRow:
+    case A::kAlltoallColumnRowInt: {
+      if (!grid || !power_of_two(topo.dims[0]) || !power_of_two(topo.dims[1]))
+        return fmt::format(
+            "{} runs 1-lev-xor inside rows, columns or submeshes (seed 002 "
+            "section 5.3): it needs a 2D mesh or torus whose sides are powers "
+            "of two",
+            name);
+      if (alg == A::kAlltoallSquare) {
+        // q = 2^floor(n/2) nodes per submesh of b_r x b_c, b_r = 2^floor(log2(q)/2).
+        int n = 0;
+        while ((1 << n) < nodes) ++n;
+        const int lq = n / 2;
+        const int b_r = 1 << (lq / 2);
+        const int b_c = (1 << lq) / b_r;
+        if (b_r > topo.dims[1] || b_c > topo.dims[0])
+          return fmt::format(
+              "{}'s {} x {} submeshes do not fit a {} x {} mesh (rows x "
+              "columns)",
+              name, b_r, b_c, topo.dims[1], topo.dims[0]);
+      }
+      return "";
+    }
+    default: return "";
+  }
+}
+
+// The most blocks one message of `alg` carries (firmware/alltoall_plan.h; seed 002 section
+// 5.2): 2-lev-sq step 2 q^2 (steps 1 and 3: p/q), c,r max(r, c), c,r-int c, bfly p/2.
+std::uint64_t alltoall_message_blocks(CollectiveAlgorithm alg, const TopologyConfig& topo,
+                                      int nodes) {
+  using A = CollectiveAlgorithm;
+  const auto p = static_cast<std::uint64_t>(nodes);
+  const bool grid = topo.dims.size() == 2;
+  const auto c = grid ? static_cast<std::uint64_t>(topo.dims[0]) : p;
+  const auto r = grid ? static_cast<std::uint64_t>(topo.dims[1]) : 1;
+  switch (alg) {
+    case A::kAlltoallSquare: {
+      int n = 0;
+      while ((std::uint64_t{1} << n) < p) ++n;
+      const std::uint64_t q = std::uint64_t{1} << (n / 2);
+      return std::max(q * q, p / q);
+    }
+    case A::kAlltoallColumnRow: return std::max(r, c);
+    case A::kAlltoallColumnRowInt: return c;
+    case A::kAlltoallButterfly: return std::max<std::uint64_t>(1, p / 2);
+    default: return 1;
+  }
+}
+
+}  // namespace
 
 int node_count(const TopologyConfig& t) {
   if (t.kind == TopologyKind::kHypercube) return 1 << t.hypercube_dimension;
@@ -624,6 +720,20 @@ void Config::validate_node_layer(int nodes) const {
                                     static_cast<std::uint64_t>(nodes),
                                 kMaxMessageBytes));
         [[fallthrough]];
+      case CollectiveAlgorithm::kAlltoallLinear:
+      case CollectiveAlgorithm::kAlltoallXor:
+      case CollectiveAlgorithm::kAlltoallBalanced:
+      case CollectiveAlgorithm::kAlltoallSquare:
+      case CollectiveAlgorithm::kAlltoallColumnRow:
+      case CollectiveAlgorithm::kAlltoallColumnRowInt:
+      case CollectiveAlgorithm::kAlltoallButterfly: {
+        // Reached by fall-through from the transposes and EDN reductions too.
+        const std::string problem = kind_of(col.algorithms[i]) == CollectiveKind::kAlltoall
+                                        ? alltoall_shape_problem(col.algorithms[i], topo, nodes)
+                                        : std::string();
+        require(problem.empty(), key, problem);
+      }
+        [[fallthrough]];
       case CollectiveAlgorithm::kGatherDirect:
       case CollectiveAlgorithm::kAlltoallDirect:
       case CollectiveAlgorithm::kBarrierDissemination:
@@ -750,6 +860,8 @@ void Config::check_packet_flits(CollectiveAlgorithm alg, std::size_t dests, int 
                                : alg == A::kEdnGather                           ? dests + 1
                                : is_seed002_o2a_a2o(alg)
                                    ? seed002_largest_blocks(alg, network.topology)
+                               : kind_of(alg) == CollectiveKind::kAlltoall
+                                   ? alltoall_message_blocks(alg, network.topology, nodes)
                                    : 1;
   const auto fb = static_cast<std::uint64_t>(network.flit_bytes);
   std::uint64_t list_flits = 0;

@@ -82,6 +82,14 @@ enum class CollectiveAlgorithm {
   kA2o3LevSq,      // a2o_3_lev_sq: 3-lev-sq reversed
   kA2oLogpLevSq,   // a2o_logp_lev_sq: logp-lev-sq reversed
   kA2oLogpLevRec,  // a2o_logp_lev_rec: snake-order split, gamma in (0, 1)
+  // All-to-all personalized, seed 002 section 5 (firmware/alltoall_plan.h):
+  kAlltoallLinear,        // a2a_1_lev_lin: permutation i, P_j -> P_(j+i) mod p (s. 5.1)
+  kAlltoallXor,           // a2a_1_lev_xor: permutation i, P_j -> P_(j XOR i); p a power of 2
+  kAlltoallBalanced,      // a2a_1_lev_bal: Scott's balanced permutations; r, c multiples of 4
+  kAlltoallSquare,        // a2a_2_lev_sq: 3 steps over square(ish) submeshes (s. 5.2-5.3)
+  kAlltoallColumnRow,     // a2a_2_lev_c_r: xor in the columns, then in the rows (s. 5.2-5.3)
+  kAlltoallColumnRowInt,  // a2a_2_lev_c_r_int: c,r with the rows' sends interleaved (s. 5.3)
+  kAlltoallButterfly,     // a2a_logp_lev_bfly: log2 p pairwise exchanges of p/2 blocks (s. 5.2)
 };
 // What an operation computes, which fixes each node's input and what it must deliver
 // (firmware/collective_data.h; docs/collectives.md):
