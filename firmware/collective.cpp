@@ -38,11 +38,13 @@ FirmwareTables make_firmware_tables(const Config& config) {
   };
   int k = 0;
   if (uses(CollectiveAlgorithm::kEdnBroadcast) || uses(CollectiveAlgorithm::kEdnReduce) ||
-      uses(CollectiveAlgorithm::kEdnGather))
+      uses(CollectiveAlgorithm::kEdnGather) || uses(CollectiveAlgorithm::kEdnTranspose))
     while ((1 << k) < config.network.topology.dims.at(0)) ++k;
   if (uses(CollectiveAlgorithm::kEdnBroadcast)) t.edn = std::make_shared<const EdnPattern>(k);
   if (uses(CollectiveAlgorithm::kEdnReduce) || uses(CollectiveAlgorithm::kEdnGather))
     t.edn_reduction = std::make_shared<const EdnReduction>(k);
+  if (uses(CollectiveAlgorithm::kEdnTranspose))
+    t.edn_transpose = std::make_shared<const EdnTranspose>(k);
   return t;
 }
 
@@ -102,6 +104,8 @@ void run_allgather_ring(Runtime& rt, const Operation& op, const std::vector<std:
                         const Deliver& deliver);
 void run_direct_transpose(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                           const Deliver& deliver);
+void run_edn_transpose(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                       const Deliver& deliver, const FirmwareTables& tables);
 void run_edn_reduce(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                     const Deliver& deliver, const FirmwareTables& tables);
 void run_edn_gather(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
@@ -145,6 +149,8 @@ void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uin
     case CollectiveAlgorithm::kDirectTranspose: return run_direct_transpose(rt, op, data, deliver);
     case CollectiveAlgorithm::kEdnReduce: return run_edn_reduce(rt, op, data, deliver, tables);
     case CollectiveAlgorithm::kEdnGather: return run_edn_gather(rt, op, data, deliver, tables);
+    case CollectiveAlgorithm::kEdnTranspose:
+      return run_edn_transpose(rt, op, data, deliver, tables);
   }
   throw std::logic_error("run_collective: unknown algorithm");
 }

@@ -78,7 +78,7 @@ std::optional<E> parse_of(const NameTable<E, N>& table, const std::string& name)
 
 constexpr NameTable<Workload, 2> kWorkloadNames{
     {{Workload::kSynthetic, "synthetic"}, {Workload::kCollective, "collective"}}};
-constexpr NameTable<CollectiveAlgorithm, 22> kCollectiveNames{
+constexpr NameTable<CollectiveAlgorithm, 23> kCollectiveNames{
     {{CollectiveAlgorithm::kPingPong, "ping_pong"},
      {CollectiveAlgorithm::kSeparateAddressing, "separate_addressing"},
      {CollectiveAlgorithm::kRecursiveDoubling, "recursive_doubling"},
@@ -100,7 +100,8 @@ constexpr NameTable<CollectiveAlgorithm, 22> kCollectiveNames{
      {CollectiveAlgorithm::kAllgatherRing, "allgather_ring"},
      {CollectiveAlgorithm::kDirectTranspose, "direct_transpose"},
      {CollectiveAlgorithm::kEdnReduce, "edn_reduce"},
-     {CollectiveAlgorithm::kEdnGather, "edn_gather"}}};
+     {CollectiveAlgorithm::kEdnGather, "edn_gather"},
+     {CollectiveAlgorithm::kEdnTranspose, "edn_transpose"}}};
 constexpr NameTable<CollectiveKind, 10> kKindNames{{{CollectiveKind::kPingPong, "ping_pong"},
                                                     {CollectiveKind::kBroadcast, "broadcast"},
                                                     {CollectiveKind::kScatter, "scatter"},
@@ -176,9 +177,18 @@ CollectiveKind kind_of(CollectiveAlgorithm a) {
     case A::kEdnReduce: return CollectiveKind::kReduce;
     case A::kAllreduceRecursiveDoubling: return CollectiveKind::kAllreduce;
     case A::kAllgatherRing: return CollectiveKind::kAllgather;
-    case A::kDirectTranspose: return CollectiveKind::kTranspose;
+    case A::kDirectTranspose:
+    case A::kEdnTranspose: return CollectiveKind::kTranspose;
     default: return CollectiveKind::kBroadcast;
   }
+}
+
+std::uint64_t edn_transpose_max_blocks(int side) {
+  int k = 0;
+  while ((1 << k) < side) ++k;
+  std::uint64_t blocks = 1;
+  for (int j = 1; j < (k + 1) / 2; ++j) blocks *= 5;
+  return blocks;
 }
 
 bool is_scatter(CollectiveAlgorithm a) { return kind_of(a) == CollectiveKind::kScatter; }
@@ -551,6 +561,20 @@ void Config::validate_node_layer(int nodes) const {
                 "scatter_hmt groups nodes by lines of the dimension-ordered base routing; "
                 "use network.routing.algorithm dor or ecube");
         break;
+      case CollectiveAlgorithm::kEdnTranspose:
+        require_edn_mesh("3.6");
+        for (std::size_t b = 0; b < col.message_bytes.size(); ++b) {
+          const std::uint64_t blocks = edn_transpose_max_blocks(topo.dims[0]);
+          require(col.message_bytes[b] * blocks <= 65536,
+                  fmt::format("collective.message_bytes[{}]", b),
+                  fmt::format("edn_transpose forwards up to {} blocks of {} bytes in one "
+                              "message on this mesh: {} bytes, more than the NI's 65536-byte "
+                              "message window",
+                              blocks, col.message_bytes[b], col.message_bytes[b] * blocks));
+        }
+        require(col.destinations.empty() && col.random_destinations == 0, "collective.destinations",
+                "edn_transpose involves every node; leave destinations empty");
+        break;
       case CollectiveAlgorithm::kDirectTranspose:
         require((topo.kind == TopologyKind::kMesh || topo.kind == TopologyKind::kTorus) &&
                     topo.dims.size() == 2 && topo.dims[0] == topo.dims[1],
@@ -627,11 +651,14 @@ void Config::check_packet_flits(CollectiveAlgorithm alg, std::size_t dests, int 
   using A = CollectiveAlgorithm;
   const bool worms = alg == A::kPathMulticast || alg == A::kTreeMulticast || alg == A::kMArray ||
                      alg == A::kRemArray || alg == A::kScatterSmt || alg == A::kScatterHmt;
-  // edn_gather: a completion message can carry every node's block (dests + 1 of them).
+  // edn_gather: a completion message can carry every node's block (dests + 1 of them);
+  // edn_transpose: edn_transpose_max_blocks.
   const std::uint64_t chunks = alg == A::kScatterBinomial                       ? (dests + 2) / 2
                                : alg == A::kScatterSmt || alg == A::kScatterHmt ? dests
                                : alg == A::kEdnGather                           ? dests + 1
-                                                                                : 1;
+                               : alg == A::kEdnTranspose
+                                   ? edn_transpose_max_blocks(network.topology.dims.at(0))
+                                   : 1;
   const auto fb = static_cast<std::uint64_t>(network.flit_bytes);
   std::uint64_t list_flits = 0;
   if (worms) {

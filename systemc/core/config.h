@@ -69,6 +69,7 @@ enum class CollectiveAlgorithm {
   kDirectTranspose,             // direct_transpose: (x, y) sends its block to (y, x), s. 3.6
   kEdnReduce,                   // edn_reduce: rotated EDN tree + completion, seed 000 s. 3.5
   kEdnGather,                   // edn_gather: the same pattern carrying subtrees' blocks, s. 3.5
+  kEdnTranspose,                // edn_transpose: k steps via the 4x4 blocks' diagonals, s. 3.6
 };
 // What an operation computes, which fixes each node's input and what it must deliver
 // (firmware/collective_data.h; docs/collectives.md):
@@ -100,6 +101,12 @@ enum class ReduceOp { kSum, kMax, kMin };
 enum class ReduceType { kInt32, kInt64, kFloat32, kFloat64 };
 int element_bytes(ReduceType t);
 CollectiveKind kind_of(CollectiveAlgorithm a);
+// The most blocks one edn_transpose message carries on a side x side mesh (side = 2^k):
+// 5^(ceil(k/2) - 1). Why (fw::EdnTranspose): the 4x4 diagonal gather uses every link into the
+// diagonal, so its corner collectors end with 3 sub-blocks' data and the inner ones with 5;
+// a level-j gather message carries what one holder gathered below, at most 5^(j-1) blocks,
+// and the exchange of odd k what k/2 levels gathered, at most 5^(k/2).
+std::uint64_t edn_transpose_max_blocks(int side);
 // Scatter (personalized one-to-all): each destination gets its own collective.message_bytes.
 bool is_scatter(CollectiveAlgorithm a);
 // Operations that involve every node and have no root (all-to-all, barrier).
