@@ -38,11 +38,13 @@ FirmwareTables make_firmware_tables(const Config& config) {
   };
   int k = 0;
   if (uses(CollectiveAlgorithm::kEdnBroadcast) || uses(CollectiveAlgorithm::kEdnReduce) ||
-      uses(CollectiveAlgorithm::kEdnGather))
+      uses(CollectiveAlgorithm::kEdnGather) || uses(CollectiveAlgorithm::kEdnTranspose))
     while ((1 << k) < config.network.topology.dims.at(0)) ++k;
   if (uses(CollectiveAlgorithm::kEdnBroadcast)) t.edn = std::make_shared<const EdnPattern>(k);
   if (uses(CollectiveAlgorithm::kEdnReduce) || uses(CollectiveAlgorithm::kEdnGather))
     t.edn_reduction = std::make_shared<const EdnReduction>(k);
+  if (uses(CollectiveAlgorithm::kEdnTranspose))
+    t.edn_transpose = std::make_shared<const EdnTranspose>(k);
   return t;
 }
 
@@ -109,6 +111,8 @@ void run_allgather_ring(Runtime& rt, const Operation& op, const std::vector<std:
                         const Deliver& deliver);
 void run_direct_transpose(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                           const Deliver& deliver);
+void run_edn_transpose(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                       const Deliver& deliver, const FirmwareTables& tables);
 void run_edn_reduce(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                     const Deliver& deliver, const FirmwareTables& tables);
 void run_edn_gather(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
@@ -171,6 +175,8 @@ void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uin
     case CollectiveAlgorithm::kA2o3LevSq:
     case CollectiveAlgorithm::kA2oLogpLevSq:
     case CollectiveAlgorithm::kA2oLogpLevRec: return run_a2o_plan(rt, op, data, deliver);
+    case CollectiveAlgorithm::kEdnTranspose:
+      return run_edn_transpose(rt, op, data, deliver, tables);
   }
   throw std::logic_error("run_collective: unknown algorithm");
 }

@@ -10,6 +10,7 @@
 #include "config.h"
 #include "edn_pattern.h"
 #include "edn_reduction.h"
+#include "edn_transpose.h"
 #include "runtime.h"
 
 namespace wormsim::fw {
@@ -39,6 +40,8 @@ struct FirmwareTables {
   std::shared_ptr<const EdnPattern> edn;  // set when the run uses edn_broadcast
   // Set when the run uses edn_reduce or edn_gather (seed 000 section 3.5).
   std::shared_ptr<const EdnReduction> edn_reduction;
+  // Set when the run uses edn_transpose (seed 000 section 3.6).
+  std::shared_ptr<const EdnTranspose> edn_transpose;
   PortLayout layout;                     // the router's port model
   Cycle combine_cycles_per_element = 0;  // reductions: node.combine_cycles_per_element
 };

@@ -78,7 +78,7 @@ std::optional<E> parse_of(const NameTable<E, N>& table, const std::string& name)
 
 constexpr NameTable<Workload, 2> kWorkloadNames{
     {{Workload::kSynthetic, "synthetic"}, {Workload::kCollective, "collective"}}};
-constexpr NameTable<CollectiveAlgorithm, 40> kCollectiveNames{
+constexpr NameTable<CollectiveAlgorithm, 41> kCollectiveNames{
     {{CollectiveAlgorithm::kPingPong, "ping_pong"},
      {CollectiveAlgorithm::kSeparateAddressing, "separate_addressing"},
      {CollectiveAlgorithm::kRecursiveDoubling, "recursive_doubling"},
@@ -118,7 +118,8 @@ constexpr NameTable<CollectiveAlgorithm, 40> kCollectiveNames{
      {CollectiveAlgorithm::kAlltoallSquare, "a2a_2_lev_sq"},
      {CollectiveAlgorithm::kAlltoallColumnRow, "a2a_2_lev_c_r"},
      {CollectiveAlgorithm::kAlltoallColumnRowInt, "a2a_2_lev_c_r_int"},
-     {CollectiveAlgorithm::kAlltoallButterfly, "a2a_logp_lev_bfly"}}};
+     {CollectiveAlgorithm::kAlltoallButterfly, "a2a_logp_lev_bfly"},
+     {CollectiveAlgorithm::kEdnTranspose, "edn_transpose"}}};
 constexpr NameTable<CollectiveKind, 10> kKindNames{{{CollectiveKind::kPingPong, "ping_pong"},
                                                     {CollectiveKind::kBroadcast, "broadcast"},
                                                     {CollectiveKind::kScatter, "scatter"},
@@ -215,9 +216,18 @@ CollectiveKind kind_of(CollectiveAlgorithm a) {
     case A::kEdnReduce: return CollectiveKind::kReduce;
     case A::kAllreduceRecursiveDoubling: return CollectiveKind::kAllreduce;
     case A::kAllgatherRing: return CollectiveKind::kAllgather;
-    case A::kDirectTranspose: return CollectiveKind::kTranspose;
+    case A::kDirectTranspose:
+    case A::kEdnTranspose: return CollectiveKind::kTranspose;
     default: return CollectiveKind::kBroadcast;
   }
+}
+
+std::uint64_t edn_transpose_max_blocks(int side) {
+  int k = 0;
+  while ((1 << k) < side) ++k;
+  std::uint64_t blocks = 1;
+  for (int j = 1; j < (k + 1) / 2; ++j) blocks *= 5;
+  return blocks;
 }
 
 bool is_scatter(CollectiveAlgorithm a) { return kind_of(a) == CollectiveKind::kScatter; }
@@ -697,6 +707,21 @@ void Config::validate_node_layer(int nodes) const {
                 "scatter_hmt groups nodes by lines of the dimension-ordered base routing; "
                 "use network.routing.algorithm dor or ecube");
         break;
+      case CollectiveAlgorithm::kEdnTranspose:
+        require_edn_mesh("3.6");
+        for (std::size_t b = 0; b < col.message_bytes.size(); ++b) {
+          const std::uint64_t blocks = edn_transpose_max_blocks(topo.dims[0]);
+          require(col.message_bytes[b] * blocks <= kMaxMessageBytes,
+                  fmt::format("collective.message_bytes[{}]", b),
+                  fmt::format("edn_transpose forwards up to {} blocks of {} bytes in one "
+                              "message on this mesh: {} bytes, more than the NI's {}-byte "
+                              "(16 MiB) message window",
+                              blocks, col.message_bytes[b], col.message_bytes[b] * blocks,
+                              kMaxMessageBytes));
+        }
+        require(col.destinations.empty() && col.random_destinations == 0, "collective.destinations",
+                "edn_transpose involves every node; leave destinations empty");
+        break;
       case CollectiveAlgorithm::kDirectTranspose:
         require((topo.kind == TopologyKind::kMesh || topo.kind == TopologyKind::kTorus) &&
                     topo.dims.size() == 2 && topo.dims[0] == topo.dims[1],
@@ -854,15 +879,17 @@ void Config::check_packet_flits(CollectiveAlgorithm alg, std::size_t dests, int 
   using A = CollectiveAlgorithm;
   const bool worms = alg == A::kPathMulticast || alg == A::kTreeMulticast || alg == A::kMArray ||
                      alg == A::kRemArray || alg == A::kScatterSmt || alg == A::kScatterHmt;
-  // edn_gather: a completion message can carry every node's block (dests + 1 of them).
-  const std::uint64_t chunks = alg == A::kScatterBinomial                       ? (dests + 2) / 2
-                               : alg == A::kScatterSmt || alg == A::kScatterHmt ? dests
-                               : alg == A::kEdnGather                           ? dests + 1
-                               : is_seed002_o2a_a2o(alg)
-                                   ? seed002_largest_blocks(alg, network.topology)
-                               : kind_of(alg) == CollectiveKind::kAlltoall
-                                   ? alltoall_message_blocks(alg, network.topology, nodes)
-                                   : 1;
+  // edn_gather: a completion message can carry every node's block (dests + 1 of them);
+  // edn_transpose: edn_transpose_max_blocks.
+  const std::uint64_t chunks =
+      alg == A::kScatterBinomial                       ? (dests + 2) / 2
+      : alg == A::kScatterSmt || alg == A::kScatterHmt ? dests
+      : alg == A::kEdnGather                           ? dests + 1
+      : is_seed002_o2a_a2o(alg) ? seed002_largest_blocks(alg, network.topology)
+      : kind_of(alg) == CollectiveKind::kAlltoall
+          ? alltoall_message_blocks(alg, network.topology, nodes)
+      : alg == A::kEdnTranspose ? edn_transpose_max_blocks(network.topology.dims.at(0))
+                                : 1;
   const auto fb = static_cast<std::uint64_t>(network.flit_bytes);
   std::uint64_t list_flits = 0;
   if (worms) {

@@ -90,6 +90,7 @@ enum class CollectiveAlgorithm {
   kAlltoallColumnRow,     // a2a_2_lev_c_r: xor in the columns, then in the rows (s. 5.2-5.3)
   kAlltoallColumnRowInt,  // a2a_2_lev_c_r_int: c,r with the rows' sends interleaved (s. 5.3)
   kAlltoallButterfly,     // a2a_logp_lev_bfly: log2 p pairwise exchanges of p/2 blocks (s. 5.2)
+  kEdnTranspose,          // edn_transpose: k steps via the 4x4 blocks' diagonals, s. 3.6
 };
 // What an operation computes, which fixes each node's input and what it must deliver
 // (firmware/collective_data.h; docs/collectives.md):
@@ -121,6 +122,12 @@ enum class ReduceOp { kSum, kMax, kMin };
 enum class ReduceType { kInt32, kInt64, kFloat32, kFloat64 };
 int element_bytes(ReduceType t);
 CollectiveKind kind_of(CollectiveAlgorithm a);
+// The most blocks one edn_transpose message carries on a side x side mesh (side = 2^k):
+// 5^(ceil(k/2) - 1). Why (fw::EdnTranspose): the 4x4 diagonal gather uses every link into the
+// diagonal, so its corner collectors end with 3 sub-blocks' data and the inner ones with 5;
+// a level-j gather message carries what one holder gathered below, at most 5^(j-1) blocks,
+// and the exchange of odd k what k/2 levels gathered, at most 5^(k/2).
+std::uint64_t edn_transpose_max_blocks(int side);
 // Scatter (personalized one-to-all): each destination gets its own collective.message_bytes.
 bool is_scatter(CollectiveAlgorithm a);
 // Operations that involve every node and have no root (all-to-all, barrier).

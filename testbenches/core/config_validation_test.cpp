@@ -69,6 +69,19 @@ TEST(ConfigValidationBase, BaseConfigsAreValid) {
     EXPECT_NO_THROW(load_config(base, "base.yaml")) << base;
 }
 
+// edn_transpose's largest message (5^(ceil(k/2) - 1) blocks, fw::EdnTranspose): 5 blocks on
+// 8x8, so 3355443 bytes (16777215 in one message) fit; 1 block on 4x4, so 16 MiB fits.
+TEST(ConfigValidationEdnTranspose, WindowBoundary) {
+  EXPECT_NO_THROW(
+      load_config(kCollective, "case.yaml",
+                  {"network.dims=[8,8]", "collective.algorithms=[edn_transpose]",
+                   "node.max_packet_bytes=4096", "collective.message_bytes=[3355443]"}));
+  EXPECT_NO_THROW(
+      load_config(kCollective, "case.yaml",
+                  {"collective.algorithms=[edn_transpose]", "node.max_packet_bytes=4096",
+                   "collective.message_bytes=[16777216]"}));
+}
+
 INSTANTIATE_TEST_SUITE_P(
     EveryCheck, ConfigValidation,
     ::testing::Values(
@@ -418,6 +431,44 @@ INSTANTIATE_TEST_SUITE_P(
         Check{"edn_gather_window",
               kCollective,
               {"collective.algorithms=[edn_gather]", "collective.message_bytes=[64, 1100000]"},
+              "collective.message_bytes[1]",
+              "16777216-byte (16 MiB) message window"},
+        Check{"edn_transpose_needs_power_of_two_side",
+              kCollective,
+              {"network.dims=[6,6]", "collective.algorithms=[edn_transpose]"},
+              "collective.algorithms[0]",
+              "edn_transpose needs a 2D mesh of 2^k x 2^k"},
+        Check{"edn_transpose_needs_k_at_least_2",
+              kCollective,
+              {"network.dims=[2,2]", "collective.algorithms=[edn_transpose]"},
+              "collective.algorithms[0]",
+              "2 <= k <= 10"},
+        Check{"edn_transpose_needs_a_mesh",
+              kCollective,
+              {"network.topology=torus", "network.router.vcs=2",
+               "collective.algorithms=[edn_transpose]"},
+              "collective.algorithms[0]",
+              "2^k x 2^k"},
+        Check{"edn_transpose_needs_all_port",
+              kCollective,
+              {"network.router.port_model=one_port", "collective.algorithms=[edn_transpose]"},
+              "collective.algorithms[0]",
+              "edn_transpose needs network.router.port_model: all_port"},
+        Check{"edn_transpose_needs_xy",
+              kCollective,
+              {"network.routing.order=[1,0]", "collective.algorithms=[edn_transpose]"},
+              "collective.algorithms[0]",
+              "edn_transpose's patterns assume XY routing"},
+        Check{"edn_transpose_takes_no_destination_set",
+              kCollective,
+              {"collective.destinations=[1,2]", "collective.algorithms=[edn_transpose]"},
+              "collective.destinations",
+              "edn_transpose involves every node"},
+        // 8x8 (k = 3): the exchange carries up to 5 blocks, 5 x 3355444 > 16 MiB.
+        Check{"edn_transpose_window",
+              kCollective,
+              {"network.dims=[8,8]", "collective.algorithms=[edn_transpose]",
+               "node.max_packet_bytes=4096", "collective.message_bytes=[64, 3355444]"},
               "collective.message_bytes[1]",
               "16777216-byte (16 MiB) message window"},
         Check{"dimensional_needs_mesh",
