@@ -911,6 +911,14 @@ void Config::check_packet_flits(CollectiveAlgorithm alg, std::size_t dests, int 
                 machine.preset);
   for (std::size_t b = 0; b < collective.message_bytes.size(); ++b) {
     const std::uint64_t message = collective.message_bytes[b] * chunks;
+    // The NI's DMA window bounds every message (the algorithms with their own window check
+    // above have reported theirs already).
+    if (message > kMaxMessageBytes)
+      throw ConfigError(fmt::format("collective.message_bytes[{}]", b),
+                        fmt::format("{} sends messages of up to {} chunks of {} bytes: {} bytes, "
+                                    "more than the NI's {}-byte (16 MiB) message window",
+                                    to_string(alg), chunks, collective.message_bytes[b], message,
+                                    kMaxMessageBytes));
     const std::uint64_t payload =
         node.max_packet_bytes > 0
             ? std::min<std::uint64_t>(message,

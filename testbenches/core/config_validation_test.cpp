@@ -465,6 +465,14 @@ INSTANTIATE_TEST_SUITE_P(
               "collective.destinations",
               "edn_transpose involves every node"},
         // 8x8 (k = 3): the exchange carries up to 5 blocks, 5 x 3355444 > 16 MiB.
+        // 2-lev-sq on 4x4: step 2 carries q^2 = 16 blocks; 16 x 1048577 > 16 MiB.
+        Check{"alltoall_window",
+              kCollective,
+              {"collective.algorithms=[a2a_2_lev_sq]", "node.max_packet_bytes=4096",
+               "collective.message_bytes=[64, 1048577]"},
+              "collective.message_bytes[1]",
+              "a2a_2_lev_sq sends messages of up to 16 chunks of 1048577 bytes: 16777232 bytes, "
+              "more than the NI's 16777216-byte (16 MiB) message window"},
         Check{"edn_transpose_window",
               kCollective,
               {"network.dims=[8,8]", "collective.algorithms=[edn_transpose]",
