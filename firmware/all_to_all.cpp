@@ -37,7 +37,8 @@ void run_alltoall_direct(Runtime& rt, const Operation& op, const std::vector<std
   std::vector<std::uint8_t> all(p * op.bytes);
   std::vector<bool> have(p, false);
   const std::vector<std::uint8_t> own = block_of(data, self);
-  std::copy(own.begin(), own.end(), all.begin() + static_cast<std::ptrdiff_t>(self * op.bytes));
+  std::copy(own.begin(), own.end(),
+            all.begin() + static_cast<std::ptrdiff_t>(std::size_t{self} * op.bytes));
   have[self] = true;
   for (std::size_t k = 1; k < p; ++k) {
     const Message m = rt.receive();
@@ -45,7 +46,7 @@ void run_alltoall_direct(Runtime& rt, const Operation& op, const std::vector<std
       throw std::logic_error("a2a_1_lev_dir: unexpected message from node " +
                              std::to_string(m.src));
     std::copy(m.data.begin(), m.data.end(),
-              all.begin() + static_cast<std::ptrdiff_t>(m.src * op.bytes));
+              all.begin() + static_cast<std::ptrdiff_t>(std::size_t{m.src} * op.bytes));
     have[m.src] = true;
   }
   deliver(all);

@@ -31,7 +31,8 @@ void run_gather_direct(Runtime& rt, const Operation& op, const std::vector<std::
   const auto p = static_cast<std::size_t>(rt.nodes());
   std::vector<std::uint8_t> all(p * op.bytes);
   std::vector<bool> have(p, false);
-  std::copy(data.begin(), data.end(), all.begin() + static_cast<std::ptrdiff_t>(self * op.bytes));
+  std::copy(data.begin(), data.end(),
+            all.begin() + static_cast<std::ptrdiff_t>(std::size_t{self} * op.bytes));
   have[self] = true;
   for (std::size_t k = 1; k < p; ++k) {
     const Message m = rt.receive();
@@ -39,7 +40,7 @@ void run_gather_direct(Runtime& rt, const Operation& op, const std::vector<std::
       throw std::logic_error("a2o_1_lev_dir: unexpected message from node " +
                              std::to_string(m.src));
     std::copy(m.data.begin(), m.data.end(),
-              all.begin() + static_cast<std::ptrdiff_t>(m.src * op.bytes));
+              all.begin() + static_cast<std::ptrdiff_t>(std::size_t{m.src} * op.bytes));
     have[m.src] = true;
   }
   deliver(all);

@@ -48,7 +48,8 @@ std::vector<std::uint8_t> Communicator::run(const Operation& op,
                                             const std::vector<std::uint8_t>& data,
                                             std::vector<std::uint8_t> fallback) {
   std::vector<std::uint8_t> result = std::move(fallback);
-  run_collective(rt_, op, data, [&](const std::vector<std::uint8_t>& d) { result = d; }, tables_);
+  run_collective(
+      rt_, op, data, [&](const std::vector<std::uint8_t>& d) { result = d; }, tables_);
   return result;
 }
 
@@ -115,10 +116,9 @@ std::vector<std::uint8_t> Communicator::allreduce(const std::vector<std::uint8_t
 
 std::vector<std::uint8_t> Communicator::allreduce(const std::vector<std::uint8_t>& data,
                                                   const Combine& combine, int element_bytes) {
-  Operation op =
-      operation("allreduce", CollectiveKind::kAllreduce,
-                CollectiveAlgorithm::kAllreduceRecursiveDoubling, 0,
-                static_cast<std::uint32_t>(data.size()));
+  Operation op = operation("allreduce", CollectiveKind::kAllreduce,
+                           CollectiveAlgorithm::kAllreduceRecursiveDoubling, 0,
+                           static_cast<std::uint32_t>(data.size()));
   op.reduce_type = type_of_width(element_bytes);
   std::vector<std::uint8_t> result;
   allreduce_recursive_doubling(
@@ -138,6 +138,10 @@ std::vector<std::uint8_t> Communicator::alltoall(const std::vector<std::uint8_t>
                                                  std::uint32_t block_bytes,
                                                  CollectiveAlgorithm alg) {
   const Operation op = operation("alltoall", CollectiveKind::kAlltoall, alg, 0, block_bytes);
+  if (sendbuf.size() != static_cast<std::size_t>(size()) * block_bytes)
+    throw std::invalid_argument("alltoall: sendbuf holds " + std::to_string(sendbuf.size()) +
+                                " bytes, not " + std::to_string(size()) + " blocks of " +
+                                std::to_string(block_bytes));
   return run(op, sendbuf, {});
 }
 

@@ -30,8 +30,9 @@ class Communicator {
   int size() const { return rt_.nodes(); }
 
   // MPI_Bcast: `data` at the root; every rank returns it.
-  std::vector<std::uint8_t> bcast(const std::vector<std::uint8_t>& data, NodeId root,
-                                  CollectiveAlgorithm alg = CollectiveAlgorithm::kRecursiveDoubling);
+  std::vector<std::uint8_t> bcast(
+      const std::vector<std::uint8_t>& data, NodeId root,
+      CollectiveAlgorithm alg = CollectiveAlgorithm::kRecursiveDoubling);
   // MPI_Scatter: the root's `sendbuf` holds size() blocks of `block_bytes` in rank order; every
   // rank returns its block.
   std::vector<std::uint8_t> scatter(
@@ -41,8 +42,8 @@ class Communicator {
   std::vector<std::uint8_t> gather(const std::vector<std::uint8_t>& block, NodeId root,
                                    CollectiveAlgorithm alg = CollectiveAlgorithm::kGatherDirect);
   // MPI_Reduce: the element-wise `op` over every rank's vector of `type`; the root returns it.
-  std::vector<std::uint8_t> reduce(const std::vector<std::uint8_t>& data, NodeId root,
-                                   ReduceOp op, ReduceType type,
+  std::vector<std::uint8_t> reduce(const std::vector<std::uint8_t>& data, NodeId root, ReduceOp op,
+                                   ReduceType type,
                                    CollectiveAlgorithm alg = CollectiveAlgorithm::kReduceBinomial);
   // With a user operator (MPI_Op_create): reduce_binomial, elements of `element_bytes`.
   std::vector<std::uint8_t> reduce(const std::vector<std::uint8_t>& data, NodeId root,
@@ -51,16 +52,17 @@ class Communicator {
   std::vector<std::uint8_t> allreduce(
       const std::vector<std::uint8_t>& data, ReduceOp op, ReduceType type,
       CollectiveAlgorithm alg = CollectiveAlgorithm::kAllreduceRecursiveDoubling);
-  std::vector<std::uint8_t> allreduce(const std::vector<std::uint8_t>& data,
-                                      const Combine& combine, int element_bytes);
+  std::vector<std::uint8_t> allreduce(const std::vector<std::uint8_t>& data, const Combine& combine,
+                                      int element_bytes);
   // MPI_Allgather: every rank returns every rank's block in rank order.
-  std::vector<std::uint8_t> allgather(const std::vector<std::uint8_t>& block,
-                                      CollectiveAlgorithm alg = CollectiveAlgorithm::kAllgatherRing);
+  std::vector<std::uint8_t> allgather(
+      const std::vector<std::uint8_t>& block,
+      CollectiveAlgorithm alg = CollectiveAlgorithm::kAllgatherRing);
   // MPI_Alltoall: `sendbuf` holds size() blocks of `block_bytes`, block j for rank j; every rank
   // returns block i -> this rank of every rank i, in rank order.
-  std::vector<std::uint8_t> alltoall(const std::vector<std::uint8_t>& sendbuf,
-                                     std::uint32_t block_bytes,
-                                     CollectiveAlgorithm alg = CollectiveAlgorithm::kAlltoallDirect);
+  std::vector<std::uint8_t> alltoall(
+      const std::vector<std::uint8_t>& sendbuf, std::uint32_t block_bytes,
+      CollectiveAlgorithm alg = CollectiveAlgorithm::kAlltoallDirect);
   // MPI_Barrier: returns once every rank has entered.
   void barrier(CollectiveAlgorithm alg = CollectiveAlgorithm::kBarrierDissemination);
 

@@ -267,7 +267,7 @@ class GatherBuilder {
 // All-to-one logp-lev-rec(gamma), 0 < gamma < 1 (seed 002 section 4; spec 2.2): gathers the
 // snake range [lo, hi) to snake index d. n_A = min(n-1, max(1, floor(gamma n))); d's part is
 // the n_A smallest or largest indices, the other part gathers to its index next to it. When d
-// is in neither (only for gamma < 0.5), "one submachine contains the first d - 1 processors
+// is in neither (gamma < 0.5, or 0.5 on an odd range), "one submachine contains the first d - 1 processors
 // and executes an all-to-one communication with P_{d-1} as destination" (RECONSTRUCTED off by
 // one: [lo, d) to d - 1, which then sends its d - lo blocks to d; [d, hi) to d).
 void snake_gather(const Mesh& m, GatherBuilder& g, int lo, int hi, int d, double gamma) {

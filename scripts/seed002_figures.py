@@ -5,6 +5,7 @@ configs/seed002_delta.yaml with the figure's algorithms and sizes, and writes, f
 DIR/<figure>.md (simulated against the seed's table, where it has one) and DIR/<figure>.png.
 
 Usage: scripts/seed002_figures.py [FIGURE ...] [--out DIR] [--wormsim PATH] [--jobs N]
+                                  [--set KEY=VALUE]...
 FIGURE: fig2 (one-to-all), fig5 (fig2's times against set-ups), fig6 (all-to-one), fig9
 (all-to-all, L <= 1024 unless --full), fig11 (all-to-all, p^2 L = 2 MB), gamma (the
 logp-lev-rec gamma sweeps of sections 3.2 and 4.1); default: all of them.
@@ -58,9 +59,11 @@ FIG11_MACHINES = [("4x4", [4, 4], 8192), ("4x8", [8, 4], 2048), ("8x8", [8, 8], 
 FIG11_ALGS = ["a2a_1_lev_dir", "a2a_1_lev_xor", "a2a_2_lev_c_r", "a2a_2_lev_c_r_int", "a2a_2_lev_sq"]
 
 
-def run(wormsim, out, sets):
+def run(wormsim, out, sets, extra):
     """One wormsim run on the base config; returns its summary rows."""
     cmd = [wormsim, "run", BASE, "--quiet", "--out", out]
+    for kv in extra:
+        cmd += ["--set", kv]
     for k, v in sets.items():
         cmd += ["--set", f"{k}={v}"]
     proc = subprocess.run(cmd, capture_output=True, text=True)
@@ -77,7 +80,7 @@ def run_all(args, jobs):
     """jobs: {name: sets}; returns {name: summary rows}."""
     results = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = {pool.submit(run, args.wormsim, os.path.join(args.out, "runs", name), sets): name
+        futures = {pool.submit(run, args.wormsim, os.path.join(args.out, "runs", name), sets, args.set): name
                    for name, sets in jobs.items()}
         for fut in concurrent.futures.as_completed(futures):
             name = futures[fut]
@@ -272,6 +275,8 @@ def main():
     ap.add_argument("--wormsim", default=os.path.join(ROOT, "build", "systemc", "wormsim"))
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--full", action="store_true", help="fig9 for every size up to 16384 (hours)")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a config override for every run (e.g. node.receive_packet_cycles=0)")
     args = ap.parse_args()
     known = {"fig2", "fig5", "fig6", "fig9", "fig11", "gamma"}
     for f in args.figures:
@@ -282,7 +287,8 @@ def main():
         sys.stderr.write(f"seed002_figures: no wormsim binary at {args.wormsim} (build it, or give --wormsim)\n")
         sys.exit(2)
     os.makedirs(args.out, exist_ok=True)
-    cmd = "scripts/seed002_figures.py " + " ".join(args.figures) + (" --full" if args.full else "")
+    cmd = ("scripts/seed002_figures.py " + " ".join(args.figures) + (" --full" if args.full else "") +
+           "".join(f" --set {kv}" for kv in args.set))
     fig2_sim = None
     for f in args.figures:
         print(f"{f} ...", file=sys.stderr)

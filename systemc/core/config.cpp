@@ -802,6 +802,19 @@ void Config::validate_node_layer(int nodes) const {
                             to_string(col.algorithms[i]), chunks, col.message_bytes[b],
                             col.message_bytes[b] * chunks, kMaxMessageBytes));
     }
+    // The model holds every node's input and expected delivery in host memory: p blocks per
+    // node for the all-to-alls and allgather, about p in all for the other kinds.
+    const CollectiveKind kind = kind_of(col.algorithms[i]);
+    const std::uint64_t p = static_cast<std::uint64_t>(nodes);
+    const std::uint64_t held =
+        kind == CollectiveKind::kAlltoall || kind == CollectiveKind::kAllgather ? p * p : p;
+    for (std::size_t b = 0; b < col.message_bytes.size(); ++b)
+      require(col.message_bytes[b] * held <= kMaxCollectiveDataBytes,
+              fmt::format("collective.message_bytes[{}]", b),
+              fmt::format("{} on {} nodes holds {} blocks of {} bytes of node data ({} bytes), "
+                          "more than the {} GiB one operation may hold in this model",
+                          to_string(col.algorithms[i]), nodes, held, col.message_bytes[b],
+                          col.message_bytes[b] * held, kMaxCollectiveDataBytes >> 30));
     check_packet_flits(col.algorithms[i], dests, nodes);
   }
 }
@@ -844,8 +857,9 @@ void Config::check_seed002(CollectiveAlgorithm alg, const std::string& key) cons
 
 // The most blocks of collective.message_bytes one message of a seed 002 algorithm holds (an
 // upper bound; firmware/delta_plan.h): the broadcasts p - 1, 2-lev-rec a row (c), 3-lev-sq a
-// block (q <= sqrt(2p)), the halving trees half a submachine, the all-to-one split around the
-// destination (gamma < 0.5) up to p - 1.
+// block (q <= sqrt(2p)), the halving trees the first cut's larger half (ceil(longer side / 2)
+// x shorter side: the root may sit in the smaller half of an odd side), logp-lev-rec's
+// non-holder part at most half, the all-to-one split around the destination up to p - 1.
 namespace {
 std::uint64_t seed002_largest_blocks(CollectiveAlgorithm alg, const TopologyConfig& topo) {
   using A = CollectiveAlgorithm;
@@ -863,7 +877,7 @@ std::uint64_t seed002_largest_blocks(CollectiveAlgorithm alg, const TopologyConf
       return q;
     }
     case A::kO2aLogpLevSq:
-    case A::kA2oLogpLevSq:
+    case A::kA2oLogpLevSq: return (std::max(rows, cols) + 1) / 2 * std::min(rows, cols);
     case A::kO2aLogpLevRec: return (p + 1) / 2;
     default: return p - 1;
   }

@@ -312,6 +312,10 @@ inline constexpr int kMaxPacketFlits = 65535;
 // The largest message the NI moves: one 16 MiB DMA window (ni/ni_registers.h), enough for seed
 // 002's combining algorithms (a 2-level algorithm on 256 nodes sends up to 127 x 16384 bytes).
 inline constexpr std::uint32_t kMaxMessageBytes = 16u << 20;
+// The most node data (inputs and expected deliveries, summed over nodes) one collective
+// operation may have: the model holds it in host memory, a few copies of it at once. Seed
+// 002's largest, an all-to-all of 16384-byte blocks on 256 nodes, is 1 GiB.
+inline constexpr std::uint64_t kMaxCollectiveDataBytes = std::uint64_t{2} << 30;
 
 // Name <-> enum tables shared by the loader, `wormsim list` and the JSON writer.
 std::string to_string(TopologyKind v);

@@ -473,6 +473,23 @@ INSTANTIATE_TEST_SUITE_P(
               "collective.message_bytes[1]",
               "a2a_2_lev_sq sends messages of up to 16 chunks of 1048577 bytes: 16777232 bytes, "
               "more than the NI's 16777216-byte (16 MiB) message window"},
+        // 4x4 all-to-all: 256 blocks per run; 256 x 8388609 > 2 GiB.
+        // 3x3 halving tree: root 2 sits in the smaller half of the first cut and sends the
+        // larger one, 2 columns x 3 rows = 6 blocks; 6 x 3355443 > 16 MiB.
+        Check{"halving_tree_window",
+              kCollective,
+              {"network.dims=[3,3]", "network.router.port_model=one_port",
+               "collective.algorithms=[o2a_logp_lev_sq]", "node.max_packet_bytes=4096",
+               "collective.message_bytes=[3355443]"},
+              "collective.message_bytes[0]",
+              "o2a_logp_lev_sq sends messages of up to 6 chunks of 3355443 bytes"},
+        Check{"collective_data_budget",
+              kCollective,
+              {"collective.algorithms=[a2a_1_lev_dir]", "node.max_packet_bytes=4096",
+               "collective.message_bytes=[64, 8388609]"},
+              "collective.message_bytes[1]",
+              "a2a_1_lev_dir on 16 nodes holds 256 blocks of 8388609 bytes of node data "
+              "(2147483904 bytes), more than the 2 GiB one operation may hold in this model"},
         Check{"edn_transpose_window",
               kCollective,
               {"network.dims=[8,8]", "collective.algorithms=[edn_transpose]",

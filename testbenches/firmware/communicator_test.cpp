@@ -30,8 +30,8 @@ void via_communicator(fw::Runtime& rt, const fw::Operation& op,
   switch (kind_of(op.algorithm)) {
     case CollectiveKind::kBroadcast: {
       // MPI_Bcast: every rank passes a buffer of the message's size.
-      const auto r = comm.bcast(root ? data : std::vector<std::uint8_t>(op.bytes), op.root,
-                                op.algorithm);
+      const auto r =
+          comm.bcast(root ? data : std::vector<std::uint8_t>(op.bytes), op.root, op.algorithm);
       if (is_destination(op, self)) deliver(r);
       return;
     }
@@ -123,19 +123,18 @@ TEST(Communicator, UserOperatorReducesEveryRanksVector) {
     for (std::size_t i = 0; i < acc.size(); ++i) acc[i] ^= in[i];
   };
   std::vector<std::vector<std::uint8_t>> reduced(9), allreduced(9);
-  const CollectiveFirmware program = [&](fw::Runtime& rt, const fw::Operation& op,
-                                         const std::vector<std::uint8_t>&,
-                                         const fw::Deliver& deliver,
-                                         const fw::FirmwareTables& tables) {
-    fw::Communicator comm(rt, tables);
-    const std::vector<std::uint8_t> mine(16, static_cast<std::uint8_t>(1u << (rt.id() % 8)));
-    reduced[rt.id()] = comm.reduce(mine, 4, xor32, 4);
-    rt.compute(2000);  // let the reduce's last messages land before the next operation
-    allreduced[rt.id()] = comm.allreduce(mine, xor32, 4);
-    (void)op;
-    // The harness's own check is for its built-in inputs, not these: the test checks below.
-    deliver(allreduced[rt.id()]);
-  };
+  const CollectiveFirmware program =
+      [&](fw::Runtime& rt, const fw::Operation& op, const std::vector<std::uint8_t>&,
+          const fw::Deliver& deliver, const fw::FirmwareTables& tables) {
+        fw::Communicator comm(rt, tables);
+        const std::vector<std::uint8_t> mine(16, static_cast<std::uint8_t>(1u << (rt.id() % 8)));
+        reduced[rt.id()] = comm.reduce(mine, 4, xor32, 4);
+        rt.compute(2000);  // let the reduce's last messages land before the next operation
+        allreduced[rt.id()] = comm.allreduce(mine, xor32, 4);
+        (void)op;
+        // The harness's own check is for its built-in inputs, not these: the test checks below.
+        deliver(allreduced[rt.id()]);
+      };
   CollectiveHarness h("h", c, {}, program);
   sc_core::sc_start();
   h.finish();
@@ -157,18 +156,17 @@ TEST(Communicator, AnAlgorithmOfAnotherKindIsRefused) {
   c.collective.message_bytes = {8};
   c.validate();
   std::string error;
-  const CollectiveFirmware program = [&](fw::Runtime& rt, const fw::Operation& op,
-                                         const std::vector<std::uint8_t>& data,
-                                         const fw::Deliver& deliver,
-                                         const fw::FirmwareTables& tables) {
-    fw::Communicator comm(rt, tables);
-    try {
-      comm.gather(data, op.root, CollectiveAlgorithm::kReduceBinomial);
-    } catch (const std::invalid_argument& e) {
-      if (rt.id() == 0) error = e.what();
-    }
-    if (rt.id() == op.root) deliver({});
-  };
+  const CollectiveFirmware program =
+      [&](fw::Runtime& rt, const fw::Operation& op, const std::vector<std::uint8_t>& data,
+          const fw::Deliver& deliver, const fw::FirmwareTables& tables) {
+        fw::Communicator comm(rt, tables);
+        try {
+          comm.gather(data, op.root, CollectiveAlgorithm::kReduceBinomial);
+        } catch (const std::invalid_argument& e) {
+          if (rt.id() == 0) error = e.what();
+        }
+        if (rt.id() == op.root) deliver({});
+      };
   CollectiveHarness h("h", c, {}, program);
   sc_core::sc_start();
   h.finish();
