@@ -189,7 +189,7 @@ CollectiveKind kind_of(CollectiveAlgorithm a) {
     case A::kScatterSequential:
     case A::kScatterBinomial:
     case A::kScatterSmt:
-    case A::kScatterHmt: return CollectiveKind::kScatter;
+    case A::kScatterHmt:
     case A::kO2a1LevDir:
     case A::kO2a1LevSysBr:
     case A::kO2a1LevOurBr:

@@ -109,7 +109,16 @@ TEST(Node, MultiPacketMessageArrivesIntactWithHeaderFlitsOnTheWire) {
   for (std::size_t i = 0; i < sent.size(); ++i) sent[i] = static_cast<std::uint8_t>(i * 7 + 3);
   NodeRig rig(c, [&](NodeId id, ProcessorBus& bus, const Network& net) {
     fw::Runtime rt(bus, net.topology(), net.route_compute(), net.layout());
-    if (id == 0) rt.send(15, sent, 42);
+    EXPECT_EQ(bus.read32(ni::kPacketPayload), 512u - 30u);
+    EXPECT_EQ(rt.packets(sent.size()), 5u);
+    if (id == 0) {
+      rt.send(15, sent, 42);
+      // Non-blocking: the message is queued, not yet out; TX0_DONE names it once its last
+      // flit has left (2150 flits, one per cycle).
+      EXPECT_EQ(bus.read32(ni::kTxBase + ni::kTxDone), 0u);
+      rt.compute(3000);
+      EXPECT_EQ(bus.read32(ni::kTxBase + ni::kTxDone), bus.read32(ni::kTxBase + ni::kTxSeq));
+    }
     if (id == 15) {
       const fw::Message m = rt.receive();
       EXPECT_EQ(m.src, 0u);
@@ -295,6 +304,9 @@ const FaultCase kFaultCases[] = {
     {"TxStatusWritten", Machine::kOnePort,
      [](ProcessorBus& b, const Network&) { b.write32(ni::kTxBase + ni::kTxStatus, 1); },
      "TX0_STATUS", "read-only"},
+    {"TxDoneWritten", Machine::kOnePort,
+     [](ProcessorBus& b, const Network&) { b.write32(ni::kTxBase + ni::kTxDone, 1); }, "TX0_DONE",
+     "read-only"},
     {"RxSrcWritten", Machine::kOnePort,
      [](ProcessorBus& b, const Network&) { b.write32(ni::kRxBase + ni::kRxSrc, 1); }, "RX0_SRC",
      "read-only"},
