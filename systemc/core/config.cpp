@@ -833,6 +833,13 @@ void Config::check_seed002(CollectiveAlgorithm alg, const std::string& key) cons
   require(collective.destinations.empty() && collective.random_destinations == 0,
           "collective.destinations",
           fmt::format("{} involves every node; leave destinations empty", name));
+  // Every node computes the whole plan of an operation (firmware/delta_plan.h), O(p^2) node
+  // ids for the broadcasts; up to the Delta's 512 nodes that is at most about 1 MB per node.
+  require(topo.dims[0] * topo.dims[1] <= 512, key,
+          fmt::format("{} is implemented for meshes of up to 512 nodes (the Touchstone Delta's "
+                      "16 x 32, seed 002 section 2): every node holds the operation's whole "
+                      "plan (network.dims [{}, {}])",
+                      name, topo.dims[0], topo.dims[1]));
   if (alg == A::kO2a3LevSq || alg == A::kA2o3LevSq) {
     const int cols = topo.dims[0], rows = topo.dims[1];
     const auto pow2 = [](int v) { return v > 0 && (v & (v - 1)) == 0; };
