@@ -73,9 +73,14 @@ int list_command() {
             << "config presets:    default (built in; `wormsim run` with no file); example "
                "configs in configs/\n"
             << "workloads:         " << names<Workload>() << "\n"
-            << "algorithms:        " << names<CollectiveAlgorithm>()
-            << " (collective.algorithms; docs/collectives.md)\n"
-            << "root selection:    " << names<RootSelection>() << "\n"
+            << "algorithms (collective.algorithms; docs/collectives.md), by operation:\n";
+  for (CollectiveKind kind : all_values<CollectiveKind>()) {
+    std::string algs;
+    for (CollectiveAlgorithm a : all_values<CollectiveAlgorithm>())
+      if (kind_of(a) == kind) algs += (algs.empty() ? "" : ", ") + to_string(a);
+    std::cout << fmt::format("  {:<17}{}\n", to_string(kind) + ":", algs);
+  }
+  std::cout << "root selection:    " << names<RootSelection>() << "\n"
             << "machine presets (machine.preset; docs/presets.md; 1-byte flits, one flit per "
                "cycle per channel):\n";
   for (const MachinePreset& p : machine_presets()) {

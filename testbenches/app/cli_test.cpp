@@ -19,6 +19,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -453,6 +455,19 @@ TEST_F(CliTest, ListNamesEveryCategory) {
                         "uniform_random", "transpose", "bit_complement", "hotspot",
                         "nearest_neighbor", "all_port", "presets", "algorithms"})
     EXPECT_NE(r.out.find(s), std::string::npos) << s;
+  // Algorithms listed under their operation (issue 19): one line per kind, every algorithm once.
+  EXPECT_NE(r.out.find("  gather:          a2o_1_lev_dir, "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  transpose:       direct_transpose, edn_transpose\n"), std::string::npos)
+      << r.out;
+  for (wormsim::CollectiveAlgorithm a : wormsim::all_values<wormsim::CollectiveAlgorithm>()) {
+    const std::string name = wormsim::to_string(a);
+    std::size_t count = 0;
+    for (std::size_t at = r.out.find(name); at != std::string::npos; at = r.out.find(name, at + 1))
+      if ((at == 0 || r.out[at - 1] == ' ') &&
+          (r.out[at + name.size()] == ',' || r.out[at + name.size()] == '\n'))
+        ++count;
+    EXPECT_EQ(count, 1u) << name;
+  }
 }
 
 TEST_F(CliTest, TraceWritesVcdAndALayoutWhoseSignalsExist) {
