@@ -215,10 +215,46 @@ bool to_bool(const Val& v) {
   return b;
 }
 
+// Whether `s` is well-formed UTF-8 (RFC 3629: no overlong forms, surrogates or code points
+// above U+10FFFF). Strings go into results.json, which is UTF-8.
+bool valid_utf8(const std::string& s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    int more = 0;
+    unsigned char lo = 0x80, hi = 0xBF;  // the allowed range of the second byte
+    if (b < 0x80) {
+      ++i;
+      continue;
+    }
+    if (b >= 0xC2 && b <= 0xDF) {
+      more = 1;
+    } else if (b >= 0xE0 && b <= 0xEF) {
+      more = 2;
+      if (b == 0xE0) lo = 0xA0;
+      if (b == 0xED) hi = 0x9F;
+    } else if (b >= 0xF0 && b <= 0xF4) {
+      more = 3;
+      if (b == 0xF0) lo = 0x90;
+      if (b == 0xF4) hi = 0x8F;
+    } else {
+      return false;
+    }
+    if (i + static_cast<std::size_t>(more) >= s.size()) return false;  // truncated
+    for (int k = 1; k <= more; ++k) {
+      const auto c = static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]);
+      if (k == 1 ? (c < lo || c > hi) : (c < 0x80 || c > 0xBF)) return false;
+    }
+    i += static_cast<std::size_t>(more) + 1;
+  }
+  return true;
+}
+
 std::string to_nonempty_string(const Val& v) {
   const YAML::Node& n = v.node();
   if (!n.IsScalar()) v.fail(fmt::format("expected a string, got {}", describe(n)));
   if (n.Scalar().empty()) v.fail("must not be empty");
+  if (!valid_utf8(n.Scalar())) v.fail("must be valid UTF-8 text");
   return n.Scalar();
 }
 

@@ -254,6 +254,13 @@ TEST(ConfigLoaderRoundTrip, EveryFieldLoads) {
   expect_every_field(load_config(kEveryField, kSource));
 }
 
+// Non-ASCII names that are well-formed UTF-8 load as given (and serialise into results.json).
+TEST(ConfigLoaderStrings, WellFormedUtf8NamesLoad) {
+  const Config c = load_config("trace:\n  file: r\xc3\xa9sum\xc3\xa9_\xf0\x9f\x93\x88\n", "t.yaml");
+  EXPECT_EQ(c.trace.file, "r\xc3\xa9sum\xc3\xa9_\xf0\x9f\x93\x88");
+  EXPECT_NO_THROW((void)to_json(c).dump());
+}
+
 TEST(ConfigLoaderRoundTrip, JsonHasYamlLayoutAndLoadsBack) {
   const Config c = load_config(kEveryField, kSource);
   const nlohmann::json j = to_json(c);
@@ -408,6 +415,12 @@ TEST(ConfigLoaderErrors, WrongTypesNameKeyAndLine) {
       {"trace:\n  routers: 3\n", "trace.routers", 2, "expected a list"},
       {"trace:\n  file: \"\"\n", "trace.file", 2, "must not be empty"},
       {"trace:\n  file: [a]\n", "trace.file", 2, "expected a string"},
+      // Strings go into results.json (UTF-8): a lone byte 0xDF, an overlong '/' and a surrogate.
+      {"trace:\n  file: ab\xdf"
+       "c\n",
+       "trace.file", 2, "must be valid UTF-8 text"},
+      {"trace:\n  file: a\xc0\xaf\n", "trace.file", 2, "must be valid UTF-8 text"},
+      {"trace:\n  file: a\xed\xa0\x80\n", "trace.file", 2, "must be valid UTF-8 text"},
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.yaml);
