@@ -1,4 +1,4 @@
-// wormsim command line: run / validate / list. Exit codes (docs/cli.md):
+// wormsim command line: run / validate / list / study. Exit codes (docs/cli.md):
 //   0 run completed, every packet delivered, scoreboard clean
 //   1 internal error or scoreboard violation
 //   2 configuration or usage error (message names the key and line)
@@ -27,12 +27,16 @@
 #include "machine_preset.h"
 #include "network.h"
 #include "results.h"
+#include "study_command.h"
 #include "router_backend.h"
 #include "synthetic_network.h"
 #include "wave_tracer.h"
 
 #ifndef WORMSIM_VERSION
 #error "WORMSIM_VERSION must be the project version (systemc/app/CMakeLists.txt)"
+#endif
+#ifndef WORMSIM_STUDY_SCRIPT
+#error "WORMSIM_STUDY_SCRIPT must be the path of scripts/study (systemc/app/CMakeLists.txt)"
 #endif
 
 namespace wormsim {
@@ -374,6 +378,12 @@ int sc_main(int argc, char* argv[]) {
 
   CLI::App* list = app.add_subcommand("list", "list topologies, routing, traffic and presets");
 
+  // Everything after `study` goes to the study runner (its own --help lists the options).
+  CLI::App* study = app.add_subcommand(
+      "study", "run a design study: variants x workloads x loads (docs/study.md; study --help)");
+  study->prefix_command();
+  study->set_help_flag();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -382,6 +392,7 @@ int sc_main(int argc, char* argv[]) {
   }
   try {
     if (list->parsed()) return list_command();
+    if (study->parsed()) return study_command(WORMSIM_STUDY_SCRIPT, study->remaining());
     if (validate->parsed()) {
       std::string source;
       std::vector<GivenKey> given;
