@@ -764,22 +764,22 @@ TEST(ConfigLoaderUnusedKeys, SyntheticAndCollectiveSubKeys) {
 
 // Background keys are read only by collective runs with background load.
 TEST(ConfigLoaderUnusedKeys, BackgroundKeysWithoutBackgroundLoad) {
+  const std::string head =
+      "workload: collective\ncollective:\n  algorithms: [recursive_doubling]\n  background:\n";
   const std::string keys =
       "    packet_length: 3\n    pattern: transpose\n    warmup_cycles: 50\n    seed: 4\n";
-  const Keys all{"collective.background.packet_length@test.yaml:5",
-                 "collective.background.pattern@test.yaml:6",
-                 "collective.background.warmup_cycles@test.yaml:7",
-                 "collective.background.seed@test.yaml:8"};
+  const Keys all{"collective.background.packet_length@test.yaml:6",
+                 "collective.background.pattern@test.yaml:7",
+                 "collective.background.warmup_cycles@test.yaml:8",
+                 "collective.background.seed@test.yaml:9"};
   // Load 0 (given or left out): no background traffic.
-  EXPECT_EQ(unused("workload: collective\ncollective:\n  background:\n    load: 0\n" + keys), all);
+  EXPECT_EQ(unused(head + "    load: 0\n" + keys), all);
   // Load > 0: every background key is used.
-  EXPECT_EQ(unused("workload: collective\ncollective:\n  background:\n    load: 0.1\n" + keys),
-            Keys{});
+  EXPECT_EQ(unused(head + "    load: 0.1\n" + keys), Keys{});
   // A synthetic run has no use for any collective key, the load included.
-  Keys synthetic{"collective.background.load@test.yaml:4"};
+  Keys synthetic{"collective.algorithms@test.yaml:3", "collective.background.load@test.yaml:5"};
   synthetic.insert(synthetic.end(), all.begin(), all.end());
-  EXPECT_EQ(unused("workload: synthetic\ncollective:\n  background:\n    load: 0.1\n" + keys),
-            synthetic);
+  EXPECT_EQ(unused(head + "    load: 0.1\n" + keys, {"workload=synthetic"}), synthetic);
 }
 
 // Every shipped config reads every key it gives (scripts/compare's comparison files are not
