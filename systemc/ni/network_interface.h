@@ -206,7 +206,10 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   int inject(Cycle now, ActivityCalendar& calendar, bool measuring);
   // Cycles without a background arrival before the next one (geometric).
   Cycle background_gap();
+  // A background packet created in cycle `now` joins its channel's background queue.
   void create_background(Cycle now);
+  // For the tail of a background packet: counts it (BackgroundCounts) and returns true, the
+  // packet being discarded; false for a firmware packet.
   bool background_done(const Flit& tail, const PacketRecord& rec, Cycle now);
   int eject(Cycle now);
   void consume(int channel, const Flit& flit, Cycle now);

@@ -257,8 +257,8 @@ TEST_F(BackgroundCli, BadKeysExitTwoNamingThem) {
       {"collective.algorithms=[allgather_multicast]", "collective.algorithms[0]"},
   };
   for (const auto& k : cases) {
-    const Cli r =
-        wormsim(base_ + " --set " + k.set + " --out " + (dir_ / "x").string(), /*with_stderr=*/true);
+    const Cli r = wormsim(base_ + " --set " + k.set + " --out " + (dir_ / "x").string(),
+                          /*with_stderr=*/true);
     EXPECT_EQ(r.code, 2) << k.set << ": " << r.out;
     EXPECT_NE(r.out.find(k.key), std::string::npos) << k.set << ": " << r.out;
   }

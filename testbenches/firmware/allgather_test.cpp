@@ -87,19 +87,18 @@ std::vector<Case> cases() {
                                                        MultidestMode::kPath, PortModel::kAllPort)});
   out.push_back({"mesh3x3_path_one_port", allgather_on(testing::mesh_config({3, 3}),
                                                        MultidestMode::kPath, PortModel::kOnePort)});
-  out.push_back({"mesh3x3_tree_one_port", whole_worm_buffers(allgather_on(
-                                                       testing::mesh_config({3, 3}),
-                                                       MultidestMode::kTree, PortModel::kOnePort))});
-  out.push_back({"mesh4x4_tree_all_port", whole_worm_buffers(allgather_on(
-                                                       testing::mesh_config({4, 4}),
-                                                       MultidestMode::kTree, PortModel::kAllPort))});
-  out.push_back({"torus4x4_path_all_port",
-                 allgather_on(testing::torus_config({4, 4}), MultidestMode::kPath,
-                              PortModel::kAllPort)});
-  out.push_back({"hypercube3_tree_one_port", whole_worm_buffers(allgather_on(
-                                                          testing::hypercube_config(3),
-                                                          MultidestMode::kTree,
-                                                          PortModel::kOnePort))});
+  out.push_back({"mesh3x3_tree_one_port",
+                 whole_worm_buffers(allgather_on(testing::mesh_config({3, 3}), MultidestMode::kTree,
+                                                 PortModel::kOnePort))});
+  out.push_back({"mesh4x4_tree_all_port",
+                 whole_worm_buffers(allgather_on(testing::mesh_config({4, 4}), MultidestMode::kTree,
+                                                 PortModel::kAllPort))});
+  out.push_back(
+      {"torus4x4_path_all_port",
+       allgather_on(testing::torus_config({4, 4}), MultidestMode::kPath, PortModel::kAllPort)});
+  out.push_back({"hypercube3_tree_one_port",
+                 whole_worm_buffers(allgather_on(testing::hypercube_config(3), MultidestMode::kTree,
+                                                 PortModel::kOnePort))});
   return out;
 }
 
