@@ -31,6 +31,7 @@ FirmwareTables make_firmware_tables(const Config& config) {
   t.layout = PortLayout::make(r.port_model, Topology(config.network.topology).network_ports(),
                               r.ports, r.consumption_channels);
   t.combine_cycles_per_element = config.node.combine_cycles_per_element;
+  t.multidest = r.multidest;
   const auto& algs = config.collective.algorithms;
   const auto uses = [&](CollectiveAlgorithm a) {
     return config.workload == Workload::kCollective &&
@@ -109,6 +110,9 @@ void run_alltoall_program(Runtime& rt, const Operation& op, const std::vector<st
 void run_barrier_dissemination(Runtime& rt, const Operation& op, const Deliver& deliver);
 void run_allgather_ring(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                         const Deliver& deliver);
+void run_allgather_multicast(Runtime& rt, const Operation& op,
+                             const std::vector<std::uint8_t>& data, const Deliver& deliver,
+                             const PortLayout& layout, MultidestMode multidest);
 void run_direct_transpose(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                           const Deliver& deliver);
 void run_edn_transpose(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
@@ -161,6 +165,8 @@ void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uin
                                           builtin_combine(op.reduce_op, op.reduce_type),
                                           tables.combine_cycles_per_element);
     case CollectiveAlgorithm::kAllgatherRing: return run_allgather_ring(rt, op, data, deliver);
+    case CollectiveAlgorithm::kAllgatherMulticast:
+      return run_allgather_multicast(rt, op, data, deliver, tables.layout, tables.multidest);
     case CollectiveAlgorithm::kDirectTranspose: return run_direct_transpose(rt, op, data, deliver);
     case CollectiveAlgorithm::kEdnReduce: return run_edn_reduce(rt, op, data, deliver, tables);
     case CollectiveAlgorithm::kEdnGather: return run_edn_gather(rt, op, data, deliver, tables);

@@ -42,8 +42,9 @@ struct FirmwareTables {
   std::shared_ptr<const EdnReduction> edn_reduction;
   // Set when the run uses edn_transpose (seed 000 section 3.6).
   std::shared_ptr<const EdnTranspose> edn_transpose;
-  PortLayout layout;                     // the router's port model
-  Cycle combine_cycles_per_element = 0;  // reductions: node.combine_cycles_per_element
+  PortLayout layout;                               // the router's port model
+  Cycle combine_cycles_per_element = 0;            // reductions: node.combine_cycles_per_element
+  MultidestMode multidest = MultidestMode::kNone;  // the routers' multidestination support
 };
 FirmwareTables make_firmware_tables(const Config& config);
 

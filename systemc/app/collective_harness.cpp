@@ -197,6 +197,8 @@ NodeId CollectiveHarness::whose_delivery(const fw::Operation& op, NodeId self,
 void CollectiveHarness::director() {
   const sc_core::sc_time period = network_->clock_period();
   sc_core::wait(period);  // every processor has read its NI and waits for the first start
+  if (background_enabled())
+    sc_core::wait(period * static_cast<double>(config_.collective.background.warmup_cycles));
   for (std::size_t i = 0; i < ops_.size(); ++i) {
     current_ = i;
     done_count_ = 0;
@@ -206,12 +208,69 @@ void CollectiveHarness::director() {
     op_start_ = network_->current_cycle();
     log_.set_operation(static_cast<int>(i));
     start_event_.notify(sc_core::SC_ZERO_TIME);
-    sc_core::wait(all_done_event_);
+    wait_for_operation();
+    if (stall_) return;
     collect(ops_[i]);
     sc_core::wait(period);  // one idle cycle between operations
   }
   shutting_down_ = true;
   start_event_.notify(sc_core::SC_ZERO_TIME);
+  // Background generation stops from the next cycle on (whether the network evaluates this
+  // cycle before or after this process, its arrivals in this cycle happen).
+  if (background_enabled())
+    for (Node* n : nodes_) n->ni().stop_background(network_->current_cycle() + 1);
+}
+
+void CollectiveHarness::wait_for_operation() {
+  if (!background_enabled()) {
+    sc_core::wait(all_done_event_);
+    return;
+  }
+  const sc_core::sc_time interval =
+      network_->clock_period() * static_cast<double>(config_.simulation.watchdog_cycles);
+  bool stalled_before = false;
+  while (done_count_ < static_cast<int>(nodes_.size())) {
+    sc_core::wait(interval, all_done_event_);
+    if (done_count_ == static_cast<int>(nodes_.size())) return;
+    const bool stalled = firmware_stalled();
+    if (stalled && stalled_before) {
+      stall_ = stall_message();
+      sc_core::sc_stop();
+      return;
+    }
+    stalled_before = stalled;
+  }
+}
+
+bool CollectiveHarness::firmware_stalled() const {
+  for (std::size_t n = 0; n < nodes_.size(); ++n) {
+    if (!returned_[n] && !nodes_[n]->cpu().waiting()) return false;
+    if (nodes_[n]->ni().unread_messages() > 0) return false;
+  }
+  for (const MessageRecord& m : log_.records())
+    if (m.operation == static_cast<int>(current_) && m.delivered == MessageRecord::kNone)
+      return false;
+  return true;
+}
+
+BackgroundResult CollectiveHarness::background() const {
+  BackgroundResult r;
+  std::uint64_t latency = 0;
+  std::uint64_t network_latency = 0;
+  for (const Node* n : nodes_) {
+    const BackgroundCounts& c = n->ni().background();
+    r.packets_created += c.created;
+    r.packets_delivered += c.delivered;
+    r.packets_measured += c.measured;
+    latency += c.latency_sum;
+    network_latency += c.network_latency_sum;
+  }
+  if (r.packets_measured > 0) {
+    r.mean_latency = static_cast<double>(latency) / static_cast<double>(r.packets_measured);
+    r.mean_network_latency =
+        static_cast<double>(network_latency) / static_cast<double>(r.packets_measured);
+  }
+  return r;
 }
 
 void CollectiveHarness::collect(const fw::Operation& op) {
@@ -338,7 +397,11 @@ void CollectiveHarness::finish() {
         break;
       }
   }
-  if (fault_ || network_->deadlock() || all_operations_run()) return;
+  if (fault_ || stall_ || network_->deadlock() || all_operations_run()) return;
+  stall_ = stall_message();
+}
+
+std::string CollectiveHarness::stall_message() const {
   const fw::Operation& op = ops_[current_];
   std::vector<std::string> waiting;
   for (std::size_t n = 0; n < nodes_.size(); ++n)
@@ -346,10 +409,11 @@ void CollectiveHarness::finish() {
   std::string list;
   for (std::size_t i = 0; i < waiting.size() && i < 16; ++i) list += (i ? ", " : "") + waiting[i];
   if (waiting.size() > 16) list += fmt::format(", ... ({} in all)", waiting.size());
-  stall_ = fmt::format(
-      "firmware stalled at cycle {} in {}: the network is idle and {} {} in receive() for a "
-      "message that never comes",
+  return fmt::format(
+      "firmware stalled at cycle {} in {}: {} and {} {} in receive() for a message that never "
+      "comes",
       network_->current_cycle(), describe_operation(op),
+      background_enabled() ? "no message of the operation is in flight" : "the network is idle",
       waiting.size() == 1 ? "node " + list : "nodes " + (list.empty() ? "(none)" : list),
       waiting.size() == 1 ? "waits" : "wait");
 }

@@ -19,6 +19,15 @@
 //     messages in the same step) and depth contention (different steps), seed 000 sec. 4.2;
 //   - message set-ups (seed 002 section 3.2): the most sends any one node issued (a
 //     multidestination worm is one send) and the most messages any one node received.
+// Background load (collective.background.load > 0; docs/collectives.md): the NIs inject
+// unicast background packets from cycle 0; the first operation starts at cycle
+// warmup_cycles + 1, so it meets a network in steady state; generation stops in the cycle after
+// the last operation ends and the network drains. Background packets never reach the firmware
+// and take no part in any operation's verification or metrics, but they do delay its messages
+// (blocked cycles include flit-cycles lost to them). While background runs the network is
+// never idle, so a firmware stall is detected here instead: every node still in the operation
+// asleep in wait_interrupt(), none of its messages undelivered or unread, at two checks
+// simulation.watchdog_cycles apart.
 // Verification errors name the node and what went wrong (docs/safety-nets.md, "Collective
 // verification"); a firmware exception or a stall ends the run with the node, the cycle and
 // describe_operation().
@@ -39,6 +48,16 @@
 #include "node.h"
 
 namespace wormsim {
+
+// Background traffic of a run, summed over the NIs (ni/network_interface.h BackgroundCounts);
+// latencies in cycles over the packets created from collective.background.warmup_cycles on.
+struct BackgroundResult {
+  std::uint64_t packets_created = 0;
+  std::uint64_t packets_delivered = 0;
+  std::uint64_t packets_measured = 0;
+  double mean_latency = 0;          // tail consumed - created (source queueing included)
+  double mean_network_latency = 0;  // tail consumed - head injected
+};
 
 struct OperationResult {
   fw::Operation op;
@@ -87,6 +106,7 @@ class CollectiveHarness : public sc_core::sc_module {
   const std::vector<fw::Operation>& operations() const { return ops_; }
   const std::vector<OperationResult>& results() const { return results_; }
   double cycle_us() const { return config_.network.clock_period_ns / 1000.0; }
+  const Config& config() const { return config_; }
 
   // After sc_start() returns: closes the run and reports why it ended early, if it did.
   void finish();
@@ -97,6 +117,9 @@ class CollectiveHarness : public sc_core::sc_module {
   // the operation and the nodes waiting in receive().
   const std::optional<std::string>& stall() const { return stall_; }
   std::size_t verification_errors() const;
+  // Whether the run has background traffic, and its counts (after finish()).
+  bool background_enabled() const { return config_.collective.background.load > 0; }
+  BackgroundResult background() const;
 
  private:
   void build_operations();
@@ -105,6 +128,12 @@ class CollectiveHarness : public sc_core::sc_module {
   void collect(const fw::Operation& op);
   // Records the first firmware fault of the run and stops the simulation.
   void stop_for_fault(std::string message);
+  // "firmware stalled at cycle ... in <operation>: ... nodes wait ..." for the operation in
+  // progress.
+  std::string stall_message() const;
+  // Background runs: whether the operation in progress can no longer progress (see above).
+  bool firmware_stalled() const;
+  void wait_for_operation();
 
   Config config_;
   CollectiveFirmware firmware_;

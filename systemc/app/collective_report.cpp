@@ -91,6 +91,22 @@ Json collective_json(const CollectiveHarness& h) {
   j["operations_planned"] = h.operations().size();
   j["operations_run"] = h.results().size();
   j["verification_errors"] = h.verification_errors();
+  if (h.background_enabled()) {
+    const BackgroundResult b = h.background();
+    const BackgroundConfig& c = h.config().collective.background;
+    Json bg;
+    bg["load"] = c.load;
+    bg["packet_length"] = c.packet_length;
+    bg["pattern"] = to_string(c.pattern);
+    bg["warmup_cycles"] = c.warmup_cycles;
+    bg["packets_created"] = b.packets_created;
+    bg["packets_delivered"] = b.packets_delivered;
+    bg["packets_measured"] = b.packets_measured;
+    bg["mean_latency_cycles"] = b.mean_latency;
+    bg["mean_network_latency_cycles"] = b.mean_network_latency;
+    bg["mean_latency_us"] = b.mean_latency * us;
+    j["background"] = std::move(bg);
+  }
   Json ops = Json::array();
   for (const OperationResult& r : h.results()) {
     Json o;
@@ -189,6 +205,17 @@ std::string collective_summary_text(const CollectiveHarness& h) {
         "T_n = {:.6f} us/byte (beta {:.6f}, {:+.2f}%), tau = {:.6f}\n",
         f->points, f->ts_us, f->model_ts_us, 100 * f->ts_error, f->tn_us_per_byte,
         f->model_tn_us_per_byte, 100 * f->tn_error, f->tau);
+  if (h.background_enabled()) {
+    const BackgroundResult b = h.background();
+    const BackgroundConfig& c = h.config().collective.background;
+    s += fmt::format(
+        "  background: {} flits/node/cycle of {}-flit {} packets, {} created, {} delivered; "
+        "after the {}-cycle warm-up {} packets, mean latency {:.1f} cycles ({:.3f} us), "
+        "network latency {:.1f}\n",
+        c.load, c.packet_length, to_string(c.pattern), b.packets_created, b.packets_delivered,
+        c.warmup_cycles, b.packets_measured, b.mean_latency, b.mean_latency * us,
+        b.mean_network_latency);
+  }
   for (const OperationResult& r : h.results())
     for (const std::string& e : r.errors)
       s += fmt::format("  ERROR {}: {}\n", describe_operation(r.op), e);

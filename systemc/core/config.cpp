@@ -78,7 +78,7 @@ std::optional<E> parse_of(const NameTable<E, N>& table, const std::string& name)
 
 constexpr NameTable<Workload, 2> kWorkloadNames{
     {{Workload::kSynthetic, "synthetic"}, {Workload::kCollective, "collective"}}};
-constexpr NameTable<CollectiveAlgorithm, 41> kCollectiveNames{
+constexpr NameTable<CollectiveAlgorithm, 42> kCollectiveNames{
     {{CollectiveAlgorithm::kPingPong, "ping_pong"},
      {CollectiveAlgorithm::kSeparateAddressing, "separate_addressing"},
      {CollectiveAlgorithm::kRecursiveDoubling, "recursive_doubling"},
@@ -119,7 +119,8 @@ constexpr NameTable<CollectiveAlgorithm, 41> kCollectiveNames{
      {CollectiveAlgorithm::kAlltoallColumnRow, "a2a_2_lev_c_r"},
      {CollectiveAlgorithm::kAlltoallColumnRowInt, "a2a_2_lev_c_r_int"},
      {CollectiveAlgorithm::kAlltoallButterfly, "a2a_logp_lev_bfly"},
-     {CollectiveAlgorithm::kEdnTranspose, "edn_transpose"}}};
+     {CollectiveAlgorithm::kEdnTranspose, "edn_transpose"},
+     {CollectiveAlgorithm::kAllgatherMulticast, "allgather_multicast"}}};
 constexpr NameTable<CollectiveKind, 10> kKindNames{{{CollectiveKind::kPingPong, "ping_pong"},
                                                     {CollectiveKind::kBroadcast, "broadcast"},
                                                     {CollectiveKind::kScatter, "scatter"},
@@ -215,7 +216,8 @@ CollectiveKind kind_of(CollectiveAlgorithm a) {
     case A::kReduceBinomial:
     case A::kEdnReduce: return CollectiveKind::kReduce;
     case A::kAllreduceRecursiveDoubling: return CollectiveKind::kAllreduce;
-    case A::kAllgatherRing: return CollectiveKind::kAllgather;
+    case A::kAllgatherRing:
+    case A::kAllgatherMulticast: return CollectiveKind::kAllgather;
     case A::kDirectTranspose:
     case A::kEdnTranspose: return CollectiveKind::kTranspose;
     default: return CollectiveKind::kBroadcast;
@@ -620,8 +622,32 @@ void Config::validate_node_layer(int nodes) const {
           fmt::format("must be -1 or a node id below {} (got {})", nodes, col.peer));
   require(col.split_gamma > 0 && col.split_gamma < 1, "collective.split_gamma",
           fmt::format("must be in (0, 1) (got {})", col.split_gamma));
+  const BackgroundConfig& bg = col.background;
+  require(bg.packet_length >= 1 && bg.packet_length <= 65535, "collective.background.packet_length",
+          fmt::format("must be in 1..65535 flits (got {})", bg.packet_length));
+  require(bg.load >= 0 && bg.load <= bg.packet_length, "collective.background.load",
+          fmt::format("must be in 0..packet_length flits/node/cycle, i.e. at most one packet per "
+                      "node per cycle (got {})",
+                      bg.load));
+  require(bg.pattern != TrafficPattern::kHotspot, "collective.background.pattern",
+          "hotspot is not offered for background traffic (it would need hotspot nodes of its "
+          "own); use uniform_random, transpose, bit_complement or nearest_neighbor");
+  require(
+      bg.warmup_cycles <= kMaxBackgroundWarmup, "collective.background.warmup_cycles",
+      fmt::format("must be at most {} cycles (got {})", kMaxBackgroundWarmup, bg.warmup_cycles));
   if (workload != Workload::kCollective) return;
   require(nodes >= 2, "network.dims", "a collective needs at least 2 nodes");
+  if (bg.load > 0 && bg.pattern == TrafficPattern::kTranspose) {
+    const TopologyConfig& t = network.topology;
+    if (t.kind == TopologyKind::kHypercube)
+      require(t.hypercube_dimension % 2 == 0, "collective.background.pattern",
+              "transpose on a hypercube needs an even dimension");
+    else
+      require(t.dims.size() >= 2 &&
+                  std::all_of(t.dims.begin(), t.dims.end(), [&](int d) { return d == t.dims[0]; }),
+              "collective.background.pattern",
+              "transpose needs a 2D or 3D network with equal side lengths");
+  }
   const TopologyConfig& topo = network.topology;
   const std::vector<NodeId> roots = collective_roots(*this);
   const bool only_ping_pong =
@@ -758,6 +784,12 @@ void Config::validate_node_layer(int nodes) const {
                                         : std::string();
         require(problem.empty(), key, problem);
       }
+        [[fallthrough]];
+      case CollectiveAlgorithm::kAllgatherMulticast:
+        if (col.algorithms[i] == CollectiveAlgorithm::kAllgatherMulticast)
+          require(network.router.multidest != MultidestMode::kNone, key,
+                  "allgather_multicast sends multidestination worms; it needs "
+                  "network.router.multidest: path or tree");
         [[fallthrough]];
       case CollectiveAlgorithm::kGatherDirect:
       case CollectiveAlgorithm::kAlltoallDirect:
@@ -899,7 +931,8 @@ std::uint64_t seed002_largest_blocks(CollectiveAlgorithm alg, const TopologyConf
 void Config::check_packet_flits(CollectiveAlgorithm alg, std::size_t dests, int nodes) const {
   using A = CollectiveAlgorithm;
   const bool worms = alg == A::kPathMulticast || alg == A::kTreeMulticast || alg == A::kMArray ||
-                     alg == A::kRemArray || alg == A::kScatterSmt || alg == A::kScatterHmt;
+                     alg == A::kRemArray || alg == A::kScatterSmt || alg == A::kScatterHmt ||
+                     alg == A::kAllgatherMulticast;
   // edn_gather: a completion message can carry every node's block (dests + 1 of them);
   // edn_transpose: edn_transpose_max_blocks.
   const std::uint64_t chunks =

@@ -91,6 +91,9 @@ enum class CollectiveAlgorithm {
   kAlltoallColumnRowInt,  // a2a_2_lev_c_r_int: c,r with the rows' sends interleaved (s. 5.3)
   kAlltoallButterfly,     // a2a_logp_lev_bfly: log2 p pairwise exchanges of p/2 blocks (s. 5.2)
   kEdnTranspose,          // edn_transpose: k steps via the 4x4 blocks' diagonals, s. 3.6
+  // allgather_multicast: every node multicasts its block to all others at once as
+  // multidestination worms (path: one worm per conforming path, seed 003; tree: one worm).
+  kAllgatherMulticast,
 };
 // What an operation computes, which fixes each node's input and what it must deliver
 // (firmware/collective_data.h; docs/collectives.md):
@@ -239,6 +242,19 @@ struct NodeConfig {
   SendMode send_mode = SendMode::kNonBlocking;
 };
 
+// Background unicast traffic that the NIs' hardware injects during a collective run, beside
+// the firmware's messages and invisible to it (docs/collectives.md, "Background load"): Bernoulli
+// packet arrivals at every node from cycle 0, the first operation starting after
+// warmup_cycles, generation stopping when the last operation ends. load 0 = off (the run is
+// exactly the run without background).
+struct BackgroundConfig {
+  double load = 0;        // offered flits/node/cycle, 0..packet_length
+  int packet_length = 5;  // flits per background packet
+  TrafficPattern pattern = TrafficPattern::kUniformRandom;  // not hotspot
+  Cycle warmup_cycles = 1000;  // background before the first operation starts
+  std::uint64_t seed = 1;
+};
+
 struct CollectiveConfig {
   std::vector<CollectiveAlgorithm> algorithms{CollectiveAlgorithm::kEdnBroadcast,
                                               CollectiveAlgorithm::kRecursiveDoubling};
@@ -257,6 +273,7 @@ struct CollectiveConfig {
   // o2a_logp_lev_rec, a2o_logp_lev_rec: the fraction gamma of a submachine that keeps the
   // holder (seed 002 sections 3.1, 4); in [0.5, 1) for one-to-all, (0, 1) for all-to-one.
   double split_gamma = 0.75;
+  BackgroundConfig background;
 };
 
 struct TraceConfig {
@@ -316,6 +333,9 @@ inline constexpr std::uint32_t kMaxMessageBytes = 16u << 20;
 // operation may have: the model holds it in host memory, a few copies of it at once. Seed
 // 002's largest, an all-to-all of 16384-byte blocks on 256 nodes, is 1 GiB.
 inline constexpr std::uint64_t kMaxCollectiveDataBytes = std::uint64_t{2} << 30;
+// The longest background warm-up (collective.background.warmup_cycles): 2^32 cycles keeps the
+// processors' SystemC wait before the first operation far from the time limit.
+inline constexpr Cycle kMaxBackgroundWarmup = Cycle{1} << 32;
 
 // Name <-> enum tables shared by the loader, `wormsim list` and the JSON writer.
 std::string to_string(TopologyKind v);

@@ -528,6 +528,23 @@ const std::vector<Field>& schema() {
       {"collective.split_gamma",
        [](const Val& v, Config& c) { c.collective.split_gamma = to_double(v); },
        [](const Config& c) -> Json { return c.collective.split_gamma; }},
+      {"collective.background.load",
+       [](const Val& v, Config& c) { c.collective.background.load = to_double(v); },
+       [](const Config& c) -> Json { return c.collective.background.load; }},
+      {"collective.background.packet_length",
+       [](const Val& v, Config& c) { c.collective.background.packet_length = to_int(v); },
+       [](const Config& c) -> Json { return c.collective.background.packet_length; }},
+      {"collective.background.pattern",
+       [](const Val& v, Config& c) {
+         c.collective.background.pattern = to_enum<TrafficPattern>(v, "traffic pattern");
+       },
+       [](const Config& c) -> Json { return to_string(c.collective.background.pattern); }},
+      {"collective.background.warmup_cycles",
+       [](const Val& v, Config& c) { c.collective.background.warmup_cycles = to_cycles(v); },
+       [](const Config& c) -> Json { return c.collective.background.warmup_cycles; }},
+      {"collective.background.seed",
+       [](const Val& v, Config& c) { c.collective.background.seed = to_cycles(v); },
+       [](const Config& c) -> Json { return c.collective.background.seed; }},
       {"trace.enabled", [](const Val& v, Config& c) { c.trace.enabled = to_bool(v); },
        [](const Config& c) -> Json { return c.trace.enabled; }},
       {"trace.routers",
@@ -1007,6 +1024,9 @@ std::string unused_reason(const Config& c, const std::string& key) {
     if ((key == "collective.destinations" || key == "collective.random_destinations") &&
         only_ping_pong)
       return "collective.algorithms is only ping_pong, which sends to collective.peer";
+    if (starts_with(key, "collective.background.") && key != "collective.background.load" &&
+        col.background.load == 0)
+      return "collective.background.load is 0: no background traffic";
     if (key == "collective.seed" && col.roots != RootSelection::kSample &&
         col.random_destinations == 0)
       return fmt::format(

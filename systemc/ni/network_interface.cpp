@@ -1,6 +1,7 @@
 #include "network_interface.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -21,7 +22,7 @@ constexpr int kHeaderFields = 16;  // seq, tag, message bytes, offset: 4 bytes e
 NetworkInterface::NetworkInterface(const sc_core::sc_module_name& name, const NiParams& params,
                                    const RouteCompute& route_compute, MulticastTable& multicast,
                                    Scoreboard& scoreboard, Statistics& stats, EndpointHost& host,
-                                   MessageLog& log)
+                                   MessageLog& log, const Topology* topology)
     : sc_core::sc_module(name),
       socket("socket"),
       params_(params),
@@ -40,6 +41,82 @@ NetworkInterface::NetworkInterface(const sc_core::sc_module_name& name, const Ni
         fmt::format("{}: more than {} NI channels", sc_core::sc_module::name(), ni::kMaxChannels));
   for (TxChannel& ch : tx_) ch.wire = InjectionChannel(params.vcs, params.buffer_depth);
   socket.register_b_transport(this, &NetworkInterface::b_transport);
+  if (params.background_load > 0) {
+    if (topology == nullptr)
+      throw std::invalid_argument(
+          fmt::format("{}: background traffic needs the topology", sc_core::sc_module::name()));
+    TrafficConfig traffic;
+    traffic.pattern = params.background_pattern;
+    picker_ = std::make_unique<DestinationPicker>(*topology, traffic);
+    background_rng_.seed(params.background_seed * 0x9e3779b97f4a7c15ull + params.id);
+    background_probability_ =
+        std::min(1.0, params.background_load / params.background_packet_length);
+  }
+}
+
+void NetworkInterface::start(ActivityCalendar& calendar) {
+  background_source_ = picker_ != nullptr && picker_->injects(params_.id);
+  if (!background_source_) return;
+  background_next_ = background_gap();
+  if (background_next_ < background_stop_) calendar.wake(params_.component, background_next_);
+}
+
+Cycle NetworkInterface::background_gap() {
+  // A Bernoulli arrival in every cycle with probability p: geometric gaps, drawn by inversion
+  // (log1p keeps tiny p accurate), as the synthetic terminal draws them.
+  const double p = background_probability_;
+  if (p >= 1.0) return 0;
+  const double u = 1.0 - std::generate_canonical<double, 53>(background_rng_);  // (0, 1]
+  const double gap = std::floor(std::log(u) / std::log1p(-p));
+  return gap >= 1e18 ? Cycle{1} << 60 : static_cast<Cycle>(gap);
+}
+
+void NetworkInterface::create_background(Cycle now) {
+  const NodeId dst = picker_->pick(params_.id, background_rng_);
+  if (dst == kNoNode) return;
+  BackgroundPacket b;
+  b.id = packet_sequence_++ * static_cast<PacketId>(params_.nodes) + params_.id;
+  b.dst = dst;
+  b.flits = params_.background_packet_length;
+  PacketRecord record;
+  record.src = params_.id;
+  record.dst = dst;
+  record.length = static_cast<std::uint32_t>(b.flits);
+  record.created = now;
+  record.measured = true;
+  std::uint64_t h = kChecksumSeed;
+  Flit scratch;
+  for (int i = 0; i < b.flits; ++i) {
+    fill_payload(b.id, static_cast<std::uint32_t>(i), params_.flit_bytes, scratch);
+    h = checksum_update(h, scratch);
+  }
+  record.checksum = h;
+  scoreboard_.on_created(b.id, record);
+  stats_.on_created(b.flits, now);
+  ++background_counts_.created;
+  // The queue of the channel the packet leaves on (see the header).
+  std::size_t c = 0;
+  if (params_.layout.model == PortModel::kAllPort) {
+    c = static_cast<std::size_t>(route_compute_.first_hop_port(params_.id, dst));
+  } else if (params_.layout.model == PortModel::kKPort) {
+    const auto work = [](const TxChannel& ch) {
+      return ch.background.size() + ch.packets.size() + ch.queue.size() + (ch.wire.busy() ? 1 : 0);
+    };
+    for (std::size_t i = 1; i < tx_.size(); ++i)
+      if (work(tx_[i]) < work(tx_[c])) c = i;
+  }
+  tx_[c].background.push_back(b);
+}
+
+bool NetworkInterface::background_done(const Flit& tail, const PacketRecord& rec, Cycle now) {
+  if (tail.message != kBackgroundMessage) return false;
+  ++background_counts_.delivered;
+  if (rec.created >= params_.background_warmup) {
+    ++background_counts_.measured;
+    background_counts_.latency_sum += now - rec.created;
+    background_counts_.network_latency_sum += now - rec.injected;
+  }
+  return true;
 }
 
 void NetworkInterface::attach_injection(int channel, Link* link) {
@@ -73,7 +150,7 @@ std::uint64_t NetworkInterface::message_flits(std::uint64_t bytes, const NiParam
 std::size_t NetworkInterface::queued_packets() const {
   std::size_t n = 0;
   for (const TxChannel& ch : tx_)
-    n += ch.queue.size() + ch.packets.size() + (ch.wire.busy() ? 1 : 0);
+    n += ch.queue.size() + ch.packets.size() + ch.background.size() + (ch.wire.busy() ? 1 : 0);
   return n;
 }
 
@@ -251,7 +328,7 @@ void NetworkInterface::read_register(std::uint64_t addr, std::uint32_t& value, C
       case ni::kTxStatus:
         value =
             static_cast<std::uint32_t>(params_.tx_queue_depth - static_cast<int>(ch.queue.size())) |
-            ((ch.wire.busy() || !ch.packets.empty() || !ch.queue.empty()) ? (1u << 16) : 0u);
+            (ch.firmware_busy() ? (1u << 16) : 0u);
         return;
       case ni::kTxSeq: value = ch.last_seq; return;
       case ni::kTxDcount: value = static_cast<std::uint32_t>(ch.dlist.size()); return;
@@ -515,11 +592,17 @@ NetworkEndpoint::StepResult NetworkInterface::step(Cycle now, ActivityCalendar& 
   StepResult result;
   result.moved = eject(now);
   for (TxChannel& ch : tx_) ch.wire.collect_credits(now);
+  if (background_source_ && background_next_ == now && now < background_stop_) {
+    create_background(now);
+    background_next_ = now + 1 + background_gap();
+    if (background_next_ < background_stop_) calendar.wake(params_.component, background_next_);
+  }
   const int injected = inject(now, calendar, measuring);
   result.moved += injected;
-  result.busy = injected > 0 && std::any_of(tx_.begin(), tx_.end(), [](const TxChannel& c) {
-                  return c.wire.busy() || !c.packets.empty() || !c.queue.empty();
-                });
+  result.busy =
+      injected > 0 && std::any_of(tx_.begin(), tx_.end(), [](const TxChannel& c) {
+        return c.wire.busy() || !c.packets.empty() || !c.queue.empty() || !c.background.empty();
+      });
   return result;
 }
 
@@ -536,11 +619,43 @@ int NetworkInterface::inject(Cycle now, ActivityCalendar& calendar, bool measuri
         tx_irq_visible_ = now + 1;
         raise(ni::kIrqTx, now + 1);
       }
-      if (ch.packets.empty() || !ch.wire.start(ch.packets.front().flits, vc_limit)) continue;
-      ch.packet = std::move(ch.packets.front());
-      ch.packets.pop_front();
+      // Firmware and background packets take turns for a free wire (round-robin).
+      const bool firmware = !ch.packets.empty();
+      const bool background = !ch.background.empty() && (!firmware || ch.background_turn);
+      if (background) {
+        if (!ch.wire.start(ch.background.front().flits, vc_limit)) continue;
+        ch.background_packet = ch.background.front();
+        ch.background.pop_front();
+        ch.background_on_wire = true;
+        ch.background_turn = false;
+      } else {
+        if (!firmware || !ch.wire.start(ch.packets.front().flits, vc_limit)) continue;
+        ch.packet = std::move(ch.packets.front());
+        ch.packets.pop_front();
+        ch.background_on_wire = false;
+        ch.background_turn = true;
+      }
     }
     if (!ch.wire.can_send()) continue;
+    if (ch.background_on_wire) {
+      const BackgroundPacket& b = ch.background_packet;
+      Flit flit;
+      flit.packet_id = b.id;
+      flit.src = params_.id;
+      flit.dst = b.dst;
+      flit.index = static_cast<std::uint16_t>(ch.wire.next_flit());
+      const bool head = ch.wire.next_flit() == 0;
+      const bool tail = ch.wire.next_is_tail();
+      flit.type = head ? (tail ? FlitType::kHeadTail : FlitType::kHead)
+                       : (tail ? FlitType::kTail : FlitType::kBody);
+      flit.message = kBackgroundMessage;
+      fill_payload(flit.packet_id, flit.index, params_.flit_bytes, flit);
+      if (head) scoreboard_.on_injected(flit.packet_id, now);
+      ch.wire.send(now, calendar, measuring, stats_, flit);
+      ++moved;
+      if (tail) ch.background_on_wire = false;
+      continue;
+    }
     Flit flit;
     fill_flit(ch.packet, ch.wire.next_flit(), flit);
     if (flit.head()) {
@@ -591,6 +706,7 @@ void NetworkInterface::complete_packet(int channel, const Flit& tail,
       scoreboard_.on_delivered(tail.packet_id, params_.id, r.flits, r.checksum, now);
   if (rec == nullptr) return;  // a violation was recorded
   stats_.on_delivered(tail.packet_id, *rec, now, static_cast<int>(tail.hops));
+  if (background_done(tail, *rec, now)) return;
   std::size_t header = static_cast<std::size_t>(params_.header_bytes);
   if (tail.mcast != 0) {
     header += static_cast<std::size_t>(list_header_bytes(multicast_.at(tail.mcast).dests.size()));

@@ -16,6 +16,19 @@
 // (RX registers, interrupt) from the next cycle. Ejection never back-pressures: node memory
 // is assumed to hold every message that arrives.
 //
+// Background traffic (collective.background; docs/collectives.md, "Background load"): with
+// background_load > 0 the NI's hardware, not the firmware, creates unicast packets of
+// background_packet_length flits with Bernoulli arrivals (probability load / length per cycle)
+// to destinations of background_pattern, from cycle 0 until stop_background(). They wait in a
+// separate unbounded hardware queue per injection channel (one-port: channel 0; all-port: the
+// first hop's channel; k-port: the channel with the least queued work, lowest first); when a
+// channel's wire is free and both its firmware DMA and its background queue have a packet
+// ready, the two take turns packet by packet (round-robin). Background flits carry message
+// sequence kBackgroundMessage, which no firmware message has; the destination NI checks them
+// (scoreboard) and discards them: they never enter a receive queue, raise no interrupt and
+// are invisible to TXc_STATUS, TXc_DONE and the message log. With background_load 0 nothing of
+// this exists and the NI behaves exactly as without it.
+//
 // Register accesses take effect immediately, but the DMA acts on them only from the next
 // cycle, so results do not depend on whether SystemC runs the processor before or after the
 // network within a cycle. A bad access (unmapped address, wrong width, doorbell on a full
@@ -25,6 +38,7 @@
 
 #include <deque>
 #include <memory>
+#include <random>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -40,6 +54,7 @@
 #include "route_compute.h"
 #include "scoreboard.h"
 #include "statistics.h"
+#include "traffic_pattern.h"
 
 namespace wormsim {
 
@@ -67,6 +82,27 @@ struct NiParams {
   int tx_queue_depth = 16;
   MultidestMode multidest = MultidestMode::kNone;
   HeaderEncoding header_encoding = HeaderEncoding::kAddressList;
+  // Background traffic (collective.background); load 0 = none.
+  double background_load = 0;
+  int background_packet_length = 5;
+  TrafficPattern background_pattern = TrafficPattern::kUniformRandom;
+  Cycle background_warmup = 0;  // packets created from this cycle on are measured
+  std::uint64_t background_seed = 1;
+};
+
+// The message sequence number background packets carry (firmware messages count from 1).
+inline constexpr std::uint32_t kBackgroundMessage = 0;
+
+// Background packets of one NI: `created` at this source, `delivered` at this destination
+// (every one, warm-up included); `measured` of those delivered here were created from
+// background_warmup on, with the sums of their latencies (tail consumed - created, source
+// queueing included) and network latencies (tail consumed - head injected).
+struct BackgroundCounts {
+  std::uint64_t created = 0;
+  std::uint64_t delivered = 0;
+  std::uint64_t measured = 0;
+  std::uint64_t latency_sum = 0;
+  std::uint64_t network_latency_sum = 0;
 };
 
 class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
@@ -75,11 +111,13 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
 
   NetworkInterface(const sc_core::sc_module_name& name, const NiParams& params,
                    const RouteCompute& route_compute, MulticastTable& multicast,
-                   Scoreboard& scoreboard, Statistics& stats, EndpointHost& host, MessageLog& log);
+                   Scoreboard& scoreboard, Statistics& stats, EndpointHost& host, MessageLog& log,
+                   const Topology* topology = nullptr);
 
   void attach_injection(int channel, Link* link) override;
   void attach_ejection(int channel, Link* link) override;
-  void start(ActivityCalendar&) override {}
+  // Arms the first background arrival (background_load > 0; needs the topology).
+  void start(ActivityCalendar& calendar) override;
   StepResult step(Cycle now, ActivityCalendar& calendar, bool measuring) override;
   std::size_t queued_packets() const override;
 
@@ -87,6 +125,9 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   const sc_core::sc_event& interrupt() const { return irq_event_; }
   // Messages waiting in receive queues (visible or not); for end-of-run checks.
   std::size_t unread_messages() const;
+  // No background packets are created from cycle `at` on; those queued still go out.
+  void stop_background(Cycle at) { background_stop_ = std::min(background_stop_, at); }
+  const BackgroundCounts& background() const { return background_counts_; }
   // Data bytes per packet after the header.
   int packet_payload_bytes() const;
   // Flits of a message of `bytes` bytes (all its packets, headers included).
@@ -114,6 +155,11 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
     int flits = 0;
     std::uint32_t mcast = 0;  // multidestination header handle
   };
+  struct BackgroundPacket {
+    PacketId id = 0;
+    NodeId dst = kNoNode;
+    int flits = 0;
+  };
   struct TxChannel {
     InjectionChannel wire;         // busy() while a packet is on the wire
     std::deque<Descriptor> queue;  // descriptors not yet packetised
@@ -126,6 +172,17 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
     Cycle done_at = 0;
     std::vector<std::uint8_t> window;
     std::vector<NodeId> dlist;
+    // Background: the hardware queue, the packet on the wire when background_on_wire, and
+    // whose turn it is when both sources have a packet for a free wire.
+    std::deque<BackgroundPacket> background;
+    BackgroundPacket background_packet;
+    bool background_on_wire = false;
+    bool background_turn = false;
+    // Firmware work in this channel (TXc_STATUS busy): a message queued, packetised or on the
+    // wire.
+    bool firmware_busy() const {
+      return (wire.busy() && !background_on_wire) || !packets.empty() || !queue.empty();
+    }
   };
   struct Assembly {  // a multi-packet message being received
     std::shared_ptr<std::vector<std::uint8_t>> data;
@@ -147,6 +204,13 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   void packetise(TxChannel& ch, const Descriptor& d, Cycle now);
   void fill_flit(const Packet& p, int index, Flit& flit) const;
   int inject(Cycle now, ActivityCalendar& calendar, bool measuring);
+  // Cycles without a background arrival before the next one (geometric).
+  Cycle background_gap();
+  // A background packet created in cycle `now` joins its channel's background queue.
+  void create_background(Cycle now);
+  // For the tail of a background packet: counts it (BackgroundCounts) and returns true, the
+  // packet being discarded; false for a firmware packet.
+  bool background_done(const Flit& tail, const PacketRecord& rec, Cycle now);
   int eject(Cycle now);
   void consume(int channel, const Flit& flit, Cycle now);
   void complete_packet(int channel, const Flit& tail, const PacketReassembly::Packet& r, Cycle now);
@@ -171,6 +235,14 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   std::uint32_t irq_enable_ = 0;
   Cycle tx_irq_visible_ = 0;
   sc_core::sc_event irq_event_;
+  // Background traffic (background_load > 0).
+  std::unique_ptr<DestinationPicker> picker_;
+  std::mt19937_64 background_rng_;
+  double background_probability_ = 0;
+  Cycle background_next_ = 0;
+  Cycle background_stop_ = ~Cycle{0};
+  bool background_source_ = false;
+  BackgroundCounts background_counts_;
 };
 
 }  // namespace wormsim

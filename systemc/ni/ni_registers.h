@@ -41,7 +41,7 @@ inline constexpr std::uint64_t kTxLen = 0x04;       // RW message length in byte
 inline constexpr std::uint64_t kTxTag = 0x08;       // RW firmware tag
 inline constexpr std::uint64_t kTxDoorbell = 0x0C;  // WO write 1: queue the descriptor
 inline constexpr std::uint64_t kTxStatus =
-    0x10;  // RO [15:0] free descriptor slots, bit16 busy (DMA or queue)
+    0x10;  // RO [15:0] free descriptor slots, bit16 busy (firmware DMA or queue)
 inline constexpr std::uint64_t kTxSeq = 0x14;  // RO sequence number given to the last doorbell
 // Multidestination worms (network.router.multidest path or tree): destinations appended to
 // DLIST make the next doorbell send one worm to all of them (DST is then ignored).

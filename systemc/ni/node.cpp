@@ -16,6 +16,14 @@ NodeParams node_params(const Config& config, const EndpointContext& ctx) {
   p.ni.tx_queue_depth = config.node.tx_queue_depth;
   p.ni.multidest = config.network.router.multidest;
   p.ni.header_encoding = config.network.router.header_encoding;
+  if (config.workload == Workload::kCollective) {
+    const BackgroundConfig& bg = config.collective.background;
+    p.ni.background_load = bg.load;
+    p.ni.background_packet_length = bg.packet_length;
+    p.ni.background_pattern = bg.pattern;
+    p.ni.background_warmup = bg.warmup_cycles;
+    p.ni.background_seed = bg.seed;
+  }
   p.cpu.id = ctx.id;
   p.cpu.alpha_cycles = config.node.alpha_cycles;
   p.cpu.gamma_cycles = config.node.gamma_cycles;
@@ -30,7 +38,7 @@ Node::Node(const sc_core::sc_module_name& name, const NodeParams& params,
            const EndpointContext& ctx, MessageLog& log, Processor::Program program)
     : sc_core::sc_module(name),
       ni_("ni", params.ni, *ctx.route_compute, *ctx.multicast, *ctx.scoreboard, *ctx.stats,
-          *ctx.host, log),
+          *ctx.host, log, ctx.topology),
       cpu_("cpu", params.cpu, ni_.interrupt(), log, std::move(program)) {
   cpu_.socket.bind(ni_.socket);
 }

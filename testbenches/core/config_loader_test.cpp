@@ -89,7 +89,7 @@ TEST(ConfigLoaderDefaults, BuiltInDefaultIsTheMainJobOnStructDefaults) {
   EXPECT_EQ(c.node.alpha_cycles, 225u);  // 0.75 us at 300 MB/s (seed 000 section 3.3.5)
   const nlohmann::json j = to_json(c);
   EXPECT_EQ(j, to_json(main_job)) << j.dump(2);
-  EXPECT_EQ(leaf_count(j), 65) << j.dump(2);  // every field of Config
+  EXPECT_EQ(leaf_count(j), 70) << j.dump(2);  // every field of Config
   // The default text gives every key the run reads, except routing.algorithm (which follows
   // the topology) and the clock period and flit width (which follow machine.preset); the keys
   // it does not read are commented out, so running a copy of it warns about nothing.
@@ -164,6 +164,12 @@ collective:
   destinations: [4, 8]
   peer: 2
   seed: 77
+  background:
+    load: 0.5
+    packet_length: 7
+    pattern: transpose
+    warmup_cycles: 250
+    seed: 9
 traffic:
   pattern: hotspot
   injection_rate: 0.25
@@ -228,6 +234,11 @@ void expect_every_field(const Config& c) {
   EXPECT_EQ(c.collective.destinations, (std::vector<NodeId>{4, 8}));
   EXPECT_EQ(c.collective.peer, 2);
   EXPECT_EQ(c.collective.seed, 77u);
+  EXPECT_DOUBLE_EQ(c.collective.background.load, 0.5);
+  EXPECT_EQ(c.collective.background.packet_length, 7);
+  EXPECT_EQ(c.collective.background.pattern, TrafficPattern::kTranspose);
+  EXPECT_EQ(c.collective.background.warmup_cycles, 250u);
+  EXPECT_EQ(c.collective.background.seed, 9u);
   EXPECT_DOUBLE_EQ(c.traffic.multicast_fraction, 0.5);
   EXPECT_EQ(c.traffic.multicast_destinations, 7);
   EXPECT_EQ(c.trace.window_cycles, 555u);
@@ -264,7 +275,7 @@ TEST(ConfigLoaderStrings, WellFormedUtf8NamesLoad) {
 TEST(ConfigLoaderRoundTrip, JsonHasYamlLayoutAndLoadsBack) {
   const Config c = load_config(kEveryField, kSource);
   const nlohmann::json j = to_json(c);
-  EXPECT_EQ(leaf_count(j), 65);
+  EXPECT_EQ(leaf_count(j), 70);
   EXPECT_EQ(j["machine"]["preset"], "none");
   EXPECT_EQ(j["network"]["topology"], "torus");
   EXPECT_EQ(j["network"]["dims"], nlohmann::json({4, 6, 3}));
@@ -749,6 +760,26 @@ TEST(ConfigLoaderUnusedKeys, SyntheticAndCollectiveSubKeys) {
                    "collective:\n  roots: one\n  root: 3\n  sample: 2\n  peer: 1\n  seed: 7\n"),
             (Keys{"collective.sample@test.yaml:6", "collective.peer@test.yaml:7",
                   "collective.seed@test.yaml:8"}));
+}
+
+// Background keys are read only by collective runs with background load.
+TEST(ConfigLoaderUnusedKeys, BackgroundKeysWithoutBackgroundLoad) {
+  const std::string head =
+      "workload: collective\ncollective:\n  algorithms: [recursive_doubling]\n  background:\n";
+  const std::string keys =
+      "    packet_length: 3\n    pattern: transpose\n    warmup_cycles: 50\n    seed: 4\n";
+  const Keys all{"collective.background.packet_length@test.yaml:6",
+                 "collective.background.pattern@test.yaml:7",
+                 "collective.background.warmup_cycles@test.yaml:8",
+                 "collective.background.seed@test.yaml:9"};
+  // Load 0 (given or left out): no background traffic.
+  EXPECT_EQ(unused(head + "    load: 0\n" + keys), all);
+  // Load > 0: every background key is used.
+  EXPECT_EQ(unused(head + "    load: 0.1\n" + keys), Keys{});
+  // A synthetic run has no use for any collective key, the load included.
+  Keys synthetic{"collective.algorithms@test.yaml:3", "collective.background.load@test.yaml:5"};
+  synthetic.insert(synthetic.end(), all.begin(), all.end());
+  EXPECT_EQ(unused(head + "    load: 0.1\n" + keys, {"workload=synthetic"}), synthetic);
 }
 
 // Every shipped config reads every key it gives (scripts/compare's comparison files are not

@@ -1,6 +1,7 @@
 // Node layer below the collectives: NI registers over TLM, interrupts, packetisation into
 // several packets, and firmware errors (bad register access, send to a node that does not
-// exist) stopping the run with node, cycle and register named.
+// exist) stopping the run with node, cycle and register named; background packets sharing
+// the injection channel with the firmware without starving it and without reaching it.
 #include <gtest/gtest.h>
 
 #include <systemc>
@@ -421,6 +422,55 @@ TEST(NiFaultDirect, ByteEnablesAreAnAddressErrorNamingTheRegister) {
       << ext->message;
   trans.clear_extension(ext);
   delete ext;
+}
+
+// Every NI offers 2 flits/cycle of background traffic, twice what its injection channel can
+// carry, so its background queue never empties: node 0's firmware messages still leave (the
+// wire alternates between the two queues), TX0_STATUS shows the channel idle for the firmware
+// while background flits use the wire, and node 1 receives exactly node 0's messages.
+TEST(NodeBackground, SaturatingBackgroundNeitherStarvesNorReachesTheFirmware) {
+  Config c = small_mesh();
+  c.collective.background.load = 2;
+  c.collective.background.packet_length = 4;
+  std::vector<Node*>* nodes = nullptr;
+  std::uint32_t status_before_send = 0;
+  std::vector<fw::Message> received;
+  NodeRig rig(c, [&](NodeId id, ProcessorBus& bus, const Network& net) {
+    fw::Runtime rt(bus, net.topology(), net.route_compute(), net.layout());
+    if (id == 0) {
+      rt.compute(50);
+      status_before_send = bus.read32(ni::kTxBase + ni::kTxStatus);
+      for (std::uint32_t k = 1; k <= 3; ++k)
+        rt.send(1, std::vector<std::uint8_t>(40, static_cast<std::uint8_t>(k)), k);
+    } else if (id == 1) {
+      for (int k = 0; k < 3; ++k) received.push_back(rt.receive());
+      for (Node* n : *nodes) n->ni().stop_background(net.current_cycle() + 1);
+    }
+  });
+  nodes = &rig.nodes;
+  sc_core::sc_start();
+  rig.net->finish();
+  EXPECT_EQ(status_before_send >> 16, 0u);       // not busy for the firmware
+  EXPECT_EQ(status_before_send & 0xffffu, 16u);  // every descriptor slot free
+  ASSERT_EQ(received.size(), 3u);
+  for (std::uint32_t k = 1; k <= 3; ++k) {
+    const fw::Message& m = received[k - 1];
+    EXPECT_EQ(m.src, 0u);
+    EXPECT_EQ(m.tag, k);
+    EXPECT_EQ(m.data, std::vector<std::uint8_t>(40, static_cast<std::uint8_t>(k)));
+  }
+  std::uint64_t created = 0;
+  std::uint64_t delivered = 0;
+  for (const Node* n : rig.nodes) {
+    EXPECT_EQ(n->ni().unread_messages(), 0u);
+    created += n->ni().background().created;
+    delivered += n->ni().background().delivered;
+  }
+  EXPECT_GT(delivered, 0u);
+  EXPECT_EQ(created, delivered);  // stopped, then drained
+  EXPECT_EQ(rig.net->scoreboard().live_packets(), 0u);
+  EXPECT_EQ(rig.net->scoreboard().violation_count(), 0u);
+  EXPECT_EQ(rig.log.records().size(), 3u);  // the message log holds the firmware's only
 }
 
 }  // namespace
