@@ -8,35 +8,38 @@
 namespace wormsim {
 
 namespace {
-// The terminal at every node, drawing destinations from one picker shared by all of them.
+// The terminal at every node, drawing destinations from one picker shared by all of them and
+// running software multicasts through one shared record of operations.
 EndpointFactory terminal_factory(const Config& config,
-                                 const std::shared_ptr<std::vector<Terminal*>>& terminals) {
+                                 const std::shared_ptr<std::vector<Terminal*>>& terminals,
+                                 const std::shared_ptr<SoftwareMulticast>& software) {
   auto picker = std::make_shared<std::optional<DestinationPicker>>();
-  return
-      [config, terminals, picker](const EndpointContext& ctx) -> std::unique_ptr<NetworkEndpoint> {
-        if (!picker->has_value()) picker->emplace(*ctx.topology, config.traffic);
-        const RouterConfig& rc = config.network.router;
-        TerminalParams tp;
-        tp.id = ctx.id;
-        tp.nodes = ctx.topology->nodes();
-        tp.component = ctx.component;
-        tp.layout = *ctx.layout;
-        tp.vcs = rc.vcs;
-        tp.buffer_depth = rc.buffer_depth;
-        tp.flit_bytes = config.network.flit_bytes;
-        tp.packet_length = config.traffic.packet_length;
-        tp.injection_rate = config.traffic.injection_rate;
-        tp.generate_until = ctx.stats->window_end();
-        tp.seed = config.traffic.seed;
-        tp.multidest = rc.multidest;
-        tp.header_encoding = rc.header_encoding;
-        tp.multicast_fraction = config.traffic.multicast_fraction;
-        tp.multicast_destinations = config.traffic.multicast_destinations;
-        auto t = std::make_unique<Terminal>(tp, **picker, *ctx.topology, *ctx.route_compute,
-                                            *ctx.multicast, *ctx.scoreboard, *ctx.stats);
-        terminals->push_back(t.get());
-        return t;
-      };
+  return [config, terminals, picker,
+          software](const EndpointContext& ctx) -> std::unique_ptr<NetworkEndpoint> {
+    if (!picker->has_value()) picker->emplace(*ctx.topology, config.traffic);
+    const RouterConfig& rc = config.network.router;
+    TerminalParams tp;
+    tp.id = ctx.id;
+    tp.nodes = ctx.topology->nodes();
+    tp.component = ctx.component;
+    tp.layout = *ctx.layout;
+    tp.vcs = rc.vcs;
+    tp.buffer_depth = rc.buffer_depth;
+    tp.flit_bytes = config.network.flit_bytes;
+    tp.packet_length = config.traffic.packet_length;
+    tp.injection_rate = config.traffic.injection_rate;
+    tp.generate_until = ctx.stats->window_end();
+    tp.seed = config.traffic.seed;
+    tp.multidest = rc.multidest;
+    tp.header_encoding = rc.header_encoding;
+    tp.multicast_fraction = config.traffic.multicast_fraction;
+    tp.multicast_destinations = config.traffic.multicast_destinations;
+    auto t =
+        std::make_unique<Terminal>(tp, **picker, *ctx.topology, *ctx.route_compute, *ctx.multicast,
+                                   *ctx.scoreboard, *ctx.stats, software.get(), ctx.host);
+    terminals->push_back(t.get());
+    return t;
+  };
 }
 
 NetworkOptions windowed(NetworkOptions options, EndpointFactory factory) {
@@ -48,14 +51,19 @@ NetworkOptions windowed(NetworkOptions options, EndpointFactory factory) {
 
 SyntheticNetwork::SyntheticNetwork(const sc_core::sc_module_name& name, const Config& config,
                                    NetworkOptions options)
-    : SyntheticNetwork(name, config, std::move(options),
-                       std::make_shared<std::vector<Terminal*>>()) {}
+    : SyntheticNetwork(
+          name, config, std::move(options), std::make_shared<std::vector<Terminal*>>(),
+          std::make_shared<SoftwareMulticast>(config.traffic.software_multicast,
+                                              config.traffic.software_forward_cycles)) {}
 
 SyntheticNetwork::SyntheticNetwork(const sc_core::sc_module_name& name, const Config& config,
                                    NetworkOptions options,
-                                   std::shared_ptr<std::vector<Terminal*>> terminals)
-    : Network(name, config, windowed(std::move(options), terminal_factory(config, terminals))),
-      terminals_(std::move(terminals)) {}
+                                   std::shared_ptr<std::vector<Terminal*>> terminals,
+                                   std::shared_ptr<SoftwareMulticast> software)
+    : Network(name, config,
+              windowed(std::move(options), terminal_factory(config, terminals, software))),
+      terminals_(std::move(terminals)),
+      software_(std::move(software)) {}
 
 void SyntheticNetwork::check_future(Cycle at, const std::string& what) const {
   if (evaluated_cycles() > 0 && at <= cycles())
@@ -81,16 +89,15 @@ void SyntheticNetwork::schedule_packet(NodeId src, NodeId dst, int length, Cycle
 void SyntheticNetwork::schedule_multicast(NodeId src, const std::vector<NodeId>& dests, int length,
                                           Cycle at) {
   const MultidestMode mode = config().network.router.multidest;
-  if (mode == MultidestMode::kNone)
-    throw std::invalid_argument(
-        "schedule_multicast: network.router.multidest is none (unicast only)");
   if (src >= static_cast<NodeId>(topology().nodes()))
     throw std::invalid_argument(
         fmt::format("schedule_multicast: source node {} does not exist", src));
   const std::string why =
       multicast_list_violation(route_compute(), mode, src, dests, topology().nodes());
   if (!why.empty())
-    throw std::invalid_argument(fmt::format("schedule_multicast: worm from {}: {}", src, why));
+    throw std::invalid_argument(fmt::format("schedule_multicast: {} from {}: {}",
+                                            mode == MultidestMode::kNone ? "multicast" : "worm",
+                                            src, why));
   if (length < 1 || length > 65535)
     throw std::invalid_argument(
         fmt::format("schedule_multicast: length {} flits is outside 1..65535", length));
