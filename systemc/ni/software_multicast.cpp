@@ -30,9 +30,8 @@ std::vector<SoftwareSend> software_sends(SoftwareMulticastScheme scheme, std::ui
 std::vector<NodeId> routing_ordered_chain(const RouteCompute& route_compute,
                                           const Topology& topology, std::vector<NodeId> nodes) {
   if (route_compute.hamiltonian()) {
-    std::sort(nodes.begin(), nodes.end(), [&](NodeId a, NodeId b) {
-      return route_compute.label(a) < route_compute.label(b);
-    });
+    std::sort(nodes.begin(), nodes.end(),
+              [&](NodeId a, NodeId b) { return route_compute.label(a) < route_compute.label(b); });
     return nodes;
   }
   const std::vector<int> order = route_compute.resolution_order();

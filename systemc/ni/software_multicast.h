@@ -89,9 +89,9 @@ class SoftwareMulticast {
   // delivery, and packets sent (the destination count for both schemes).
   const std::vector<std::uint32_t>& latencies() const { return latencies_; }
   double packets_per_operation() const {
-    return latencies_.empty() ? 0.0
-                              : static_cast<double>(measured_packets_) /
-                                    static_cast<double>(latencies_.size());
+    return latencies_.empty()
+               ? 0.0
+               : static_cast<double>(measured_packets_) / static_cast<double>(latencies_.size());
   }
 
  private:

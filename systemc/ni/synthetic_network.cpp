@@ -8,38 +8,35 @@
 namespace wormsim {
 
 namespace {
-// The terminal at every node, drawing destinations from one picker shared by all of them and
-// running software multicasts through one shared record of operations.
+// The terminal at every node, drawing destinations from one picker shared by all of them.
 EndpointFactory terminal_factory(const Config& config,
-                                 const std::shared_ptr<std::vector<Terminal*>>& terminals,
-                                 const std::shared_ptr<SoftwareMulticast>& software) {
+                                 const std::shared_ptr<std::vector<Terminal*>>& terminals) {
   auto picker = std::make_shared<std::optional<DestinationPicker>>();
-  return [config, terminals, picker,
-          software](const EndpointContext& ctx) -> std::unique_ptr<NetworkEndpoint> {
-    if (!picker->has_value()) picker->emplace(*ctx.topology, config.traffic);
-    const RouterConfig& rc = config.network.router;
-    TerminalParams tp;
-    tp.id = ctx.id;
-    tp.nodes = ctx.topology->nodes();
-    tp.component = ctx.component;
-    tp.layout = *ctx.layout;
-    tp.vcs = rc.vcs;
-    tp.buffer_depth = rc.buffer_depth;
-    tp.flit_bytes = config.network.flit_bytes;
-    tp.packet_length = config.traffic.packet_length;
-    tp.injection_rate = config.traffic.injection_rate;
-    tp.generate_until = ctx.stats->window_end();
-    tp.seed = config.traffic.seed;
-    tp.multidest = rc.multidest;
-    tp.header_encoding = rc.header_encoding;
-    tp.multicast_fraction = config.traffic.multicast_fraction;
-    tp.multicast_destinations = config.traffic.multicast_destinations;
-    auto t =
-        std::make_unique<Terminal>(tp, **picker, *ctx.topology, *ctx.route_compute, *ctx.multicast,
-                                   *ctx.scoreboard, *ctx.stats, software.get(), ctx.host);
-    terminals->push_back(t.get());
-    return t;
-  };
+  return
+      [config, terminals, picker](const EndpointContext& ctx) -> std::unique_ptr<NetworkEndpoint> {
+        if (!picker->has_value()) picker->emplace(*ctx.topology, config.traffic);
+        const RouterConfig& rc = config.network.router;
+        TerminalParams tp;
+        tp.id = ctx.id;
+        tp.nodes = ctx.topology->nodes();
+        tp.component = ctx.component;
+        tp.layout = *ctx.layout;
+        tp.vcs = rc.vcs;
+        tp.buffer_depth = rc.buffer_depth;
+        tp.flit_bytes = config.network.flit_bytes;
+        tp.packet_length = config.traffic.packet_length;
+        tp.injection_rate = config.traffic.injection_rate;
+        tp.generate_until = ctx.stats->window_end();
+        tp.seed = config.traffic.seed;
+        tp.multidest = rc.multidest;
+        tp.header_encoding = rc.header_encoding;
+        tp.multicast_fraction = config.traffic.multicast_fraction;
+        tp.multicast_destinations = config.traffic.multicast_destinations;
+        auto t = std::make_unique<Terminal>(tp, **picker, *ctx.topology, *ctx.route_compute,
+                                            *ctx.multicast, *ctx.scoreboard, *ctx.stats);
+        terminals->push_back(t.get());
+        return t;
+      };
 }
 
 NetworkOptions windowed(NetworkOptions options, EndpointFactory factory) {
@@ -51,19 +48,17 @@ NetworkOptions windowed(NetworkOptions options, EndpointFactory factory) {
 
 SyntheticNetwork::SyntheticNetwork(const sc_core::sc_module_name& name, const Config& config,
                                    NetworkOptions options)
-    : SyntheticNetwork(
-          name, config, std::move(options), std::make_shared<std::vector<Terminal*>>(),
-          std::make_shared<SoftwareMulticast>(config.traffic.software_multicast,
-                                              config.traffic.software_forward_cycles)) {}
+    : SyntheticNetwork(name, config, std::move(options),
+                       std::make_shared<std::vector<Terminal*>>()) {}
 
 SyntheticNetwork::SyntheticNetwork(const sc_core::sc_module_name& name, const Config& config,
                                    NetworkOptions options,
-                                   std::shared_ptr<std::vector<Terminal*>> terminals,
-                                   std::shared_ptr<SoftwareMulticast> software)
-    : Network(name, config,
-              windowed(std::move(options), terminal_factory(config, terminals, software))),
+                                   std::shared_ptr<std::vector<Terminal*>> terminals)
+    : Network(name, config, windowed(std::move(options), terminal_factory(config, terminals))),
       terminals_(std::move(terminals)),
-      software_(std::move(software)) {}
+      software_(config.traffic.software_multicast, config.traffic.software_forward_cycles) {
+  for (Terminal* t : *terminals_) t->attach_software_multicast(&software_, this);
+}
 
 void SyntheticNetwork::check_future(Cycle at, const std::string& what) const {
   if (evaluated_cycles() > 0 && at <= cycles())

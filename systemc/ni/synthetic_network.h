@@ -37,16 +37,15 @@ class SyntheticNetwork : public Network {
 
   Terminal& terminal(NodeId n) { return *terminals_->at(n); }
   // Software multicast operations and their measured latencies (multidest none).
-  const SoftwareMulticast& software_multicast() const { return *software_; }
+  const SoftwareMulticast& software_multicast() const { return software_; }
 
  private:
   SyntheticNetwork(const sc_core::sc_module_name& name, const Config& config,
-                   NetworkOptions options, std::shared_ptr<std::vector<Terminal*>> terminals,
-                   std::shared_ptr<SoftwareMulticast> software);
+                   NetworkOptions options, std::shared_ptr<std::vector<Terminal*>> terminals);
   void check_future(Cycle at, const std::string& what) const;
 
   std::shared_ptr<std::vector<Terminal*>> terminals_;
-  std::shared_ptr<SoftwareMulticast> software_;
+  SoftwareMulticast software_;  // shared by the terminals
 };
 
 }  // namespace wormsim

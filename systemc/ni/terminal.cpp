@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -9,8 +10,7 @@ namespace wormsim {
 
 Terminal::Terminal(const TerminalParams& params, const DestinationPicker& picker,
                    const Topology& topology, const RouteCompute& route_compute,
-                   MulticastTable& multicast, Scoreboard& scoreboard, Statistics& stats,
-                   SoftwareMulticast* software, EndpointHost* host)
+                   MulticastTable& multicast, Scoreboard& scoreboard, Statistics& stats)
     : params_(params),
       picker_(picker),
       topology_(topology),
@@ -24,9 +24,7 @@ Terminal::Terminal(const TerminalParams& params, const DestinationPicker& picker
                   ? static_cast<std::size_t>(params.layout.injection)
                   : 1u),
       ejection_(static_cast<std::size_t>(params.layout.ejection), nullptr),
-      reassembly_(params.id, params.layout.ejection, params.vcs, false),
-      software_(software),
-      host_(host) {
+      reassembly_(params.id, params.layout.ejection, params.vcs, false) {
   channels_.reserve(static_cast<std::size_t>(params.layout.injection));
   for (int c = 0; c < params.layout.injection; ++c)
     channels_.push_back({InjectionChannel(params.vcs, params.buffer_depth), {}});
@@ -129,11 +127,14 @@ PacketId Terminal::create_packet(NodeId dst, int length, Cycle now, std::vector<
 // A multicast created by this node: a multidestination worm, or on unicast routers the
 // source's sends of a software multicast (entering the queue now, in sending order).
 void Terminal::create_multicast(std::vector<NodeId> dests, int length, Cycle now) {
-  if (params_.multidest != MultidestMode::kNone || software_ == nullptr) {
+  if (params_.multidest != MultidestMode::kNone) {
     const NodeId first = dests.front();
     create_packet(first, length, now, std::move(dests));
     return;
   }
+  if (software_ == nullptr)
+    throw std::logic_error(fmt::format(
+        "node {}: a multicast on unicast routers needs attach_software_multicast()", params_.id));
   dests.push_back(params_.id);
   std::vector<NodeId> chain = routing_ordered_chain(route_compute_, topology_, std::move(dests));
   const auto root =
@@ -245,9 +246,9 @@ void Terminal::consume(int channel, const Flit& flit, Cycle now, ActivityCalenda
 void Terminal::receive_software(PacketId id, Cycle now, ActivityCalendar& calendar) {
   if (!software_->on_delivered(id, now, received_sends_)) return;
   const Cycle f = software_->forward_cycles();
-  for (SoftwareMulticast::Packet& p : received_sends_) {
+  for (const SoftwareMulticast::Packet& p : received_sends_) {
     software_free_ = std::max(software_free_, now) + f;
-    forwards_.emplace_back(software_free_, std::move(p));
+    forwards_.emplace_back(software_free_, p);
     if (software_free_ > now) {
       calendar.wake(params_.component, software_free_);
       if (host_ != nullptr) host_->hold_until(software_free_);

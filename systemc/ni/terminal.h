@@ -53,11 +53,16 @@ struct TerminalParams {
 
 class Terminal : public NetworkEndpoint {
  public:
-  // `software` (shared by all terminals; null = no software multicasts) and `host` (holds a
-  // windowed run open while a forward waits out its software overhead) are not owned.
   Terminal(const TerminalParams& params, const DestinationPicker& picker, const Topology& topology,
            const RouteCompute& route_compute, MulticastTable& multicast, Scoreboard& scoreboard,
-           Statistics& stats, SoftwareMulticast* software = nullptr, EndpointHost* host = nullptr);
+           Statistics& stats);
+  // With multidest none a multicast is a software multicast recorded in `software` (shared by
+  // all terminals; required for one); `host` holds a windowed run open while a forward waits
+  // out its software overhead. Neither is owned.
+  void attach_software_multicast(SoftwareMulticast* software, EndpointHost* host) {
+    software_ = software;
+    host_ = host;
+  }
 
   void attach_injection(int channel, Link* link) override;
   void attach_ejection(int channel, Link* link) override;
@@ -124,8 +129,8 @@ class Terminal : public NetworkEndpoint {
   std::vector<Channel> channels_;
   std::vector<Link*> ejection_;
   PacketReassembly reassembly_;
-  SoftwareMulticast* software_;
-  EndpointHost* host_;
+  SoftwareMulticast* software_ = nullptr;
+  EndpointHost* host_ = nullptr;
   // Forwards of software multicasts waiting for this node's software, by creation cycle (the
   // node serialises them, so the cycles never decrease), and the cycle its software is free.
   std::deque<std::pair<Cycle, SoftwareMulticast::Packet>> forwards_;

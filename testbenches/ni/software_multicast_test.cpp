@@ -249,7 +249,8 @@ void run_row(Cycle f, const std::map<NodeId, Cycle>& expected_by_x, Cycle expect
   });
   expect_clean(*net);
   std::map<NodeId, Cycle> expected;
-  for (const auto& [x, cycle] : expected_by_x) expected[topo.node_at({static_cast<int>(x), 0})] = cycle;
+  for (const auto& [x, cycle] : expected_by_x)
+    expected[topo.node_at({static_cast<int>(x), 0})] = cycle;
   EXPECT_EQ(deliveries(*net), expected);
   EXPECT_EQ(net->software_multicast().latencies(),
             std::vector<std::uint32_t>{static_cast<std::uint32_t>(expected_latency)});
@@ -282,8 +283,7 @@ TEST(SoftwareMulticastZeroLoad, SeparateAddressingSerialisesOnTheInjectionChanne
   });
   expect_clean(*net);
   std::map<NodeId, Cycle> expected;
-  for (int k = 0; k < 7; ++k)
-    expected[topo.node_at({k + 1, 0})] = 17 + 6 * static_cast<Cycle>(k);
+  for (int k = 0; k < 7; ++k) expected[topo.node_at({k + 1, 0})] = 17 + 6 * static_cast<Cycle>(k);
   EXPECT_EQ(deliveries(*net), expected);
   EXPECT_EQ(net->software_multicast().latencies(), std::vector<std::uint32_t>{43});
   EXPECT_DOUBLE_EQ(net->software_multicast().packets_per_operation(), 7.0);
