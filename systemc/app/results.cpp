@@ -42,7 +42,36 @@ LinkSummary link_summary(const Network& net) {
   return s;
 }
 
+bool has_software_multicast(const SyntheticNetwork& net) {
+  const Config& c = net.config();
+  return c.network.router.multidest == MultidestMode::kNone &&
+         (c.traffic.multicast_fraction > 0 || net.software_multicast().operations_created() > 0);
+}
+
 }  // namespace
+
+nlohmann::json results_json(const SyntheticNetwork& net, const RunInfo& info) {
+  nlohmann::json j = results_json(static_cast<const Network&>(net), info);
+  if (!has_software_multicast(net)) return j;
+  const SoftwareMulticast& sm = net.software_multicast();
+  j["software_multicast"] = {{"operations", sm.latencies().size()},
+                             {"latency", distribution_json(Distribution::of(sm.latencies()))},
+                             {"packets_per_operation", sm.packets_per_operation()},
+                             {"outstanding", sm.operations_outstanding()}};
+  return j;
+}
+
+std::string summary_text(const SyntheticNetwork& net, const RunInfo& info) {
+  std::string s = summary_text(static_cast<const Network&>(net), info);
+  if (!has_software_multicast(net)) return s;
+  const SoftwareMulticast& sm = net.software_multicast();
+  const Distribution d = Distribution::of(sm.latencies());
+  s += fmt::format(
+      "software multicast ({}, until the last destination; {} measured operations, {:.2f} "
+      "packets each): avg {:.2f}, p50 {}, p99 {}, max {} cycles\n",
+      to_string(sm.scheme()), d.count, sm.packets_per_operation(), d.mean, d.p50, d.p99, d.max);
+  return s;
+}
 
 nlohmann::json results_json(const Network& net, const RunInfo& info) {
   const Statistics& st = net.stats();

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "network.h"
+#include "synthetic_network.h"
 
 namespace wormsim {
 
@@ -20,5 +21,10 @@ struct RunInfo {
 
 nlohmann::json results_json(const Network& network, const RunInfo& info);
 std::string summary_text(const Network& network, const RunInfo& info);
+// Synthetic runs: the same, plus the software multicast operations ("software_multicast", and a
+// summary line) when the run has any (network.router.multidest none with
+// traffic.multicast_fraction > 0, or scripted multicasts).
+nlohmann::json results_json(const SyntheticNetwork& network, const RunInfo& info);
+std::string summary_text(const SyntheticNetwork& network, const RunInfo& info);
 
 }  // namespace wormsim

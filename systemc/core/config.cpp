@@ -50,6 +50,9 @@ constexpr NameTable<AllocatorKind, 2> kAllocatorNames{
      {AllocatorKind::kSeparableOutputFirst, "separable_output_first"}}};
 constexpr NameTable<RouterImplementation, 2> kImplementationNames{
     {{RouterImplementation::kSystemC, "systemc"}, {RouterImplementation::kRtl, "rtl"}}};
+constexpr NameTable<SoftwareMulticastScheme, 2> kSoftwareMulticastNames{
+    {{SoftwareMulticastScheme::kSeparateAddressing, "separate_addressing"},
+     {SoftwareMulticastScheme::kBinomialTree, "binomial_tree"}}};
 constexpr NameTable<TrafficPattern, 5> kTrafficNames{
     {{TrafficPattern::kUniformRandom, "uniform_random"},
      {TrafficPattern::kTranspose, "transpose"},
@@ -169,6 +172,7 @@ WORMSIM_ENUM_TABLE(MultidestMode, kMultidestNames)
 WORMSIM_ENUM_TABLE(Replication, kReplicationNames)
 WORMSIM_ENUM_TABLE(HeaderEncoding, kEncodingNames)
 WORMSIM_ENUM_TABLE(TrafficPattern, kTrafficNames)
+WORMSIM_ENUM_TABLE(SoftwareMulticastScheme, kSoftwareMulticastNames)
 WORMSIM_ENUM_TABLE(Workload, kWorkloadNames)
 WORMSIM_ENUM_TABLE(CollectiveAlgorithm, kCollectiveNames)
 WORMSIM_ENUM_TABLE(RootSelection, kRootNames)
@@ -502,9 +506,9 @@ void Config::validate() const {
                       traffic.injection_rate));
   require(traffic.multicast_fraction >= 0 && traffic.multicast_fraction <= 1,
           "traffic.multicast_fraction", "must be in 0..1");
+  require(traffic.software_forward_cycles <= 1000000000, "traffic.software_forward_cycles",
+          fmt::format("must be in 0..1000000000 cycles (got {})", traffic.software_forward_cycles));
   if (traffic.multicast_fraction > 0) {
-    require(r.multidest != MultidestMode::kNone, "traffic.multicast_fraction",
-            "multidestination worms need network.router.multidest: path or tree");
     require(traffic.multicast_destinations >= 1 && traffic.multicast_destinations < nodes,
             "traffic.multicast_destinations",
             fmt::format("must be in 1..{} (got {})", nodes - 1, traffic.multicast_destinations));

@@ -36,6 +36,11 @@ enum class Replication { kSynchronous, kAsynchronous };
 // How a multidestination header encodes its destinations: a list of node addresses, or a
 // bit-string with one bit per node.
 enum class HeaderEncoding { kAddressList, kBitString };
+// How a synthetic multicast travels on unicast routers (network.router.multidest none), as a
+// software tree of unicast packets (ni/software_multicast.h): separate_addressing = the source
+// sends one packet to every destination; binomial_tree = U-mesh recursive halving over the
+// routing-ordered chain (seed 000 section 3.2.2, after McKinley et al.).
+enum class SoftwareMulticastScheme { kSeparateAddressing, kBinomialTree };
 enum class TrafficPattern {
   kUniformRandom,
   kTranspose,
@@ -208,11 +213,16 @@ struct TrafficConfig {
   double injection_rate = 0.1;  // offered load, flits/node/cycle (Bernoulli packet arrivals)
   int packet_length = 5;        // flits per packet
   HotspotConfig hotspot;
-  // Multidestination worms (needs network.router.multidest path or tree): this share of the
-  // packets goes to `multicast_destinations` random destinations (a random base-routing-
-  // conformed path for path worms, a random set for tree worms).
+  // Multicasts: this share of the packets goes to `multicast_destinations` random destinations
+  // (a random base-routing-conformed path for path worms, a random set for tree worms and for
+  // software multicasts on unicast routers).
   double multicast_fraction = 0;
   int multicast_destinations = 4;
+  // multidest none: a multicast is a software tree of unicast packets of this scheme.
+  SoftwareMulticastScheme software_multicast = SoftwareMulticastScheme::kBinomialTree;
+  // multidest none: cycles a receiving node spends before each forward it starts (the
+  // alpha/gamma analogue; serialised per node).
+  Cycle software_forward_cycles = 0;
   std::uint64_t seed = 1;
 };
 
@@ -348,6 +358,7 @@ std::string to_string(MultidestMode v);
 std::string to_string(Replication v);
 std::string to_string(HeaderEncoding v);
 std::string to_string(TrafficPattern v);
+std::string to_string(SoftwareMulticastScheme v);
 std::string to_string(Workload v);
 std::string to_string(CollectiveAlgorithm v);
 std::string to_string(RootSelection v);

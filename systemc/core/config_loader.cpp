@@ -427,6 +427,15 @@ const std::vector<Field>& schema() {
       {"traffic.multicast_destinations",
        [](const Val& v, Config& c) { c.traffic.multicast_destinations = to_int(v); },
        [](const Config& c) -> Json { return c.traffic.multicast_destinations; }},
+      {"traffic.software_multicast",
+       [](const Val& v, Config& c) {
+         c.traffic.software_multicast =
+             to_enum<SoftwareMulticastScheme>(v, "software multicast scheme");
+       },
+       [](const Config& c) -> Json { return to_string(c.traffic.software_multicast); }},
+      {"traffic.software_forward_cycles",
+       [](const Val& v, Config& c) { c.traffic.software_forward_cycles = to_cycles(v); },
+       [](const Config& c) -> Json { return c.traffic.software_forward_cycles; }},
       {"traffic.hotspot.nodes",
        [](const Val& v, Config& c) {
          c.traffic.hotspot.nodes = to_list<NodeId>(v, "node ids", to_node);
@@ -997,6 +1006,18 @@ std::string unused_reason(const Config& c, const std::string& key) {
                        to_string(c.traffic.pattern));
   if (synthetic && key == "traffic.multicast_destinations" && c.traffic.multicast_fraction == 0)
     return "traffic.multicast_fraction is 0: no multidestination worms";
+  if (synthetic &&
+      (key == "traffic.software_multicast" || key == "traffic.software_forward_cycles")) {
+    if (r.multidest != MultidestMode::kNone)
+      return fmt::format(
+          "network.router.multidest is {}: multicasts are multidestination worms, not "
+          "software trees",
+          to_string(r.multidest));
+    if (c.traffic.multicast_fraction == 0) return "traffic.multicast_fraction is 0: no multicasts";
+    if (key == "traffic.software_forward_cycles" &&
+        c.traffic.software_multicast == SoftwareMulticastScheme::kSeparateAddressing)
+      return "traffic.software_multicast is separate_addressing: no node forwards";
+  }
   // Collective operations.
   if (!synthetic) {
     const bool only_ping_pong =

@@ -55,7 +55,10 @@ SyntheticNetwork::SyntheticNetwork(const sc_core::sc_module_name& name, const Co
                                    NetworkOptions options,
                                    std::shared_ptr<std::vector<Terminal*>> terminals)
     : Network(name, config, windowed(std::move(options), terminal_factory(config, terminals))),
-      terminals_(std::move(terminals)) {}
+      terminals_(std::move(terminals)),
+      software_(config.traffic.software_multicast, config.traffic.software_forward_cycles) {
+  for (Terminal* t : *terminals_) t->attach_software_multicast(&software_, this);
+}
 
 void SyntheticNetwork::check_future(Cycle at, const std::string& what) const {
   if (evaluated_cycles() > 0 && at <= cycles())
@@ -81,16 +84,15 @@ void SyntheticNetwork::schedule_packet(NodeId src, NodeId dst, int length, Cycle
 void SyntheticNetwork::schedule_multicast(NodeId src, const std::vector<NodeId>& dests, int length,
                                           Cycle at) {
   const MultidestMode mode = config().network.router.multidest;
-  if (mode == MultidestMode::kNone)
-    throw std::invalid_argument(
-        "schedule_multicast: network.router.multidest is none (unicast only)");
   if (src >= static_cast<NodeId>(topology().nodes()))
     throw std::invalid_argument(
         fmt::format("schedule_multicast: source node {} does not exist", src));
   const std::string why =
       multicast_list_violation(route_compute(), mode, src, dests, topology().nodes());
   if (!why.empty())
-    throw std::invalid_argument(fmt::format("schedule_multicast: worm from {}: {}", src, why));
+    throw std::invalid_argument(fmt::format("schedule_multicast: {} from {}: {}",
+                                            mode == MultidestMode::kNone ? "multicast" : "worm",
+                                            src, why));
   if (length < 1 || length > 65535)
     throw std::invalid_argument(
         fmt::format("schedule_multicast: length {} flits is outside 1..65535", length));

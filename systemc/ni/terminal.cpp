@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -90,7 +91,8 @@ std::size_t Terminal::queued_packets() const {
   return n;
 }
 
-void Terminal::create_packet(NodeId dst, int length, Cycle now, std::vector<NodeId> dests) {
+PacketId Terminal::create_packet(NodeId dst, int length, Cycle now, std::vector<NodeId> dests,
+                                 bool software) {
   const PacketId id = sequence_++ * static_cast<PacketId>(params_.nodes) + params_.id;
   PacketRecord record;
   record.src = params_.id;
@@ -104,7 +106,8 @@ void Terminal::create_packet(NodeId dst, int length, Cycle now, std::vector<Node
   }
   record.length = static_cast<std::uint32_t>(length);
   record.created = now;
-  record.measured = stats_.measuring(now);
+  record.measured = !software && stats_.measuring(now);
+  record.software_multicast = software;
   std::uint64_t h = kChecksumSeed;
   Flit scratch;
   for (int i = 0; i < length; ++i) {
@@ -118,20 +121,42 @@ void Terminal::create_packet(NodeId dst, int length, Cycle now, std::vector<Node
   if (params_.layout.model == PortModel::kAllPort && dst != params_.id)
     channel = route_compute_.first_hop_port(params_.id, dst);
   queue_for(channel).push_back({id, dst, length, mcast});
+  return id;
+}
+
+// A multicast created by this node: a multidestination worm, or on unicast routers the
+// source's sends of a software multicast (entering the queue now, in sending order).
+void Terminal::create_multicast(std::vector<NodeId> dests, int length, Cycle now) {
+  if (params_.multidest != MultidestMode::kNone) {
+    const NodeId first = dests.front();
+    create_packet(first, length, now, std::move(dests));
+    return;
+  }
+  if (software_ == nullptr)
+    throw std::logic_error(fmt::format(
+        "node {}: a multicast on unicast routers needs attach_software_multicast()", params_.id));
+  dests.push_back(params_.id);
+  std::vector<NodeId> chain = routing_ordered_chain(route_compute_, topology_, std::move(dests));
+  const auto root =
+      static_cast<std::uint32_t>(std::find(chain.begin(), chain.end(), params_.id) - chain.begin());
+  for (const SoftwareMulticast::Packet& p :
+       software_->begin(std::move(chain), root, length, now, stats_.measuring(now)))
+    create_software(p, now);
+}
+
+void Terminal::create_software(const SoftwareMulticast::Packet& p, Cycle now) {
+  software_->on_created(create_packet(p.dst, p.length, now, {}, true), p.hop);
 }
 
 Terminal::StepResult Terminal::step(Cycle now, ActivityCalendar& calendar, bool measuring) {
   StepResult result;
-  result.moved = eject(now);
+  result.moved = eject(now, calendar);
   for (Channel& ch : channels_) ch.wire.collect_credits(now);
   if (synthetic_ && next_arrival_ == now && now < params_.generate_until) {
     if (params_.multicast_fraction > 0 &&
         std::generate_canonical<double, 53>(rng_) < params_.multicast_fraction) {
       std::vector<NodeId> dests = random_destinations();
-      if (!dests.empty()) {
-        const NodeId first = dests.front();
-        create_packet(first, params_.packet_length, now, std::move(dests));
-      }
+      if (!dests.empty()) create_multicast(std::move(dests), params_.packet_length, now);
     } else if (const NodeId dst = picker_.pick(params_.id, rng_); dst != kNoNode) {
       create_packet(dst, params_.packet_length, now);
     }
@@ -140,9 +165,15 @@ Terminal::StepResult Terminal::step(Cycle now, ActivityCalendar& calendar, bool 
   }
   while (!scripted_.empty() && scripted_.front().first <= now) {
     Scripted& p = scripted_.front().second;
-    const NodeId dst = p.dst;
-    create_packet(dst, p.length, now, std::move(p.dests));
+    if (p.dests.empty())
+      create_packet(p.dst, p.length, now);
+    else
+      create_multicast(std::move(p.dests), p.length, now);
     scripted_.pop_front();
+  }
+  while (!forwards_.empty() && forwards_.front().first <= now) {
+    create_software(forwards_.front().second, now);
+    forwards_.pop_front();
   }
   const int injected = inject(now, calendar, measuring);
   result.moved += injected;
@@ -184,12 +215,12 @@ int Terminal::inject(Cycle now, ActivityCalendar& calendar, bool measuring) {
   return moved;
 }
 
-int Terminal::eject(Cycle now) {
+int Terminal::eject(Cycle now, ActivityCalendar& calendar) {
   int moved = 0;
   for (int c = 0; c < static_cast<int>(ejection_.size()); ++c) {
     Link* link = ejection_[static_cast<std::size_t>(c)];
     while (link->flits.ready(now)) {
-      consume(c, link->flits.front(), now);
+      consume(c, link->flits.front(), now, calendar);
       link->flits.pop();
       ++moved;
     }
@@ -197,13 +228,31 @@ int Terminal::eject(Cycle now) {
   return moved;
 }
 
-void Terminal::consume(int channel, const Flit& flit, Cycle now) {
+void Terminal::consume(int channel, const Flit& flit, Cycle now, ActivityCalendar& calendar) {
   const PacketReassembly::Packet* p = reassembly_.accept(channel, flit, now, scoreboard_, stats_);
   if (p == nullptr) return;
   if (const PacketRecord* rec =
           scoreboard_.on_delivered(flit.packet_id, params_.id, p->flits, p->checksum, now)) {
     stats_.on_delivered(flit.packet_id, *rec, now, flit.hops);
     if (flit.mcast != 0) multicast_.consumed(flit.mcast);
+    if (rec->software_multicast && software_ != nullptr)
+      receive_software(flit.packet_id, now, calendar);
+  }
+}
+
+// The node's software forwards a software multicast packet it consumed in cycle `now`: each
+// forward enters the queue forward_cycles after the node's previous one (step() creates those
+// due now; later ones wake this node and hold the run open).
+void Terminal::receive_software(PacketId id, Cycle now, ActivityCalendar& calendar) {
+  if (!software_->on_delivered(id, now, received_sends_)) return;
+  const Cycle f = software_->forward_cycles();
+  for (const SoftwareMulticast::Packet& p : received_sends_) {
+    software_free_ = std::max(software_free_, now) + f;
+    forwards_.emplace_back(software_free_, p);
+    if (software_free_ > now) {
+      calendar.wake(params_.component, software_free_);
+      if (host_ != nullptr) host_->hold_until(software_free_);
+    }
   }
 }
 

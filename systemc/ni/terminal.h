@@ -8,7 +8,9 @@
 // first idle channel, all-port the channel of the packet's first-hop direction.
 // With multidestination support a share of the packets are worms to several destinations
 // (a random base-routing-conformed path, or a random set for tree worms), each costing the
-// header flits its destination list needs (docs/multidestination.md).
+// header flits its destination list needs (docs/multidestination.md). Without it (multidest
+// none) such a multicast is a software tree of unicast packets (ni/software_multicast.h): the
+// terminal sends its share, and forwards what it receives for an operation after consuming it.
 #pragma once
 
 #include <deque>
@@ -25,6 +27,7 @@
 #include "port_layout.h"
 #include "route_compute.h"
 #include "scoreboard.h"
+#include "software_multicast.h"
 #include "statistics.h"
 #include "traffic_pattern.h"
 
@@ -53,6 +56,13 @@ class Terminal : public NetworkEndpoint {
   Terminal(const TerminalParams& params, const DestinationPicker& picker, const Topology& topology,
            const RouteCompute& route_compute, MulticastTable& multicast, Scoreboard& scoreboard,
            Statistics& stats);
+  // With multidest none a multicast is a software multicast recorded in `software` (shared by
+  // all terminals; required for one); `host` holds a windowed run open while a forward waits
+  // out its software overhead. Neither is owned.
+  void attach_software_multicast(SoftwareMulticast* software, EndpointHost* host) {
+    software_ = software;
+    host_ = host;
+  }
 
   void attach_injection(int channel, Link* link) override;
   void attach_ejection(int channel, Link* link) override;
@@ -61,7 +71,8 @@ class Terminal : public NetworkEndpoint {
   void start(ActivityCalendar& calendar) override;
   // Queues a packet created at cycle `at` (scripted traffic for tests and experiments).
   void schedule_packet(NodeId dst, int length, Cycle at, ActivityCalendar& calendar);
-  // A scripted multidestination worm of `length` payload flits (the caller checked `dests`).
+  // A scripted multicast of `length` payload flits (the caller checked `dests`): one
+  // multidestination worm, or with multidest none a software multicast.
   void schedule_multicast(const std::vector<NodeId>& dests, int length, Cycle at,
                           ActivityCalendar& calendar);
 
@@ -87,11 +98,15 @@ class Terminal : public NetworkEndpoint {
   };
 
   Cycle draw_gap();
-  void create_packet(NodeId dst, int length, Cycle now, std::vector<NodeId> dests = {});
+  PacketId create_packet(NodeId dst, int length, Cycle now, std::vector<NodeId> dests = {},
+                         bool software = false);
+  void create_multicast(std::vector<NodeId> dests, int length, Cycle now);
+  void create_software(const SoftwareMulticast::Packet& p, Cycle now);
   std::vector<NodeId> random_destinations();
   int inject(Cycle now, ActivityCalendar& calendar, bool measuring);
-  int eject(Cycle now);
-  void consume(int channel, const Flit& flit, Cycle now);
+  int eject(Cycle now, ActivityCalendar& calendar);
+  void consume(int channel, const Flit& flit, Cycle now, ActivityCalendar& calendar);
+  void receive_software(PacketId id, Cycle now, ActivityCalendar& calendar);
   std::deque<Pending>& queue_for(int channel) {
     return queues_[params_.layout.model == PortModel::kAllPort ? static_cast<std::size_t>(channel)
                                                                : 0];
@@ -114,6 +129,13 @@ class Terminal : public NetworkEndpoint {
   std::vector<Channel> channels_;
   std::vector<Link*> ejection_;
   PacketReassembly reassembly_;
+  SoftwareMulticast* software_ = nullptr;
+  EndpointHost* host_ = nullptr;
+  // Forwards of software multicasts waiting for this node's software, by creation cycle (the
+  // node serialises them, so the cycles never decrease), and the cycle its software is free.
+  std::deque<std::pair<Cycle, SoftwareMulticast::Packet>> forwards_;
+  Cycle software_free_ = 0;
+  std::vector<SoftwareMulticast::Packet> received_sends_;  // scratch
 };
 
 }  // namespace wormsim

@@ -23,7 +23,10 @@ struct PacketRecord {
   Cycle created = 0;           // entered the source queue
   Cycle injected = 0;          // head left the NI
   std::uint64_t checksum = 0;  // FNV-1a over the payload bytes in flit order
-  bool measured = false;       // created inside the measurement window
+  // Counts in the packet latency statistics: created inside the measurement window, and not a
+  // packet of a software multicast (whose latency is its operation's, ni/software_multicast.h).
+  bool measured = false;
+  bool software_multicast = false;  // a unicast packet of a software multicast operation
   // Multidestination worm: the destinations that have not received it yet (dst is the first
   // of the list). Empty for a unicast packet.
   std::vector<NodeId> remaining;

@@ -1,5 +1,7 @@
 #include "route_compute.h"
 
+#include <algorithm>
+
 namespace wormsim {
 
 RouteCompute::RouteCompute(const Topology& topology, const RoutingConfig& routing,
@@ -66,6 +68,14 @@ int RouteCompute::first_hop_port(NodeId here, NodeId dst) const {
     return 2 * d + (forward <= k - forward ? 0 : 1);  // ties go the + way
   }
   return -1;
+}
+
+std::vector<int> RouteCompute::resolution_order() const {
+  if (topology_.kind() != TopologyKind::kHypercube) return order_;
+  std::vector<int> order;
+  for (int d = 0; d < topology_.dimensions(); ++d) order.push_back(d);
+  if (ecube_high_to_low_) std::reverse(order.begin(), order.end());
+  return order;
 }
 
 RouteResult RouteCompute::ejection(int in_port) const {

@@ -50,6 +50,8 @@ class RouteCompute {
   // Routing hops from src to dst (differs from the minimal distance under hamiltonian).
   int route_hops(NodeId src, NodeId dst) const;
   bool hamiltonian() const { return hamiltonian_; }
+  // Dimensions in the order dimension-ordered or e-cube routing resolves them, first first.
+  std::vector<int> resolution_order() const;
   // Position of node n on the Hamiltonian path (hamiltonian routing only).
   int label(NodeId n) const;
 

@@ -147,6 +147,7 @@ TEST(Results, CompletedMeshRunIsConsistentWithTheNetwork) {
   EXPECT_EQ(j["command_line"].size(), 5u);
   EXPECT_EQ(j["command_line"][4], "network.dims=[4, 3]");
   EXPECT_EQ(j["outcome"], "completed");
+  EXPECT_FALSE(j.contains("software_multicast"));  // no multicasts in this run
   EXPECT_DOUBLE_EQ(j["wall_seconds"].get<double>(), 1.5);
   EXPECT_DOUBLE_EQ(j["clock_period_ns"].get<double>(), 2.5);
   EXPECT_EQ(j["cycles"].get<Cycle>(), net->cycles());
@@ -249,6 +250,43 @@ TEST(Results, CompletedMeshRunIsConsistentWithTheNetwork) {
 }
 
 // ---- Link list on a torus (wrap-around links) -------------------------------------------------
+// A software multicast (multidest none) is one operation in "software_multicast", timed until
+// its last destination, and not a unicast latency sample. The row broadcast of
+// software_multicast_test (8x8 mesh, one-port, L = 5, (0,0) to (1..7,0), created at 10)
+// completes T0(4) + T0(2) + T0(1) = 10 + 8 + 7 = 25 cycles later (docs/multidestination.md).
+TEST(Results, SoftwareMulticastIsReportedAsOperations) {
+  Config c = mesh_config({8, 8});
+  c.network.router.vcs = 2;
+  c.network.router.buffer_depth = 4;
+  c.simulation.warmup_cycles = 0;
+  c.simulation.measure_cycles = 100;
+  RunOptions opt;
+  opt.synthetic_traffic = false;
+  auto net = run(c, opt, [](SyntheticNetwork& n) {
+    n.schedule_multicast(0, {1, 2, 3, 4, 5, 6, 7}, 5, 10);
+  });
+  ASSERT_EQ(net->outcome(), RunOutcome::kCompleted);
+  const json j = results_json(*net, RunInfo{});
+  ASSERT_TRUE(j.contains("software_multicast")) << j.dump(2);
+  const json& sm = j["software_multicast"];
+  EXPECT_EQ(sm["operations"], 1);
+  EXPECT_EQ(sm["latency"]["count"], 1);
+  EXPECT_EQ(sm["latency"]["min"], 25);
+  EXPECT_EQ(sm["latency"]["max"], 25);
+  EXPECT_DOUBLE_EQ(sm["latency"]["mean"].get<double>(), 25.0);
+  EXPECT_DOUBLE_EQ(sm["packets_per_operation"].get<double>(), 7.0);
+  EXPECT_EQ(sm["outstanding"], 0);
+  EXPECT_EQ(j["latency"]["count"], 0);  // no unicast-class packet
+  EXPECT_EQ(j["packets"]["created"], 7);
+  EXPECT_EQ(j["packets"]["delivered"], 7);
+  const std::string text = summary_text(*net, RunInfo{});
+  EXPECT_TRUE(contains(text,
+                       "software multicast (binomial_tree, until the last destination; 1 "
+                       "measured operations, 7.00 packets each): avg 25.00, p50 25, p99 25, "
+                       "max 25 cycles\n"))
+      << text;
+}
+
 TEST(Results, TorusLinkListHasEveryLinkIncludingWrapArounds) {
   Config c = torus_config({3, 4});
   c.network.router.vcs = 2;

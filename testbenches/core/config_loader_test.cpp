@@ -89,7 +89,7 @@ TEST(ConfigLoaderDefaults, BuiltInDefaultIsTheMainJobOnStructDefaults) {
   EXPECT_EQ(c.node.alpha_cycles, 225u);  // 0.75 us at 300 MB/s (seed 000 section 3.3.5)
   const nlohmann::json j = to_json(c);
   EXPECT_EQ(j, to_json(main_job)) << j.dump(2);
-  EXPECT_EQ(leaf_count(j), 70) << j.dump(2);  // every field of Config
+  EXPECT_EQ(leaf_count(j), 72) << j.dump(2);  // every field of Config
   // The default text gives every key the run reads, except routing.algorithm (which follows
   // the topology) and the clock period and flit width (which follow machine.preset); the keys
   // it does not read are commented out, so running a copy of it warns about nothing.
@@ -176,6 +176,8 @@ traffic:
   packet_length: 9
   multicast_fraction: 0.5
   multicast_destinations: 7
+  software_multicast: separate_addressing
+  software_forward_cycles: 11
   hotspot:
     nodes: [3, 71]
     fraction: 0.375
@@ -241,6 +243,8 @@ void expect_every_field(const Config& c) {
   EXPECT_EQ(c.collective.background.seed, 9u);
   EXPECT_DOUBLE_EQ(c.traffic.multicast_fraction, 0.5);
   EXPECT_EQ(c.traffic.multicast_destinations, 7);
+  EXPECT_EQ(c.traffic.software_multicast, SoftwareMulticastScheme::kSeparateAddressing);
+  EXPECT_EQ(c.traffic.software_forward_cycles, 11u);
   EXPECT_EQ(c.trace.window_cycles, 555u);
   EXPECT_FALSE(c.trace.timeline);
   EXPECT_TRUE(c.trace.rtl_vcd);
@@ -275,7 +279,7 @@ TEST(ConfigLoaderStrings, WellFormedUtf8NamesLoad) {
 TEST(ConfigLoaderRoundTrip, JsonHasYamlLayoutAndLoadsBack) {
   const Config c = load_config(kEveryField, kSource);
   const nlohmann::json j = to_json(c);
-  EXPECT_EQ(leaf_count(j), 70);
+  EXPECT_EQ(leaf_count(j), 72);
   EXPECT_EQ(j["machine"]["preset"], "none");
   EXPECT_EQ(j["network"]["topology"], "torus");
   EXPECT_EQ(j["network"]["dims"], nlohmann::json({4, 6, 3}));
@@ -756,6 +760,19 @@ TEST(ConfigLoaderUnusedKeys, SyntheticAndCollectiveSubKeys) {
       unused("traffic:\n  hotspot: {nodes: [1], fraction: 0.5}\n  multicast_destinations: 3\n"),
       (Keys{"traffic.hotspot.nodes@test.yaml:2", "traffic.hotspot.fraction@test.yaml:2",
             "traffic.multicast_destinations@test.yaml:3"}));
+  // Software multicast keys: only for multicasts (multicast_fraction > 0) on unicast routers,
+  // the forward overhead only for a scheme that forwards.
+  const std::string soft = "  software_multicast: binomial_tree\n  software_forward_cycles: 5\n";
+  EXPECT_EQ(unused("traffic:\n" + soft), (Keys{"traffic.software_multicast@test.yaml:2",
+                                               "traffic.software_forward_cycles@test.yaml:3"}));
+  EXPECT_EQ(unused("network: {router: {multidest: tree}}\ntraffic:\n" + soft +
+                   "  multicast_fraction: 0.5\n"),
+            (Keys{"traffic.software_multicast@test.yaml:3",
+                  "traffic.software_forward_cycles@test.yaml:4"}));
+  EXPECT_EQ(unused("traffic:\n" + soft + "  multicast_fraction: 0.5\n"), Keys{});
+  EXPECT_EQ(unused("traffic:\n  software_multicast: separate_addressing\n"
+                   "  software_forward_cycles: 5\n  multicast_fraction: 0.5\n"),
+            (Keys{"traffic.software_forward_cycles@test.yaml:3"}));
   EXPECT_EQ(unused("workload: collective\nnetwork: {router: {port_model: all_port}}\n"
                    "collective:\n  roots: one\n  root: 3\n  sample: 2\n  peer: 1\n  seed: 7\n"),
             (Keys{"collective.sample@test.yaml:6", "collective.peer@test.yaml:7",

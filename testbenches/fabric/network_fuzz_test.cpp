@@ -1,7 +1,8 @@
 // Randomised configurations: every deadlock-free combination of topology, VCs, buffers,
-// pipeline, latencies, port model, allocator, traffic pattern and multidestination worms (path
-// worms with either handshake and header encoding; tree worms with asynchronous replication
-// and worm-deep buffers: the configurations docs/multidestination.md argues safe) must run to
+// pipeline, latencies, port model, allocator, traffic pattern and multicasts (path worms with
+// either handshake and header encoding; tree worms with asynchronous replication and worm-deep
+// buffers: the configurations docs/multidestination.md argues safe; software multicasts of
+// either scheme on unicast routers, every operation completing) must run to
 // completion with a clean scoreboard and flit conservation, and no packet may arrive sooner
 // than the closed zero-load formula allows for its hops and length (docs/timing-model.md).
 // Each seed is its own test (and process); the configuration it draws is printed on failure.
@@ -88,6 +89,15 @@ Config random_config(std::uint64_t seed) {
   // Multidestination worms in half the draws (none on 2-node networks: no multicast set).
   const bool meshlike = c.network.topology.kind != TopologyKind::kTorus;
   const int mode = topo.nodes() > 2 ? pick(0, meshlike ? 3 : 2) : 0;
+  if (mode == 1) {
+    // Software multicasts on unicast routers: trees of unicast packets.
+    c.traffic.multicast_fraction = std::uniform_real_distribution<double>(0.05, 0.5)(rng);
+    c.traffic.multicast_destinations = pick(1, std::min(6, topo.nodes() - 1));
+    c.traffic.software_multicast = pick(0, 1) ? SoftwareMulticastScheme::kBinomialTree
+                                              : SoftwareMulticastScheme::kSeparateAddressing;
+    c.traffic.software_forward_cycles = static_cast<Cycle>(pick(0, 5));
+    c.traffic.injection_rate = std::uniform_real_distribution<double>(0.02, 0.15)(rng);
+  }
   if (mode >= 2) {
     r.multidest = mode == 2 ? MultidestMode::kPath : MultidestMode::kTree;
     r.header_encoding = pick(0, 1) ? HeaderEncoding::kAddressList : HeaderEncoding::kBitString;
@@ -142,6 +152,13 @@ TEST_P(RandomConfig, CompletesCleanly) {
   EXPECT_EQ(net->scoreboard().delivered_packets(), log.size());
   if (c.network.router.multidest == MultidestMode::kNone) {
     EXPECT_EQ(log.size(), net->stats().packets_created());
+    // Every software multicast completed, with one packet per destination.
+    const SoftwareMulticast& sm = net->software_multicast();
+    EXPECT_EQ(sm.operations_outstanding(), 0u);
+    EXPECT_EQ(sm.operations_completed(), sm.operations_created());
+    if (!sm.latencies().empty()) {
+      EXPECT_DOUBLE_EQ(sm.packets_per_operation(), c.traffic.multicast_destinations);
+    }
   }
   EXPECT_EQ(net->multicast_table().live(), 0u);
   // No delivery beats the zero-load latency of its hops and length (a multidestination worm's
