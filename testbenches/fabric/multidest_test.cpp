@@ -157,6 +157,52 @@ TEST(TreeZeroLoad, AsynchronousHandshakeSameLatency) {
     EXPECT_EQ(lat.at(d), zero_load_formula(topo.distance(src, d), 10, 1, 1, 1, 4)) << d;
 }
 
+// The avoidance options add nothing at zero load: an idle network has room for the whole
+// worm on every branch, and the reserved VCs are free. On a torus with 4 VCs and one reserved
+// per dateline class (worms use VCs 1 and 3 only), path and tree worms with cut-through
+// replication reach every destination at the unicast zero-load latency of its hops.
+Config avoiding(Config c, MultidestMode mode) {
+  c = quiet(c, mode, Replication::kSynchronous);
+  c.network.router.vcs = 4;
+  c.network.router.multidest_vcs = 1;
+  c.network.router.replication_flow = ReplicationFlow::kCutThrough;
+  c.network.router.buffer_depth = 10;
+  return c;
+}
+
+TEST(ZeroLoadWithAvoidance, PathWormThroughTheWrapAtTheUnicastLatency) {
+  const Config c = avoiding(testing::torus_config({8, 8}), MultidestMode::kPath);
+  const Topology topo(c.network.topology);
+  auto n = [&](int x, int y) { return topo.node_at({x, y}); };
+  const NodeId src = n(1, 2);
+  const std::vector<NodeId> dests{n(3, 2), n(5, 2), n(5, 1), n(5, 0), n(5, 7)};  // wraps in y
+  auto net = testing::run(c, logged(),
+                          [&](SyntheticNetwork& nw) { nw.schedule_multicast(src, dests, 10, 5); });
+  ASSERT_EQ(net->outcome(), RunOutcome::kCompleted);
+  EXPECT_EQ(net->scoreboard().violation_count(), 0u);
+  const auto lat = latencies(*net);
+  ASSERT_EQ(lat.size(), dests.size());
+  const std::vector<int> hops{2, 4, 5, 6, 7};  // along the path, counted by hand
+  for (std::size_t i = 0; i < dests.size(); ++i)
+    EXPECT_EQ(lat.at(dests[i]), zero_load_formula(hops[i], 10, 1, 1, 1, 10)) << dests[i];
+}
+
+TEST(ZeroLoadWithAvoidance, TreeWormAtTheUnicastLatencyOfEachDistance) {
+  const Config c = avoiding(testing::torus_config({6, 6}), MultidestMode::kTree);
+  const Topology topo(c.network.topology);
+  auto n = [&](int x, int y) { return topo.node_at({x, y}); };
+  const NodeId src = n(0, 0);
+  const std::vector<NodeId> dests{n(5, 5), n(3, 3), n(1, 4), n(4, 0), n(0, 2), n(2, 5)};
+  auto net = testing::run(c, logged(),
+                          [&](SyntheticNetwork& nw) { nw.schedule_multicast(src, dests, 10, 5); });
+  ASSERT_EQ(net->outcome(), RunOutcome::kCompleted);
+  EXPECT_EQ(net->scoreboard().violation_count(), 0u);
+  const auto lat = latencies(*net);
+  ASSERT_EQ(lat.size(), dests.size());
+  for (NodeId d : dests)
+    EXPECT_EQ(lat.at(d), zero_load_formula(topo.distance(src, d), 10, 1, 1, 1, 10)) << d;
+}
+
 // Two path worms cross: A is absorbed at X then heads for Y, B at Y then heads for X. With
 // one consumption channel (one-port, one VC) each holds the consumption channel the other
 // needs: a consumption-channel deadlock, which the watchdog reports.
