@@ -38,6 +38,8 @@ constexpr NameTable<MultidestMode, 3> kMultidestNames{{{MultidestMode::kNone, "n
                                                        {MultidestMode::kTree, "tree"}}};
 constexpr NameTable<Replication, 2> kReplicationNames{
     {{Replication::kSynchronous, "synchronous"}, {Replication::kAsynchronous, "asynchronous"}}};
+constexpr NameTable<ReplicationFlow, 2> kReplicationFlowNames{
+    {{ReplicationFlow::kWormhole, "wormhole"}, {ReplicationFlow::kCutThrough, "cut_through"}}};
 constexpr NameTable<HeaderEncoding, 2> kEncodingNames{
     {{HeaderEncoding::kAddressList, "address_list"}, {HeaderEncoding::kBitString, "bit_string"}}};
 constexpr NameTable<EcubeOrder, 2> kEcubeNames{
@@ -150,6 +152,18 @@ void require(bool ok, const std::string& key, const std::string& message) {
   if (!ok) throw ConfigError(key, message);
 }
 
+// Flits a multidestination worm to `dests` destinations carries beyond a unicast packet's
+// one header flit (routing/multicast_route.h header_flits, which the core layer cannot call).
+std::uint64_t destination_list_flits(const NetworkConfig& network, std::uint64_t dests, int nodes) {
+  const auto fb = static_cast<std::uint64_t>(network.flit_bytes);
+  std::uint64_t address_bits = 1;
+  while ((std::uint64_t{1} << address_bits) < static_cast<std::uint64_t>(nodes)) ++address_bits;
+  const std::uint64_t bits = network.router.header_encoding == HeaderEncoding::kAddressList
+                                 ? dests * address_bits
+                                 : static_cast<std::uint64_t>(nodes);
+  return std::max<std::uint64_t>(1, (bits + 8 * fb - 1) / (8 * fb)) - 1;
+}
+
 }  // namespace
 
 #define WORMSIM_ENUM_TABLE(E, table)                       \
@@ -170,6 +184,7 @@ WORMSIM_ENUM_TABLE(AllocatorKind, kAllocatorNames)
 WORMSIM_ENUM_TABLE(RouterImplementation, kImplementationNames)
 WORMSIM_ENUM_TABLE(MultidestMode, kMultidestNames)
 WORMSIM_ENUM_TABLE(Replication, kReplicationNames)
+WORMSIM_ENUM_TABLE(ReplicationFlow, kReplicationFlowNames)
 WORMSIM_ENUM_TABLE(HeaderEncoding, kEncodingNames)
 WORMSIM_ENUM_TABLE(TrafficPattern, kTrafficNames)
 WORMSIM_ENUM_TABLE(SoftwareMulticastScheme, kSoftwareMulticastNames)
@@ -488,6 +503,33 @@ void Config::validate() const {
   if (r.multidest == MultidestMode::kTree)
     require(rt.algorithm != RoutingAlgorithm::kHamiltonian, "network.router.multidest",
             "tree replication follows the dimension-ordered tree; use routing dor or ecube");
+  require(r.multidest_vcs >= 0 && r.multidest_vcs <= 15, "network.router.multidest_vcs",
+          fmt::format("must be in 0..15 (got {})", r.multidest_vcs));
+  if (r.multidest != MultidestMode::kNone) {
+    // The reservation applies inside each dateline class (routing/route_compute.h), and each
+    // class must keep at least one VC for unicast packets.
+    if (topo.kind == TopologyKind::kTorus && rt.dateline)
+      require(r.multidest_vcs < r.vcs / 2, "network.router.multidest_vcs",
+              fmt::format("a torus with dateline classes reserves the top N VCs of each class "
+                          "(VCs 0..{} and {}..{} of network.router.vcs {}): N must leave each "
+                          "class a unicast VC, i.e. be at most {} (got {})",
+                          (r.vcs + 1) / 2 - 1, (r.vcs + 1) / 2, r.vcs - 1, r.vcs, r.vcs / 2 - 1,
+                          r.multidest_vcs));
+    else
+      require(r.multidest_vcs < r.vcs, "network.router.multidest_vcs",
+              fmt::format("must leave unicast packets at least one of the network.router.vcs {} "
+                          "VCs, i.e. be at most {} (got {})",
+                          r.vcs, r.vcs - 1, r.multidest_vcs));
+    // The RTL router (rtl/wormsim_router.sv) shares every VC and replicates wormhole-style.
+    if (r.implementation == RouterImplementation::kRtl) {
+      require(r.multidest_vcs == 0, "network.router.multidest_vcs",
+              "the RTL router (network.router.implementation rtl) does not reserve VCs for "
+              "multidestination worms; use 0, or implementation systemc");
+      require(r.replication_flow == ReplicationFlow::kWormhole, "network.router.replication_flow",
+              "the RTL router (network.router.implementation rtl) replicates wormhole-style "
+              "only; use wormhole, or implementation systemc");
+    }
+  }
   require(network.flit_bytes >= 1 && network.flit_bytes <= static_cast<int>(Flit::kMaxPayloadBytes),
           "network.flit_bytes",
           fmt::format("must be in 1..{} (got {})", Flit::kMaxPayloadBytes, network.flit_bytes));
@@ -512,6 +554,19 @@ void Config::validate() const {
     require(traffic.multicast_destinations >= 1 && traffic.multicast_destinations < nodes,
             "traffic.multicast_destinations",
             fmt::format("must be in 1..{} (got {})", nodes - 1, traffic.multicast_destinations));
+    // Cut-through at branch points waits for room for the whole worm downstream: the largest
+    // worm (ni/terminal.cpp create_packet) must fit one VC buffer.
+    if (workload == Workload::kSynthetic && r.replication_flow == ReplicationFlow::kCutThrough) {
+      const std::uint64_t list = destination_list_flits(
+          network, static_cast<std::uint64_t>(traffic.multicast_destinations), nodes);
+      const std::uint64_t worm = static_cast<std::uint64_t>(traffic.packet_length) + list;
+      require(worm <= static_cast<std::uint64_t>(r.buffer_depth), "network.router.buffer_depth",
+              fmt::format("network.router.replication_flow cut_through needs a VC buffer that "
+                          "holds the largest worm: traffic.packet_length {} + {} destination-list "
+                          "flits ({} destinations) = {} flits, more than {}",
+                          traffic.packet_length, list, traffic.multicast_destinations, worm,
+                          r.buffer_depth));
+    }
   }
   if (traffic.pattern == TrafficPattern::kHotspot) {
     require(!traffic.hotspot.nodes.empty(), "traffic.hotspot.nodes", "must not be empty");
@@ -949,15 +1004,9 @@ void Config::check_packet_flits(CollectiveAlgorithm alg, std::size_t dests, int 
       : alg == A::kEdnTranspose ? edn_transpose_max_blocks(network.topology.dims.at(0))
                                 : 1;
   const auto fb = static_cast<std::uint64_t>(network.flit_bytes);
-  std::uint64_t list_flits = 0;
-  if (worms) {
-    std::uint64_t address_bits = 1;
-    while ((std::uint64_t{1} << address_bits) < static_cast<std::uint64_t>(nodes)) ++address_bits;
-    const std::uint64_t bits = network.router.header_encoding == HeaderEncoding::kAddressList
-                                   ? dests * address_bits
-                                   : static_cast<std::uint64_t>(nodes);
-    list_flits = std::max<std::uint64_t>(1, (bits + 8 * fb - 1) / (8 * fb)) - 1;
-  }
+  const std::uint64_t list_flits = worms ? destination_list_flits(network, dests, nodes) : 0;
+  const bool cut_through = worms && workload == Workload::kCollective &&
+                           network.router.replication_flow == ReplicationFlow::kCutThrough;
   const auto header = static_cast<std::uint64_t>(node.header_bytes);
   const std::string preset_note =
       machine.preset == kNoPreset
@@ -984,6 +1033,15 @@ void Config::check_packet_flits(CollectiveAlgorithm alg, std::size_t dests, int 
             : message;
     const std::uint64_t flits =
         list_flits + std::max<std::uint64_t>(1, (header + payload + fb - 1) / fb);
+    if (cut_through && flits > static_cast<std::uint64_t>(network.router.buffer_depth))
+      throw ConfigError(
+          "network.router.buffer_depth",
+          fmt::format("network.router.replication_flow cut_through needs a VC buffer that holds "
+                      "the largest worm: {} with collective.message_bytes[{}] = {} sends worms of "
+                      "up to {} flits ({} destination-list flits), more than {}; raise "
+                      "buffer_depth or cut messages into packets with node.max_packet_bytes{}",
+                      to_string(alg), b, collective.message_bytes[b], flits, list_flits,
+                      network.router.buffer_depth, preset_note));
     if (flits <= static_cast<std::uint64_t>(kMaxPacketFlits)) continue;
     std::string what = fmt::format(
         "{} sends a {}-byte message{} {} {} flits ({}-byte flits{}{}), more than the {} flits a "

@@ -33,6 +33,12 @@ enum class MultidestMode { kNone, kPath, kTree };
 // it in the same cycle; asynchronous = each branch has its own read pointer and the slot frees
 // when the last branch has taken the flit.
 enum class Replication { kSynchronous, kAsynchronous };
+// When a replicating worm (one that leaves a router on two or more outputs) may take its
+// output VCs: wormhole = as soon as each branch has a free VC; cut_through = only when every
+// branch's downstream VC buffer also has room for the whole worm (virtual cut-through at the
+// branch points), so a replicating worm never stalls with flits spread over a branch point
+// (docs/multidestination.md, "Deadlock and its avoidance").
+enum class ReplicationFlow { kWormhole, kCutThrough };
 // How a multidestination header encodes its destinations: a list of node addresses, or a
 // bit-string with one bit per node.
 enum class HeaderEncoding { kAddressList, kBitString };
@@ -188,6 +194,11 @@ struct RouterConfig {
   HeaderEncoding header_encoding = HeaderEncoding::kAddressList;
   // Consumption (ejection) channels per node; 0 = as many as the port model has.
   int consumption_channels = 0;
+  // Multidestination worms (path or tree) only: the top N VCs of every physical channel (of
+  // each dateline class on a torus) are reserved for multidestination worms, which use only
+  // those, and unicast packets use the others. 0 = every VC is shared.
+  int multidest_vcs = 0;
+  ReplicationFlow replication_flow = ReplicationFlow::kWormhole;
   RouterImplementation implementation = RouterImplementation::kSystemC;
   // implementation rtl: the nodes whose router is the RTL model; empty = every node.
   std::vector<NodeId> rtl_nodes;
@@ -356,6 +367,7 @@ std::string to_string(AllocatorKind v);
 std::string to_string(RouterImplementation v);
 std::string to_string(MultidestMode v);
 std::string to_string(Replication v);
+std::string to_string(ReplicationFlow v);
 std::string to_string(HeaderEncoding v);
 std::string to_string(TrafficPattern v);
 std::string to_string(SoftwareMulticastScheme v);

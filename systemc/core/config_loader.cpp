@@ -399,6 +399,14 @@ const std::vector<Field>& schema() {
       {"network.router.consumption_channels",
        [](const Val& v, Config& c) { c.network.router.consumption_channels = to_int(v); },
        [](const Config& c) -> Json { return c.network.router.consumption_channels; }},
+      {"network.router.multidest_vcs",
+       [](const Val& v, Config& c) { c.network.router.multidest_vcs = to_int(v); },
+       [](const Config& c) -> Json { return c.network.router.multidest_vcs; }},
+      {"network.router.replication_flow",
+       [](const Val& v, Config& c) {
+         c.network.router.replication_flow = to_enum<ReplicationFlow>(v, "replication flow");
+       },
+       [](const Config& c) -> Json { return to_string(c.network.router.replication_flow); }},
       {"network.router.implementation",
        [](const Val& v, Config& c) {
          c.network.router.implementation =
@@ -993,7 +1001,8 @@ std::string unused_reason(const Config& c, const std::string& key) {
   if (key == "network.router.ports" && r.port_model != PortModel::kKPort)
     return fmt::format("network.router.port_model is {}; ports sets k of k_port",
                        to_string(r.port_model));
-  if ((key == "network.router.replication" || key == "network.router.header_encoding") &&
+  if ((key == "network.router.replication" || key == "network.router.header_encoding" ||
+       key == "network.router.multidest_vcs" || key == "network.router.replication_flow") &&
       r.multidest == MultidestMode::kNone)
     return "network.router.multidest is none; it configures multidestination worms";
   if (key == "network.router.rtl_nodes" && r.implementation == RouterImplementation::kSystemC)

@@ -79,9 +79,11 @@ DeadlockReport build_deadlock_report(const std::vector<std::unique_ptr<Router>>&
           w.branches += w.branches.empty() ? "[" : ", ";
           if (b.out_port < 0) {
             w.branches += fmt::format(
-                "{}..{} (waiting for a VC)",
+                "{}..{} (waiting for a VC{})",
                 report.output_names.at(static_cast<std::size_t>(b.target.route.port_lo)),
-                report.output_names.at(static_cast<std::size_t>(b.target.route.port_hi - 1)));
+                report.output_names.at(static_cast<std::size_t>(b.target.route.port_hi - 1)),
+                ivc.room_needed > 0 ? fmt::format(" with room for {} flits", ivc.room_needed)
+                                    : std::string());
           } else {
             const bool stuck =
                 !b.done &&
@@ -111,11 +113,20 @@ DeadlockReport build_deadlock_report(const std::vector<std::unique_ptr<Router>>&
     const Router& r = *routers[w.router];
     const InputVc& ivc = r.input(w.port).vcs[static_cast<std::size_t>(w.vc)];
     const int vcs = r.params().vcs;
-    auto wait_for_holders = [&](const RouteResult& route) {
+    // A head waits for the holders of the VCs it may take; under cut-through replication also
+    // for the packets whose flits still fill a free VC's downstream buffer.
+    auto wait_for_holders = [&](const RouteResult& route, int room) {
       for (int p = route.port_lo; p < route.port_hi; ++p) {
         for (int v = route.vc_lo; v < route.vc_hi; ++v) {
           const int holder = r.owner(p, v);
-          if (holder < 0) continue;
+          if (holder < 0) {
+            if (room == 0 || !layout.is_network(p) ||
+                r.output(p).credits[static_cast<std::size_t>(v)].has_room(room))
+              continue;
+            auto it = index.find({topology.neighbor(w.router, p), topology.reverse_port(p), v});
+            if (it != index.end()) w.waits_for.push_back(it->second);
+            continue;
+          }
           auto it = index.find({w.router, holder / vcs, holder % vcs});
           if (it != index.end()) w.waits_for.push_back(it->second);
         }
@@ -124,7 +135,7 @@ DeadlockReport build_deadlock_report(const std::vector<std::unique_ptr<Router>>&
     if (!ivc.branches.empty()) {
       for (const ReplicaBranch& b : ivc.branches) {
         if (ivc.state == VcState::kRouted) {
-          wait_for_holders(b.target.route);
+          wait_for_holders(b.target.route, ivc.room_needed);
         } else if (!b.done && layout.is_network(b.out_port) &&
                    !r.output(b.out_port).credits[static_cast<std::size_t>(b.out_vc)].available()) {
           const NodeId next = topology.neighbor(w.router, b.out_port);
@@ -138,7 +149,7 @@ DeadlockReport build_deadlock_report(const std::vector<std::unique_ptr<Router>>&
       auto it = index.find({next, topology.reverse_port(ivc.out_port), ivc.out_vc});
       if (it != index.end()) w.waits_for.push_back(it->second);
     } else if (ivc.state == VcState::kRouted) {
-      wait_for_holders(ivc.route);
+      wait_for_holders(ivc.route, 0);
     }
   }
   // Depth-first search for a cycle in the wait-for graph, iterative so that wait-for chains

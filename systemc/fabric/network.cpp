@@ -40,7 +40,10 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config,
       layout_(PortLayout::make(config.network.router.port_model, topology_.network_ports(),
                                config.network.router.ports,
                                config.network.router.consumption_channels)),
-      route_compute_(topology_, config.network.routing, layout_, config.network.router.vcs),
+      route_compute_(topology_, config.network.routing, layout_, config.network.router.vcs,
+                     config.network.router.multidest == MultidestMode::kNone
+                         ? 0
+                         : config.network.router.multidest_vcs),
       multicast_route_(topology_, route_compute_, multicast_table_),
       scoreboard_(topology_.nodes(), order_guaranteed(config)),
       stats_(topology_.nodes(),
@@ -59,6 +62,7 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config,
   rp.pipeline_depth = rc.pipeline_depth;
   rp.allocator = rc.allocator;
   rp.replication = rc.replication;
+  rp.replication_flow = rc.replication_flow;
   const MulticastRoute* multicast =
       rc.multidest == MultidestMode::kNone ? nullptr : &multicast_route_;
   const auto period_ps =

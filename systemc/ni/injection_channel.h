@@ -3,7 +3,9 @@
 // cycle while it holds a credit for the packet's VC (credit-based flow control against the
 // router's input buffer of `buffer_depth` flits per VC). A new packet takes a VC whose
 // downstream buffer is empty if there is one (so it does not queue behind a blocked packet),
-// otherwise any VC with a credit, round-robin among [0, vc_limit).
+// otherwise any VC with a credit, round-robin among the VCs [vc_lo, vc_hi) its traffic class
+// may use (routing/route_compute.h: dateline class 0, less or only the VCs reserved for
+// multidestination worms).
 #pragma once
 
 #include <vector>
@@ -32,15 +34,16 @@ class InjectionChannel {
     }
   }
   bool busy() const { return busy_; }
-  // Starts a packet of `length` flits on a VC below `vc_limit`; false (and idle) if no VC has
-  // a credit now.
-  bool start(int length, int vc_limit) {
+  // Starts a packet of `length` flits on a VC in [vc_lo, vc_hi); false (and idle) if none of
+  // them has a credit now.
+  bool start(int length, int vc_lo, int vc_hi) {
     int vc = vc_arbiter_.pick([&](int v) {
-      return v < vc_limit && credits_[static_cast<std::size_t>(v)].all_returned();
+      return v >= vc_lo && v < vc_hi && credits_[static_cast<std::size_t>(v)].all_returned();
     });
     if (vc < 0)
-      vc = vc_arbiter_.pick(
-          [&](int v) { return v < vc_limit && credits_[static_cast<std::size_t>(v)].available(); });
+      vc = vc_arbiter_.pick([&](int v) {
+        return v >= vc_lo && v < vc_hi && credits_[static_cast<std::size_t>(v)].available();
+      });
     if (vc < 0) return false;
     vc_arbiter_.update(vc);
     busy_ = true;

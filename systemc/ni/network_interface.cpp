@@ -522,7 +522,7 @@ void NetworkInterface::packetise(TxChannel& ch, const Descriptor& d, Cycle now) 
     record.dst = message->dst;
     if (!message->dests.empty()) {
       record.remaining = message->dests;
-      p.mcast = multicast_.add(params_.multidest, params_.id, message->dests);
+      p.mcast = multicast_.add(params_.multidest, params_.id, message->dests, p.flits);
     }
     record.length = static_cast<std::uint32_t>(p.flits);
     record.created = now;
@@ -608,7 +608,8 @@ NetworkEndpoint::StepResult NetworkInterface::step(Cycle now, ActivityCalendar& 
 
 int NetworkInterface::inject(Cycle now, ActivityCalendar& calendar, bool measuring) {
   int moved = 0;
-  const int vc_limit = route_compute_.injection_vc_hi();
+  const RouteResult unicast = route_compute_.injection_vcs(TrafficClass::kUnicast);
+  const RouteResult worms = route_compute_.injection_vcs(TrafficClass::kMultidest);
   for (TxChannel& ch : tx_) {
     if (!ch.wire.busy()) {
       if (ch.packets.empty() && !ch.queue.empty() && ch.queue.front().ready <= now) {
@@ -623,13 +624,16 @@ int NetworkInterface::inject(Cycle now, ActivityCalendar& calendar, bool measuri
       const bool firmware = !ch.packets.empty();
       const bool background = !ch.background.empty() && (!firmware || ch.background_turn);
       if (background) {
-        if (!ch.wire.start(ch.background.front().flits, vc_limit)) continue;
+        if (!ch.wire.start(ch.background.front().flits, unicast.vc_lo, unicast.vc_hi))
+          continue;
         ch.background_packet = ch.background.front();
         ch.background.pop_front();
         ch.background_on_wire = true;
         ch.background_turn = false;
       } else {
-        if (!firmware || !ch.wire.start(ch.packets.front().flits, vc_limit)) continue;
+        if (!firmware) continue;
+        const RouteResult& vcs = ch.packets.front().mcast != 0 ? worms : unicast;
+        if (!ch.wire.start(ch.packets.front().flits, vcs.vc_lo, vcs.vc_hi)) continue;
         ch.packet = std::move(ch.packets.front());
         ch.packets.pop_front();
         ch.background_on_wire = false;

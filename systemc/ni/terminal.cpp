@@ -102,7 +102,7 @@ PacketId Terminal::create_packet(NodeId dst, int length, Cycle now, std::vector<
     length +=
         header_flits(params_.header_encoding, dests.size(), params_.nodes, params_.flit_bytes) - 1;
     record.remaining = dests;
-    mcast = multicast_.add(params_.multidest, params_.id, std::move(dests));
+    mcast = multicast_.add(params_.multidest, params_.id, std::move(dests), length);
   }
   record.length = static_cast<std::uint32_t>(length);
   record.created = now;
@@ -187,12 +187,15 @@ Terminal::StepResult Terminal::step(Cycle now, ActivityCalendar& calendar, bool 
 
 int Terminal::inject(Cycle now, ActivityCalendar& calendar, bool measuring) {
   int moved = 0;
-  const int vc_limit = route_compute_.injection_vc_hi();
+  const RouteResult unicast = route_compute_.injection_vcs(TrafficClass::kUnicast);
+  const RouteResult worms = route_compute_.injection_vcs(TrafficClass::kMultidest);
   for (int c = 0; c < static_cast<int>(channels_.size()); ++c) {
     Channel& ch = channels_[static_cast<std::size_t>(c)];
     if (!ch.wire.busy()) {
       std::deque<Pending>& q = queue_for(c);
-      if (q.empty() || !ch.wire.start(q.front().length, vc_limit)) continue;
+      if (q.empty()) continue;
+      const RouteResult& vcs = q.front().mcast != 0 ? worms : unicast;
+      if (!ch.wire.start(q.front().length, vcs.vc_lo, vcs.vc_hi)) continue;
       ch.packet = q.front();
       q.pop_front();
     }

@@ -19,6 +19,8 @@ class CreditCounter {
   int capacity() const { return capacity_; }
   int credits() const { return credits_; }
   bool available() const { return unlimited() || credits_ > 0; }
+  // Whether the downstream VC has at least `flits` free slots.
+  bool has_room(int flits) const { return unlimited() || credits_ >= flits; }
   // True when every credit is home: the downstream buffer of this VC is empty.
   bool all_returned() const { return unlimited() || credits_ == capacity_; }
 

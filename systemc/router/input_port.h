@@ -36,6 +36,9 @@ struct InputVc {
   // A worm replicated here (two or more branches); empty for a worm with one output, which
   // uses route/out_port/out_vc above. A replicating worm gets all its output VCs at once.
   std::vector<ReplicaBranch> branches;
+  // Replicating worm under cut-through replication: the free slots each branch's downstream VC
+  // must have before the worm takes it (the worm's length); 0 under wormhole replication.
+  int room_needed = 0;
 };
 
 struct InputPort {

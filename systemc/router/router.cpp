@@ -146,6 +146,16 @@ void Router::allocate_vcs(Cycle now) {
             ivc.route = branch_scratch_.front().route;
           } else {
             for (const MulticastBranch& b : branch_scratch_) ivc.branches.push_back({b});
+            ivc.room_needed = 0;
+            if (params_.replication_flow == ReplicationFlow::kCutThrough) {
+              ivc.room_needed = multicast_->worm_flits(front.flit);
+              // Config::validate() sizes the buffers for the largest worm of the run.
+              if (ivc.room_needed > params_.buffer_depth)
+                throw std::logic_error(fmt::format(
+                    "{}: cycle {}: cut-through replication of worm {} ({} flits) needs room "
+                    "for it in {}-flit VC buffers",
+                    name(), now, front.flit.packet_id, ivc.room_needed, params_.buffer_depth));
+            }
           }
         }
       }
@@ -204,7 +214,9 @@ static std::size_t round_robin_start(const std::vector<int>& requests, int next)
 }
 
 // A replicating worm takes an output VC on every branch at once or none (so two worms never
-// hold part of each other's branches at one router). Replicating worms are served before
+// hold part of each other's branches at one router); under cut-through replication only VCs
+// whose downstream buffer has room for the whole worm qualify, so once granted no branch
+// ever runs out of credits for this worm. Replicating worms are served before
 // single-output ones, in round-robin order of their input VCs: service starts after the
 // input VC served first in the last cycle a replicating worm got its VCs (the RTL router
 // keeps the same pointer, rtl/wormsim_router.sv).
@@ -216,13 +228,17 @@ void Router::allocate_replica_vcs(Cycle now) {
   for (std::size_t k = 0; k < n; ++k) {
     const int requester = replica_vc_requests_[(start + k) % n];
     InputVc& ivc = input_vc(requester);
+    const int room = ivc.room_needed;
     bool all = true;
     for (ReplicaBranch& b : ivc.branches) {
       b.out_port = b.out_vc = -1;
       for (int port = b.target.route.port_lo; port < b.target.route.port_hi && b.out_port < 0;
            ++port)
         for (int vc = b.target.route.vc_lo; vc < b.target.route.vc_hi; ++vc)
-          if (owner_[static_cast<std::size_t>(port * vcs + vc)] < 0) {
+          if (owner_[static_cast<std::size_t>(port * vcs + vc)] < 0 &&
+              outputs_[static_cast<std::size_t>(port)]
+                  .credits[static_cast<std::size_t>(vc)]
+                  .has_room(room)) {
             b.out_port = port;
             b.out_vc = vc;
             break;
@@ -233,7 +249,7 @@ void Router::allocate_replica_vcs(Cycle now) {
           for (int port = b.target.route.port_lo; port < b.target.route.port_hi; ++port)
             for (int vc = b.target.route.vc_lo; vc < b.target.route.vc_hi; ++vc) {
               const int holder = owner_[static_cast<std::size_t>(port * vcs + vc)];
-              note_contention(ivc.packet, input_vc(holder).packet, port, now);
+              if (holder >= 0) note_contention(ivc.packet, input_vc(holder).packet, port, now);
             }
       }
     }

@@ -39,6 +39,9 @@ struct RouterParams {
   int pipeline_depth = 1;
   AllocatorKind allocator = AllocatorKind::kSeparableInputFirst;
   Replication replication = Replication::kAsynchronous;
+  // cut_through: a replicating worm takes its output VCs only when each branch's downstream
+  // VC buffer has room for the whole worm (docs/multidestination.md).
+  ReplicationFlow replication_flow = ReplicationFlow::kWormhole;
 };
 
 class Router : public sc_core::sc_module {

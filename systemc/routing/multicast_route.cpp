@@ -8,6 +8,10 @@
 
 namespace wormsim {
 
+namespace {
+constexpr TrafficClass kMulti = TrafficClass::kMultidest;
+}  // namespace
+
 void MulticastRoute::branches(NodeId here, const Flit& head, int in_port, int in_vc,
                               std::vector<MulticastBranch>& out) const {
   out.clear();
@@ -15,14 +19,15 @@ void MulticastRoute::branches(NodeId here, const Flit& head, int in_port, int in
   if (h.mode == MultidestMode::kPath) {
     const NodeId target = h.dests[head.mpos];
     if (here != target) {
-      out.push_back({route_compute_.route(here, target, in_port, in_vc), target, head.mpos});
+      out.push_back(
+          {route_compute_.route(here, target, in_port, in_vc, kMulti), target, head.mpos});
       return;
     }
-    out.push_back({route_compute_.ejection(in_port), here, head.mpos});
+    out.push_back({route_compute_.ejection(in_port, kMulti), here, head.mpos});
     const std::size_t next = static_cast<std::size_t>(head.mpos) + 1;
     if (next < h.dests.size())
-      out.push_back({route_compute_.route(here, h.dests[next], in_port, in_vc), h.dests[next],
-                     static_cast<std::uint16_t>(next)});
+      out.push_back({route_compute_.route(here, h.dests[next], in_port, in_vc, kMulti),
+                     h.dests[next], static_cast<std::uint16_t>(next)});
     return;
   }
   // Tree: the destinations whose route from the source passes here, grouped by next port.
@@ -39,10 +44,10 @@ void MulticastRoute::branches(NodeId here, const Flit& head, int in_port, int in
     const int port = route_compute_.first_hop_port(here, d);
     if (first[static_cast<std::size_t>(port)] == kNoNode) first[static_cast<std::size_t>(port)] = d;
   }
-  if (eject) out.push_back({route_compute_.ejection(in_port), here, 0});
+  if (eject) out.push_back({route_compute_.ejection(in_port, kMulti), here, 0});
   for (int p = 0; p < topology_.network_ports(); ++p) {
     const NodeId d = first[static_cast<std::size_t>(p)];
-    if (d != kNoNode) out.push_back({route_compute_.route(here, d, in_port, in_vc), d, 0});
+    if (d != kNoNode) out.push_back({route_compute_.route(here, d, in_port, in_vc, kMulti), d, 0});
   }
   if (out.empty())
     throw std::logic_error(

@@ -44,6 +44,8 @@ class MulticastRoute {
   // for a worm passing through, two or more where it is absorbed or replicated.
   void branches(NodeId here, const Flit& head, int in_port, int in_vc,
                 std::vector<MulticastBranch>& out) const;
+  // Length in flits (header flits included) of the worm whose head is `head`.
+  int worm_flits(const Flit& head) const { return table_.at(head.mcast).flits; }
 
  private:
   const Topology& topology_;

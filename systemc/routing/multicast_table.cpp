@@ -4,7 +4,8 @@
 
 namespace wormsim {
 
-std::uint32_t MulticastTable::add(MultidestMode mode, NodeId src, std::vector<NodeId> dests) {
+std::uint32_t MulticastTable::add(MultidestMode mode, NodeId src, std::vector<NodeId> dests,
+                                  int flits) {
   if (dests.empty()) throw std::logic_error("multicast table: a worm needs a destination");
   if (mode == MultidestMode::kTree) std::sort(dests.begin(), dests.end());
   std::uint32_t handle = 0;
@@ -18,6 +19,7 @@ std::uint32_t MulticastTable::add(MultidestMode mode, NodeId src, std::vector<No
   MulticastHeader& h = entries_[handle - 1];
   h.mode = mode;
   h.src = src;
+  h.flits = flits;
   h.pending = static_cast<int>(dests.size());
   h.dests = std::move(dests);
   ++live_;

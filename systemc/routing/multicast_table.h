@@ -18,13 +18,17 @@ struct MulticastHeader {
   MultidestMode mode = MultidestMode::kPath;
   NodeId src = kNoNode;
   std::vector<NodeId> dests;  // path: in path order; tree: ascending
-  int pending = 0;            // destinations that have not consumed the tail yet
+  // The worm's length in flits, header flits included: the length field a cut-through router
+  // reads from the head (network.router.replication_flow).
+  int flits = 1;
+  int pending = 0;  // destinations that have not consumed the tail yet
 };
 
 class MulticastTable {
  public:
-  // Returns the handle (>= 1) of a new header; `dests` must be non-empty.
-  std::uint32_t add(MultidestMode mode, NodeId src, std::vector<NodeId> dests);
+  // Returns the handle (>= 1) of a new header of a worm of `flits` flits; `dests` must be
+  // non-empty.
+  std::uint32_t add(MultidestMode mode, NodeId src, std::vector<NodeId> dests, int flits);
   const MulticastHeader& at(std::uint32_t handle) const { return entries_[index(handle)]; }
   // One destination consumed the worm's tail; the header is freed after the last one.
   void consumed(std::uint32_t handle);

@@ -5,10 +5,11 @@
 namespace wormsim {
 
 RouteCompute::RouteCompute(const Topology& topology, const RoutingConfig& routing,
-                           PortLayout layout, int vcs)
+                           PortLayout layout, int vcs, int multidest_vcs)
     : topology_(topology),
       layout_(layout),
       vcs_(vcs),
+      multidest_vcs_(multidest_vcs),
       dateline_(topology.kind() == TopologyKind::kTorus && routing.dateline),
       class_split_((vcs + 1) / 2),
       ecube_high_to_low_(routing.ecube_order == EcubeOrder::kHighToLow),
@@ -78,7 +79,7 @@ std::vector<int> RouteCompute::resolution_order() const {
   return order;
 }
 
-RouteResult RouteCompute::ejection(int in_port) const {
+RouteResult RouteCompute::ejection(int in_port, TrafficClass cls) const {
   RouteResult r;
   int lo = layout_.network;
   int count = layout_.ejection;
@@ -88,8 +89,7 @@ RouteResult RouteCompute::ejection(int in_port) const {
   }
   r.port_lo = lo;
   r.port_hi = lo + count;
-  r.vc_lo = 0;
-  r.vc_hi = vcs_;
+  reserve(cls, 0, vcs_, r);
   return r;
 }
 
@@ -106,23 +106,25 @@ int RouteCompute::route_hops(NodeId src, NodeId dst) const {
   return hops;
 }
 
-RouteResult RouteCompute::route(NodeId here, NodeId dst, int in_port, int in_vc) const {
+RouteResult RouteCompute::route(NodeId here, NodeId dst, int in_port, int in_vc,
+                                TrafficClass cls) const {
   RouteResult r;
   const int port = first_hop_port(here, dst);
-  if (port < 0) return ejection(in_port);  // arrived
+  if (port < 0) return ejection(in_port, cls);  // arrived
   r.port_lo = port;
   r.port_hi = port + 1;
   if (!dateline_) {
-    r.vc_lo = 0;
-    r.vc_hi = vcs_;
+    reserve(cls, 0, vcs_, r);
     return r;
   }
   const bool same_dimension = layout_.is_network(in_port) &&
                               topology_.port_dimension(in_port) == topology_.port_dimension(port);
   const bool class1 =
       topology_.is_dateline(here, port) || (same_dimension && in_vc >= class_split_);
-  r.vc_lo = class1 ? class_split_ : 0;
-  r.vc_hi = class1 ? vcs_ : class_split_;
+  if (class1)
+    reserve(cls, class_split_, vcs_, r);
+  else
+    reserve(cls, 0, class_split_, r);
   return r;
 }
 

@@ -89,7 +89,7 @@ TEST(ConfigLoaderDefaults, BuiltInDefaultIsTheMainJobOnStructDefaults) {
   EXPECT_EQ(c.node.alpha_cycles, 225u);  // 0.75 us at 300 MB/s (seed 000 section 3.3.5)
   const nlohmann::json j = to_json(c);
   EXPECT_EQ(j, to_json(main_job)) << j.dump(2);
-  EXPECT_EQ(leaf_count(j), 72) << j.dump(2);  // every field of Config
+  EXPECT_EQ(leaf_count(j), 74) << j.dump(2);  // every field of Config
   // The default text gives every key the run reads, except routing.algorithm (which follows
   // the topology) and the clock period and flit width (which follow machine.preset); the keys
   // it does not read are commented out, so running a copy of it warns about nothing.
@@ -147,6 +147,8 @@ constexpr const char* kEveryField = R"(network:
     replication: synchronous
     header_encoding: bit_string
     consumption_channels: 3
+    multidest_vcs: 2
+    replication_flow: cut_through
     implementation: systemc
     rtl_nodes: [1, 2]
 node:
@@ -219,6 +221,8 @@ void expect_every_field(const Config& c) {
   EXPECT_EQ(c.network.router.replication, Replication::kSynchronous);
   EXPECT_EQ(c.network.router.header_encoding, HeaderEncoding::kBitString);
   EXPECT_EQ(c.network.router.consumption_channels, 3);
+  EXPECT_EQ(c.network.router.multidest_vcs, 2);
+  EXPECT_EQ(c.network.router.replication_flow, ReplicationFlow::kCutThrough);
   EXPECT_EQ(c.network.router.implementation, RouterImplementation::kSystemC);
   EXPECT_EQ(c.network.router.rtl_nodes, (std::vector<NodeId>{1, 2}));
   EXPECT_EQ(c.node.alpha_cycles, 11u);
@@ -279,7 +283,7 @@ TEST(ConfigLoaderStrings, WellFormedUtf8NamesLoad) {
 TEST(ConfigLoaderRoundTrip, JsonHasYamlLayoutAndLoadsBack) {
   const Config c = load_config(kEveryField, kSource);
   const nlohmann::json j = to_json(c);
-  EXPECT_EQ(leaf_count(j), 72);
+  EXPECT_EQ(leaf_count(j), 74);
   EXPECT_EQ(j["machine"]["preset"], "none");
   EXPECT_EQ(j["network"]["topology"], "torus");
   EXPECT_EQ(j["network"]["dims"], nlohmann::json({4, 6, 3}));
@@ -736,19 +740,22 @@ TEST(ConfigLoaderUnusedKeys, TraceKeysWithTracingOff) {
 
 TEST(ConfigLoaderUnusedKeys, NetworkKeysOfAnotherTopologyOrRouter) {
   EXPECT_EQ(
-      unused("network:\n  hypercube_dimension: 4\n  routing:\n    ecube_order: low_to_high\n"
-             "    dateline: false\n  router:\n    ports: 2\n    replication: synchronous\n"
-             "    header_encoding: bit_string\n    rtl_nodes: [1]\n"
-             "    consumption_channels: 2\n"),
+      unused(
+          "network:\n  hypercube_dimension: 4\n  routing:\n    ecube_order: low_to_high\n"
+          "    dateline: false\n  router:\n    ports: 2\n    replication: synchronous\n"
+          "    header_encoding: bit_string\n    rtl_nodes: [1]\n"
+          "    consumption_channels: 2\n    multidest_vcs: 1\n    replication_flow: cut_through\n"),
       (Keys{"network.hypercube_dimension@test.yaml:2", "network.routing.ecube_order@test.yaml:4",
             "network.routing.dateline@test.yaml:5", "network.router.ports@test.yaml:7",
             "network.router.replication@test.yaml:8", "network.router.header_encoding@test.yaml:9",
-            "network.router.rtl_nodes@test.yaml:10"}));
+            "network.router.rtl_nodes@test.yaml:10", "network.router.multidest_vcs@test.yaml:12",
+            "network.router.replication_flow@test.yaml:13"}));
   // Where they apply, they are used (consumption_channels always: it sets the ejection
   // channels of unicast routers too).
   EXPECT_EQ(unused("network:\n  topology: torus\n  dims: [4, 4]\n  routing: {dateline: true}\n"
                    "  router: {port_model: k_port, ports: 2, multidest: path, "
-                   "replication: synchronous, header_encoding: bit_string}\n"),
+                   "replication: synchronous, header_encoding: bit_string, multidest_vcs: 1, "
+                   "replication_flow: cut_through}\n"),
             Keys{});
   EXPECT_EQ(unused("network:\n  topology: hypercube\n  hypercube_dimension: 4\n  dims: [4, 4]\n"
                    "  routing: {ecube_order: low_to_high}\n"),

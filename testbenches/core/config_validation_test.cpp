@@ -44,6 +44,30 @@ TEST_P(ConfigValidation, FiresNamingTheKey) {
   }
 }
 
+// Cut-through replication accepts buffers exactly as deep as the largest worm (the rows
+// above: one flit less fails), and ignores worm sizes when no worm is sent.
+TEST(ConfigValidationCutThrough, BufferExactlyTheLargestWormIsEnough) {
+  EXPECT_NO_THROW(
+      load_config(kSynthetic, "case.yaml",
+                  {"network.router.multidest=path", "network.router.replication_flow=cut_through",
+                   "traffic.multicast_fraction=0.5", "traffic.multicast_destinations=3",
+                   "network.flit_bytes=1", "network.router.buffer_depth=6"}));
+  EXPECT_NO_THROW(
+      load_config(kCollective, "case.yaml",
+                  {"network.router.multidest=path", "network.router.replication_flow=cut_through",
+                   "collective.algorithms=[path_multicast]", "network.router.buffer_depth=8"}));
+  EXPECT_NO_THROW(
+      load_config(kCollective, "case.yaml",
+                  {"network.router.multidest=path", "network.router.replication_flow=cut_through",
+                   "network.router.buffer_depth=1"}));
+  // Reserved VCs: up to V - 1 on a mesh, floor(V / 2) - 1 per dateline class on a torus.
+  EXPECT_NO_THROW(load_config(kSynthetic, "case.yaml",
+                              {"network.router.multidest=path", "network.router.multidest_vcs=3"}));
+  EXPECT_NO_THROW(load_config(kSynthetic, "case.yaml",
+                              {"network.topology=torus", "network.router.multidest=tree",
+                               "network.router.vcs=5", "network.router.multidest_vcs=1"}));
+}
+
 // Seed 002's algorithms where they are defined: any r x c mesh, 3-lev-sq on power-of-two sides,
 // all-to-one gamma below 0.5.
 TEST(ConfigValidationSeed002, AcceptsTheMeshesTheAlgorithmsAreDefinedOn) {
@@ -178,6 +202,34 @@ INSTANTIATE_TEST_SUITE_P(
               {"network.router.multidest=tree", "network.routing.algorithm=hamiltonian"},
               "network.router.multidest",
               "dimension-ordered tree"},
+        Check{"multidest_vcs_range",
+              kSynthetic,
+              {"network.router.multidest_vcs=-1"},
+              "network.router.multidest_vcs",
+              "0..15"},
+        Check{"multidest_vcs_leave_a_unicast_vc",
+              kSynthetic,
+              {"network.router.multidest=path", "network.router.multidest_vcs=4"},
+              "network.router.multidest_vcs",
+              "at most 3 (got 4)"},
+        Check{"multidest_vcs_per_dateline_class",
+              kSynthetic,
+              {"network.topology=torus", "network.router.multidest=tree",
+               "network.router.multidest_vcs=2"},
+              "network.router.multidest_vcs",
+              "at most 1 (got 2)"},
+        Check{"multidest_vcs_not_in_rtl",
+              kSynthetic,
+              {"network.router.multidest=path", "network.router.multidest_vcs=1",
+               "network.router.implementation=rtl"},
+              "network.router.multidest_vcs",
+              "RTL router"},
+        Check{"cut_through_not_in_rtl",
+              kSynthetic,
+              {"network.router.multidest=tree", "network.router.replication_flow=cut_through",
+               "network.router.implementation=rtl"},
+              "network.router.replication_flow",
+              "RTL router"},
         Check{"flit_bytes_range",
               kSynthetic,
               {"network.flit_bytes=33"},
@@ -214,6 +266,16 @@ INSTANTIATE_TEST_SUITE_P(
                "traffic.multicast_destinations=16"},
               "traffic.multicast_destinations",
               "1..15"},
+        // 16 nodes: 4-bit addresses, 3 of them in 8-bit flits = 2 flits, 1 beyond the unicast
+        // header; 5 + 1 = 6 flits.
+        Check{"cut_through_buffer_holds_the_synthetic_worm",
+              kSynthetic,
+              {"network.router.multidest=path", "network.router.replication_flow=cut_through",
+               "traffic.multicast_fraction=0.5", "traffic.multicast_destinations=3",
+               "network.flit_bytes=1", "network.router.buffer_depth=5"},
+              "network.router.buffer_depth",
+              "traffic.packet_length 5 + 1 destination-list flits (3 destinations) = 6 flits, "
+              "more than 5"},
         Check{"hotspot_nodes_empty",
               kSynthetic,
               {"traffic.pattern=hotspot", "traffic.hotspot.nodes=[]"},
@@ -686,6 +748,14 @@ INSTANTIATE_TEST_SUITE_P(
               {"collective.algorithms=[scatter_bt]", "collective.message_bytes=[3000000]"},
               "collective.message_bytes[0]",
               "16777216-byte (16 MiB) message window"},
+        // A broadcast path worm of 64 bytes in 8-byte flits: 8 flits (15 4-bit addresses fit
+        // the one header flit).
+        Check{"cut_through_buffer_holds_the_collective_worm",
+              kCollective,
+              {"network.router.multidest=path", "network.router.replication_flow=cut_through",
+               "collective.algorithms=[path_multicast]", "network.router.buffer_depth=7"},
+              "network.router.buffer_depth",
+              "worms of up to 8 flits (0 destination-list flits), more than 7"},
         Check{"packet_longer_than_flit_index",
               kCollective,
               {"network.flit_bytes=1", "collective.message_bytes=[65536]"},

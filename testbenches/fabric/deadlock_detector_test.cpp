@@ -1,6 +1,7 @@
 // Tests of the deadlock report (wait-for graph over input VCs that hold flits) built on real
 // router state: a deadlocked torus frozen by the watchdog, a cleanly drained mesh, a loaded
-// mesh stopped mid-run (deadlock-free routing: waiting VCs but no cycle). The expected
+// mesh stopped mid-run (deadlock-free routing: waiting VCs but no cycle), tree worms with
+// cut-through replication stopped mid-run (waits for room, no cycle). The expected
 // waiting set and wait-for edges are recomputed from the routers' buffers and the rules in
 // deadlock_detector.h, with neighbours from torus coordinates. One Network per TEST.
 #include "deadlock_detector.h"
@@ -8,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -46,7 +48,10 @@ void expect_waiting_matches_routers(const DeadlockReport& report, const Network&
     EXPECT_EQ(w.packet, ivc.buffer.front().flit.packet_id);
     EXPECT_EQ(w.dst, ivc.buffer.front().flit.dst);
     EXPECT_EQ(w.state, to_string(ivc.state));
-    if (ivc.state == VcState::kActive) {
+    if (ivc.state == VcState::kActive && !ivc.branches.empty()) {
+      EXPECT_EQ(w.out_port, -1);  // a replicating worm's output VCs are its branches'
+      EXPECT_FALSE(w.branches.empty());
+    } else if (ivc.state == VcState::kActive) {
       EXPECT_EQ(w.out_port, ivc.out_port);
       EXPECT_EQ(w.out_vc, ivc.out_vc);
       EXPECT_EQ(w.no_credit,
@@ -280,6 +285,67 @@ TEST(DeadlockDetector, LoadedMeshMidRunHasWaitingVcsButNoCycle) {
   EXPECT_GT(edges, 0u);  // there is contention to report
   EXPECT_TRUE(report.cycle.empty());
   EXPECT_TRUE(contains(report.text(), "no wait-for cycle found"));
+}
+
+// ---- Cut-through replication ---------------------------------------------------------------
+// Tree worms with cut-through replication under load (docs/multidestination.md), stopped at
+// several points mid-run. A replicating head waiting for a free output VC whose downstream
+// buffer still holds fewer free slots than its worm has flits waits for that downstream input
+// VC (recomputed here from the credit counters, with neighbours from mesh coordinates); the
+// branch says so; and, as the deadlock-freedom argument says, the wait-for graph has no cycle.
+TEST(DeadlockDetector, CutThroughWormsWaitForRoomWithoutACycle) {
+  Config c = mesh_config({8, 8});
+  c.network.router.multidest = MultidestMode::kTree;
+  c.network.router.replication = Replication::kSynchronous;
+  c.network.router.replication_flow = ReplicationFlow::kCutThrough;
+  c.network.router.vcs = 2;
+  c.network.router.buffer_depth = 8;
+  c.traffic.packet_length = 8;
+  c.traffic.injection_rate = 0.25;  // past saturation for these worms
+  c.traffic.multicast_fraction = 0.5;
+  c.traffic.multicast_destinations = 8;
+  c.simulation.warmup_cycles = 0;
+  c.simulation.measure_cycles = 100000;
+  c.validate();
+  NetworkOptions opt;
+  opt.quiet = true;
+  SyntheticNetwork net("net", c, opt);
+  int room_edges = 0;
+  for (Cycle at = 500; at <= 3000; at += 500) {
+    sc_core::sc_start(sc_core::sc_time(500, sc_core::SC_NS));
+    ASSERT_FALSE(net.finished());
+    const DeadlockReport report =
+        build_deadlock_report(net.routers(), net.topology(), at, at - 1, 0);
+    expect_waiting_matches_routers(report, net);
+    EXPECT_TRUE(report.cycle.empty()) << report.text();
+    std::map<VcKey, int> index;
+    for (std::size_t i = 0; i < report.waiting.size(); ++i)
+      index[{report.waiting[i].router, report.waiting[i].port, report.waiting[i].vc}] =
+          static_cast<int>(i);
+    for (const WaitingVc& w : report.waiting) {
+      const Router& r = *net.routers().at(w.router);
+      const InputVc& ivc = r.input(w.port).vcs[static_cast<std::size_t>(w.vc)];
+      if (ivc.state != VcState::kRouted || ivc.branches.empty()) continue;
+      EXPECT_EQ(ivc.room_needed, 8);  // 8 addresses of 6 bits fit the 64-bit head flit
+      EXPECT_TRUE(contains(w.branches, "with room for 8 flits")) << report.describe(w);
+      for (const ReplicaBranch& b : ivc.branches)
+        for (int p = b.target.route.port_lo; p < b.target.route.port_hi; ++p)
+          for (int v = b.target.route.vc_lo; v < b.target.route.vc_hi; ++v) {
+            if (p >= 4 || r.owner(p, v) >= 0) continue;
+            if (r.output(p).credits[static_cast<std::size_t>(v)].credits() >= 8) continue;
+            const auto next = neighbor_2d(false, 8, 8, w.router, p);
+            ASSERT_TRUE(next.has_value());
+            const auto it = index.find({*next, p ^ 1, v});
+            if (it == index.end()) continue;  // the flits are still on the link
+            ++room_edges;
+            EXPECT_NE(std::find(w.waits_for.begin(), w.waits_for.end(), it->second),
+                      w.waits_for.end())
+                << report.describe(w) << " does not wait for "
+                << report.describe(report.waiting[static_cast<std::size_t>(it->second)]);
+          }
+    }
+  }
+  EXPECT_GT(room_edges, 0);  // the snapshots caught heads waiting for room
 }
 
 }  // namespace

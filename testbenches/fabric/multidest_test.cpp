@@ -1,7 +1,8 @@
 // Multidestination worms end to end (docs/multidestination.md): zero-load latency of path and
 // tree worms against the closed formula, the replication handshakes, consumption-channel
-// deadlock (caught and reported) versus the configurations the docs call safe, a soak of
-// random worms checked exactly-once by the scoreboard, and bad input.
+// deadlock (caught and reported) versus the configurations the docs call safe, the deadlock
+// avoidance options under load (reserved VCs, cut-through replication), a soak of random
+// worms checked exactly-once by the scoreboard, and bad input.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -156,6 +157,52 @@ TEST(TreeZeroLoad, AsynchronousHandshakeSameLatency) {
     EXPECT_EQ(lat.at(d), zero_load_formula(topo.distance(src, d), 10, 1, 1, 1, 4)) << d;
 }
 
+// The avoidance options add nothing at zero load: an idle network has room for the whole
+// worm on every branch, and the reserved VCs are free. On a torus with 4 VCs and one reserved
+// per dateline class (worms use VCs 1 and 3 only), path and tree worms with cut-through
+// replication reach every destination at the unicast zero-load latency of its hops.
+Config avoiding(Config c, MultidestMode mode) {
+  c = quiet(c, mode, Replication::kSynchronous);
+  c.network.router.vcs = 4;
+  c.network.router.multidest_vcs = 1;
+  c.network.router.replication_flow = ReplicationFlow::kCutThrough;
+  c.network.router.buffer_depth = 10;
+  return c;
+}
+
+TEST(ZeroLoadWithAvoidance, PathWormThroughTheWrapAtTheUnicastLatency) {
+  const Config c = avoiding(testing::torus_config({8, 8}), MultidestMode::kPath);
+  const Topology topo(c.network.topology);
+  auto n = [&](int x, int y) { return topo.node_at({x, y}); };
+  const NodeId src = n(1, 2);
+  const std::vector<NodeId> dests{n(3, 2), n(5, 2), n(5, 1), n(5, 0), n(5, 7)};  // wraps in y
+  auto net = testing::run(c, logged(),
+                          [&](SyntheticNetwork& nw) { nw.schedule_multicast(src, dests, 10, 5); });
+  ASSERT_EQ(net->outcome(), RunOutcome::kCompleted);
+  EXPECT_EQ(net->scoreboard().violation_count(), 0u);
+  const auto lat = latencies(*net);
+  ASSERT_EQ(lat.size(), dests.size());
+  const std::vector<int> hops{2, 4, 5, 6, 7};  // along the path, counted by hand
+  for (std::size_t i = 0; i < dests.size(); ++i)
+    EXPECT_EQ(lat.at(dests[i]), zero_load_formula(hops[i], 10, 1, 1, 1, 10)) << dests[i];
+}
+
+TEST(ZeroLoadWithAvoidance, TreeWormAtTheUnicastLatencyOfEachDistance) {
+  const Config c = avoiding(testing::torus_config({6, 6}), MultidestMode::kTree);
+  const Topology topo(c.network.topology);
+  auto n = [&](int x, int y) { return topo.node_at({x, y}); };
+  const NodeId src = n(0, 0);
+  const std::vector<NodeId> dests{n(5, 5), n(3, 3), n(1, 4), n(4, 0), n(0, 2), n(2, 5)};
+  auto net = testing::run(c, logged(),
+                          [&](SyntheticNetwork& nw) { nw.schedule_multicast(src, dests, 10, 5); });
+  ASSERT_EQ(net->outcome(), RunOutcome::kCompleted);
+  EXPECT_EQ(net->scoreboard().violation_count(), 0u);
+  const auto lat = latencies(*net);
+  ASSERT_EQ(lat.size(), dests.size());
+  for (NodeId d : dests)
+    EXPECT_EQ(lat.at(d), zero_load_formula(topo.distance(src, d), 10, 1, 1, 1, 10)) << d;
+}
+
 // Two path worms cross: A is absorbed at X then heads for Y, B at Y then heads for X. With
 // one consumption channel (one-port, one VC) each holds the consumption channel the other
 // needs: a consumption-channel deadlock, which the watchdog reports.
@@ -264,6 +311,7 @@ struct SoakCase {
   Replication replication;
   Cycle cycles;
   double rate;  // flits/node/cycle: below saturation (tree worms use many more links)
+  ReplicationFlow flow = ReplicationFlow::kWormhole;
 };
 
 class MultidestSoak : public ::testing::TestWithParam<SoakCase> {};
@@ -274,6 +322,7 @@ TEST_P(MultidestSoak, EveryWormReachesEachDestinationOnceWithoutDeadlock) {
                                                 : testing::mesh_config({8, 8});
   c.network.router.multidest = k.mode;
   c.network.router.replication = k.replication;
+  c.network.router.replication_flow = k.flow;
   c.network.router.port_model = PortModel::kAllPort;  // a consumption channel per input
   c.network.router.vcs = 2;
   c.network.router.buffer_depth = 8;  // tree: a whole worm fits (asynchronous replication)
@@ -308,7 +357,10 @@ INSTANTIATE_TEST_SUITE_P(
                       SoakCase{"torus_path_async", TopologyKind::kTorus, MultidestMode::kPath,
                                Replication::kAsynchronous, 6000, 0.1},
                       SoakCase{"mesh_tree_async", TopologyKind::kMesh, MultidestMode::kTree,
-                               Replication::kAsynchronous, 12000, 0.05}),
+                               Replication::kAsynchronous, 12000, 0.05},
+                      SoakCase{"mesh_tree_sync_cut_through", TopologyKind::kMesh,
+                               MultidestMode::kTree, Replication::kSynchronous, 12000, 0.05,
+                               ReplicationFlow::kCutThrough}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
 
 // The acceptance soak: at least 10^6 worms per configuration (Release pass only; LARGE_).
@@ -323,7 +375,82 @@ INSTANTIATE_TEST_SUITE_P(
                       SoakCase{"LARGE_torus_path_async", TopologyKind::kTorus, MultidestMode::kPath,
                                Replication::kAsynchronous, 640000, 0.1},
                       SoakCase{"LARGE_mesh_tree_async", TopologyKind::kMesh, MultidestMode::kTree,
-                               Replication::kAsynchronous, 1280000, 0.05}),
+                               Replication::kAsynchronous, 1280000, 0.05},
+                      SoakCase{"LARGE_mesh_tree_sync_cut_through", TopologyKind::kMesh,
+                               MultidestMode::kTree, Replication::kSynchronous, 1280000, 0.05,
+                               ReplicationFlow::kCutThrough}),
+    [](const auto& param_info) { return std::string(param_info.param.name); });
+
+// Deadlock and its avoidance under load (docs/multidestination.md): an 8x8 one-port mesh,
+// 2 VCs x 8 flits, 8-flit packets, half of them worms to 8 destinations, 0.15 flits/node/cycle,
+// synchronous replication. Wormhole replication deadlocks with path and with tree worms;
+// cut-through replication (every buffer holds a whole worm) completes, with or without VCs
+// reserved for the worms. Reserving a VC alone does not prevent the worms' deadlock, but
+// confines it to them: no unicast packet is left waiting in any router.
+struct AvoidanceCase {
+  const char* name;
+  MultidestMode mode;
+  ReplicationFlow flow;
+  int multidest_vcs;
+  RunOutcome outcome;
+};
+
+class DeadlockAvoidance : public ::testing::TestWithParam<AvoidanceCase> {};
+
+TEST_P(DeadlockAvoidance, OutcomeUnderLoad) {
+  const AvoidanceCase& k = GetParam();
+  Config c = testing::mesh_config({8, 8});
+  c.network.router.multidest = k.mode;
+  c.network.router.replication = Replication::kSynchronous;
+  c.network.router.replication_flow = k.flow;
+  c.network.router.multidest_vcs = k.multidest_vcs;
+  c.network.router.vcs = 2;
+  c.network.router.buffer_depth = 8;
+  c.traffic.packet_length = 8;
+  c.traffic.injection_rate = 0.15;
+  c.traffic.multicast_fraction = 0.5;
+  c.traffic.multicast_destinations = 8;
+  c.traffic.seed = 1;
+  c.simulation.measure_cycles = 3000;
+  c.simulation.watchdog_cycles = 1000;
+  auto net = testing::run(c);
+  ASSERT_EQ(net->outcome(), k.outcome)
+      << (net->deadlock() ? net->deadlock()->text() : std::string("no deadlock"));
+  EXPECT_EQ(net->scoreboard().violation_count(), 0u);
+  if (k.outcome == RunOutcome::kCompleted) {
+    EXPECT_EQ(net->scoreboard().live_packets(), 0u);
+    EXPECT_EQ(net->multicast_table().live(), 0u);
+    EXPECT_EQ(net->flits_in_network(), 0u);
+    return;
+  }
+  ASSERT_TRUE(net->deadlock().has_value());
+  const DeadlockReport& report = *net->deadlock();
+  EXPECT_FALSE(report.cycle.empty()) << report.text();
+  if (k.multidest_vcs == 0) return;
+  // Unicast packets use VC 0 only; every VC still holding flits is the worms' VC 1.
+  ASSERT_FALSE(report.waiting.empty());
+  for (const WaitingVc& w : report.waiting)
+    EXPECT_EQ(w.vc, 1) << "router " << w.router << " port " << w.port << ": packet " << w.packet;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Mesh8x8, DeadlockAvoidance,
+    ::testing::Values(AvoidanceCase{"path_wormhole", MultidestMode::kPath,
+                                    ReplicationFlow::kWormhole, 0, RunOutcome::kDeadlock},
+                      AvoidanceCase{"path_cut_through", MultidestMode::kPath,
+                                    ReplicationFlow::kCutThrough, 0, RunOutcome::kCompleted},
+                      AvoidanceCase{"path_reserved_vc", MultidestMode::kPath,
+                                    ReplicationFlow::kWormhole, 1, RunOutcome::kDeadlock},
+                      AvoidanceCase{"path_reserved_vc_cut_through", MultidestMode::kPath,
+                                    ReplicationFlow::kCutThrough, 1, RunOutcome::kCompleted},
+                      AvoidanceCase{"tree_wormhole", MultidestMode::kTree,
+                                    ReplicationFlow::kWormhole, 0, RunOutcome::kDeadlock},
+                      AvoidanceCase{"tree_cut_through", MultidestMode::kTree,
+                                    ReplicationFlow::kCutThrough, 0, RunOutcome::kCompleted},
+                      AvoidanceCase{"tree_reserved_vc", MultidestMode::kTree,
+                                    ReplicationFlow::kWormhole, 1, RunOutcome::kDeadlock},
+                      AvoidanceCase{"tree_reserved_vc_cut_through", MultidestMode::kTree,
+                                    ReplicationFlow::kCutThrough, 1, RunOutcome::kCompleted}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
 
 TEST(HamiltonianRouting, UnicastTrafficAtHighLoadDrainsWithOneVc) {

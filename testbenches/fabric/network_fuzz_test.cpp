@@ -1,8 +1,9 @@
 // Randomised configurations: every deadlock-free combination of topology, VCs, buffers,
 // pipeline, latencies, port model, allocator, traffic pattern and multicasts (path worms with
 // either handshake and header encoding; tree worms with asynchronous replication and worm-deep
-// buffers: the configurations docs/multidestination.md argues safe; software multicasts of
-// either scheme on unicast routers, every operation completing) must run to
+// buffers; either with cut-through replication; with or without VCs reserved for the worms:
+// the configurations docs/multidestination.md argues safe; software multicasts of either
+// scheme on unicast routers, every operation completing) must run to
 // completion with a clean scoreboard and flit conservation, and no packet may arrive sooner
 // than the closed zero-load formula allows for its hops and length (docs/timing-model.md).
 // Each seed is its own test (and process); the configuration it draws is printed on failure.
@@ -118,6 +119,21 @@ Config random_config(std::uint64_t seed) {
                        c.traffic.packet_length;
       r.buffer_depth = std::max(r.buffer_depth, worm);
     }
+    // Drawn after the choices above, so they stay what they were for every seed. Cut-through
+    // replication in a third of the draws: safe with either handshake and the port model's
+    // consumption channels. VCs reserved for the worms: unicast packets keep a VC per class.
+    if (pick(0, 2) == 0) {
+      r.replication_flow = ReplicationFlow::kCutThrough;
+      r.replication = pick(0, 1) ? Replication::kSynchronous : Replication::kAsynchronous;
+      r.consumption_channels = 0;
+      const int worm = header_flits(r.header_encoding,
+                                    static_cast<std::size_t>(c.traffic.multicast_destinations),
+                                    topo.nodes(), c.network.flit_bytes) +
+                       c.traffic.packet_length - 1;
+      r.buffer_depth = std::max(r.buffer_depth, worm);
+    }
+    r.multidest_vcs =
+        pick(0, c.network.topology.kind == TopologyKind::kTorus ? r.vcs / 2 - 1 : r.vcs - 1);
   }
   c.simulation.warmup_cycles = 200;
   c.simulation.measure_cycles = 1500;
@@ -188,10 +204,14 @@ TEST(RandomConfigDraws, CoverEveryTopologyPortModelAndMultidestinationMode) {
     ++seen["multidest " + to_string(r.multidest)];
     if (r.multidest == MultidestMode::kPath) ++seen["path " + to_string(r.replication)];
     if (r.multidest != MultidestMode::kNone) ++seen[to_string(r.header_encoding)];
+    if (r.multidest != MultidestMode::kNone)
+      ++seen[to_string(r.multidest) + " " + to_string(r.replication_flow)];
+    if (r.multidest_vcs > 0) ++seen["reserved VCs"];
   }
-  for (const char* k : {"mesh", "torus", "hypercube", "one_port", "k_port", "all_port",
-                        "multidest none", "multidest path", "multidest tree", "path synchronous",
-                        "path asynchronous", "address_list", "bit_string"})
+  for (const char* k :
+       {"mesh", "torus", "hypercube", "one_port", "k_port", "all_port", "multidest none",
+        "multidest path", "multidest tree", "path synchronous", "path asynchronous", "address_list",
+        "bit_string", "path cut_through", "tree cut_through", "reserved VCs"})
     EXPECT_GE(seen[k], 4) << k;
 }
 

@@ -21,6 +21,8 @@
 
 #include "activity_calendar.h"
 #include "link.h"
+#include "multicast_route.h"
+#include "multicast_table.h"
 #include "route_compute.h"
 #include "topology.h"
 
@@ -45,6 +47,11 @@ struct BenchConfig {
   int credit_latency = 1;  // credit latency of every link
   AllocatorKind allocator = AllocatorKind::kSeparableInputFirst;
   bool calendar_driven = false;  // step the router only when the calendar says so
+  // Multidestination worms (tree worms from the bench's multicast table).
+  MultidestMode multidest = MultidestMode::kNone;
+  Replication replication = Replication::kSynchronous;
+  ReplicationFlow replication_flow = ReplicationFlow::kWormhole;
+  int multidest_vcs = 0;
 };
 
 Flit make_flit(PacketId id, int index, int length, NodeId dst, int vc) {
@@ -84,8 +91,10 @@ class RouterBench {
       : cfg_(c),
         topology_(mesh3x3()),
         layout_(PortLayout::make(PortModel::kOnePort, topology_.network_ports(), 1)),
-        route_compute_(topology_, RoutingConfig{}, layout_, c.vcs),
-        router_(name, params(c, layout_), route_compute_),
+        route_compute_(topology_, RoutingConfig{}, layout_, c.vcs, c.multidest_vcs),
+        multicast_route_(topology_, route_compute_, multicast_table_),
+        router_(name, params(c, layout_), route_compute_,
+                c.multidest == MultidestMode::kNone ? nullptr : &multicast_route_),
         calendar_(1 + layout_.inputs() + layout_.outputs()),
         senders_(static_cast<std::size_t>(layout_.inputs())),
         receivers_(static_cast<std::size_t>(layout_.outputs())) {}
@@ -104,7 +113,14 @@ class RouterBench {
     p.buffer_depth = c.buffer_depth;
     p.pipeline_depth = c.pipeline_depth;
     p.allocator = c.allocator;
+    p.replication = c.replication;
+    p.replication_flow = c.replication_flow;
     return p;
+  }
+  // A worm header for `dests` from node 3 (the x- neighbour) of `flits` flits; its handle goes
+  // into Flit::mcast.
+  std::uint32_t add_worm(std::vector<NodeId> dests, int flits) {
+    return multicast_table_.add(cfg_.multidest, 3, std::move(dests), flits);
   }
 
   // Calendar components: 0 = the router, 1 + p = upstream of input p, 1 + inputs + p =
@@ -251,6 +267,8 @@ class RouterBench {
   Topology topology_;
   PortLayout layout_;
   RouteCompute route_compute_;
+  MulticastTable multicast_table_;
+  MulticastRoute multicast_route_;
   Router router_;
   ActivityCalendar calendar_;
   std::vector<Sender> senders_;
@@ -437,6 +455,149 @@ TEST(RouterCredits, EachDepartureCreditsItsOwnInputVc) {
     EXPECT_EQ(credits[i].visible, departures[i].pushed + 2);
     const int expected_vc = departures[i].flit.packet_id == 10 ? 2 : 0;
     EXPECT_EQ(credits[i].vc, expected_vc) << "departure " << i;
+  }
+}
+
+// ---- Multidestination worms: reserved VCs, cut-through replication --------------------------
+
+// A packet of `length` flits (from node 3) on input VC `vc`, as a worm with header `mcast`.
+void queue_worm(RouterBench& b, int port, PacketId id, int length, std::uint32_t mcast, int vc,
+                Cycle from) {
+  for (int i = 0; i < length; ++i) {
+    Flit f = make_flit(id, i, length, kEast, vc);
+    f.mcast = mcast;
+    b.queue_flit(port, f, from);
+  }
+}
+
+// network.router.multidest_vcs 1 of 3 VCs: three unicast heads for x+ (tails never sent, so
+// they keep what they get) take VCs 0 and 1 by cycle 2 and the third waits, though VC 2 is
+// free; a tree worm for node 5 then gets VC 2 at once, the cycle after its head is sent
+// (pipeline 1).
+TEST(RouterReservedVcs, UnicastNeverTakesAReservedVcAndWormsOnlyThose) {
+  BenchConfig c;
+  c.vcs = 3;
+  c.multidest = MultidestMode::kTree;
+  c.multidest_vcs = 1;
+  RouterBench b(c);
+  for (int p : {kXMinus, kYMinus, kYPlus, kLocal}) b.connect_input(p);
+  b.connect_output(kXPlus, false);
+  b.queue_flit(kXMinus, make_flit(1, 0, 8, kEast, 0), 0);
+  b.queue_flit(kYMinus, make_flit(2, 0, 8, kEast, 1), 0);
+  b.queue_flit(kYPlus, make_flit(3, 0, 8, kEast, 0), 0);
+  const std::uint32_t worm = b.add_worm({kEast}, 8);
+  Flit head = make_flit(4, 0, 8, kEast, 2);  // injected in the worms' VC
+  head.mcast = worm;
+  b.queue_flit(kLocal, head, 5);
+  b.run(0, 30);
+  const auto& out = b.out(kXPlus);
+  ASSERT_EQ(out.size(), 3u);
+  for (std::size_t k = 0; k < 2; ++k) {
+    EXPECT_NE(out[k].flit.packet_id, 4u);
+    EXPECT_LT(out[k].flit.vc, 2) << "unicast packet " << out[k].flit.packet_id;
+    EXPECT_LE(out[k].pushed, 2u);
+  }
+  EXPECT_NE(out[0].flit.vc, out[1].flit.vc);
+  EXPECT_EQ(out[2].flit.packet_id, 4u);
+  EXPECT_EQ(out[2].flit.vc, 2);
+  EXPECT_EQ(out[2].pushed, 6u);
+}
+
+// Cut-through replication at a branch point (eject here + x+ to node 5), one VC, 4-flit
+// buffers. A 2-flit unicast packet U for node 5 goes first (flits sent upstream in cycles 0,
+// 1; out on x+ in 1, 2); the x+ receiver keeps both credits until the test returns them in
+// cycles 10 and 11 (visible in 11 and 12). A 4-flit tree worm W follows on the same input VC
+// (sent in 2..5, in the router from 3..6). x+ VC 0 is free from cycle 3 with 2 credits.
+//   wormhole, synchronous:    W0, W1 out on both branches in 3, 4; W2, W3 one per returned
+//                             credit in 11, 12.
+//   wormhole, asynchronous:   x+ as synchronous; the ejection copy runs ahead: 3, 4, 5, 6.
+//   cut-through (both):       W waits for 4 credits on x+ (cycle 12), then 12, 13, 14, 15
+//                             on both branches: nothing of W leaves before every branch has
+//                             room for all of it.
+struct CutThroughCase {
+  const char* name;
+  Replication replication;
+  ReplicationFlow flow;
+  std::vector<Cycle> x_plus;  // W's flits on x+
+  std::vector<Cycle> eject;   // W's flits on the ejection channel
+};
+
+class RouterCutThrough : public ::testing::TestWithParam<CutThroughCase> {};
+
+TEST_P(RouterCutThrough, ReplicatingHeadWaitsForRoomForTheWholeWormOnEveryBranch) {
+  const CutThroughCase& k = GetParam();
+  BenchConfig c;
+  c.vcs = 1;
+  c.buffer_depth = 4;
+  c.multidest = MultidestMode::kTree;
+  c.replication = k.replication;
+  c.replication_flow = k.flow;
+  RouterBench b(c);
+  b.connect_input(kXMinus);
+  b.connect_output(kXPlus, false);
+  b.connect_output(kLocal, false);
+  b.queue_packet(kXMinus, 1, 2, kEast, 0, 0);
+  queue_worm(b, kXMinus, 2, 4, b.add_worm({kHere, kEast}, 4), 0, 2);
+  for (Cycle t = 0; t < 40; ++t) {
+    if (t == 10 || t == 11) b.return_credit(kXPlus, 0, t);
+    b.tick(t);
+  }
+  auto cycles_of = [](const std::vector<FlitEvent>& events) {
+    std::vector<Cycle> out;
+    for (const FlitEvent& e : events)
+      if (e.flit.packet_id == 2) out.push_back(e.pushed);
+    return out;
+  };
+  EXPECT_EQ(cycles_of(b.out(kXPlus)), k.x_plus);
+  EXPECT_EQ(cycles_of(b.out(kLocal)), k.eject);
+  ASSERT_EQ(b.out(kXPlus).size(), 6u);
+  EXPECT_EQ(b.out(kXPlus)[0].pushed, 1u);  // U
+  EXPECT_EQ(b.out(kXPlus)[1].pushed, 2u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Flow, RouterCutThrough,
+                         ::testing::Values(CutThroughCase{"wormhole_sync",
+                                                          Replication::kSynchronous,
+                                                          ReplicationFlow::kWormhole,
+                                                          {3, 4, 11, 12},
+                                                          {3, 4, 11, 12}},
+                                           CutThroughCase{"wormhole_async",
+                                                          Replication::kAsynchronous,
+                                                          ReplicationFlow::kWormhole,
+                                                          {3, 4, 11, 12},
+                                                          {3, 4, 5, 6}},
+                                           CutThroughCase{"cut_through_sync",
+                                                          Replication::kSynchronous,
+                                                          ReplicationFlow::kCutThrough,
+                                                          {12, 13, 14, 15},
+                                                          {12, 13, 14, 15}},
+                                           CutThroughCase{"cut_through_async",
+                                                          Replication::kAsynchronous,
+                                                          ReplicationFlow::kCutThrough,
+                                                          {12, 13, 14, 15},
+                                                          {12, 13, 14, 15}}),
+                         [](const auto& param_info) { return std::string(param_info.param.name); });
+
+// The router refuses a worm longer than its buffers under cut-through (Config::validate()
+// prevents it; the contract names the router).
+TEST(RouterCutThrough, WormLongerThanTheBuffersIsAContractViolation) {
+  BenchConfig c;
+  c.vcs = 1;
+  c.buffer_depth = 4;
+  c.multidest = MultidestMode::kTree;
+  c.replication_flow = ReplicationFlow::kCutThrough;
+  RouterBench b(c);
+  b.connect_input(kXMinus);
+  b.connect_output(kXPlus, true);
+  b.connect_output(kLocal, false);
+  queue_worm(b, kXMinus, 2, 5, b.add_worm({kHere, kEast}, 5), 0, 0);
+  b.tick(0);
+  try {
+    b.tick(1);
+    FAIL() << "accepted a 5-flit worm with 4-flit buffers";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("router: cycle 1: "), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("(5 flits)"), std::string::npos) << e.what();
   }
 }
 

@@ -494,5 +494,64 @@ TEST(RouteComputeInjection, FirstHopOverDateline) {
   EXPECT_EQ(q.vc_hi, 4);
 }
 
+// ---------------------------------------------------------------- reserved VCs
+
+// network.router.multidest_vcs = N: the top N VCs of every range a route may use (all V on a
+// mesh; each dateline class on a torus; injection and ejection too) carry multidestination
+// worms only, the rest unicast packets only. Expected ranges written out by hand.
+struct Range {
+  int lo;
+  int hi;
+};
+void expect_vcs(const RouteResult& r, Range want, const char* what) {
+  EXPECT_EQ(r.vc_lo, want.lo) << what;
+  EXPECT_EQ(r.vc_hi, want.hi) << what;
+}
+
+TEST(RouteComputeReservedVcs, MeshSplitsEveryChannel) {
+  const Topology topo = make_grid(TopologyKind::kMesh, {4, 4});
+  const PortLayout layout = one_port(topo);
+  const RouteCompute rc(topo, dor({0, 1}), layout, 4, 1);
+  constexpr auto kUni = TrafficClass::kUnicast;
+  constexpr auto kMulti = TrafficClass::kMultidest;
+  expect_vcs(rc.route(0, 3, layout.network, 0, kUni), {0, 3}, "unicast hop");
+  expect_vcs(rc.route(0, 3, layout.network, 3, kMulti), {3, 4}, "worm hop");
+  expect_vcs(rc.route(3, 3, 1, 0, kUni), {0, 3}, "unicast ejection");
+  expect_vcs(rc.route(3, 3, 1, 3, kMulti), {3, 4}, "worm ejection");
+  expect_vcs(rc.ejection(1, kMulti), {3, 4}, "worm ejection");
+  expect_vcs(rc.injection_vcs(kUni), {0, 3}, "unicast injection");
+  expect_vcs(rc.injection_vcs(kMulti), {3, 4}, "worm injection");
+  // N = 0 shares every VC between both classes.
+  const RouteCompute shared(topo, dor({0, 1}), layout, 4);
+  expect_vcs(shared.route(0, 3, layout.network, 0, kMulti), {0, 4}, "shared worm hop");
+  expect_vcs(shared.injection_vcs(kMulti), {0, 4}, "shared worm injection");
+  expect_vcs(shared.injection_vcs(kUni), {0, 4}, "shared unicast injection");
+}
+
+// The dateline hand example above ((6,0) -> (1,2) on an 8x8 torus) with 5 VCs (class 0 =
+// VCs 0-2, class 1 = VCs 3-4) and one reserved VC per class: class 0 unicast 0-1, worms 2;
+// class 1 unicast 3, worms 4.
+TEST(RouteComputeReservedVcs, TorusReservesInsideEachDatelineClass) {
+  const Topology topo = make_grid(TopologyKind::kTorus, {8, 8});
+  const PortLayout layout = one_port(topo);
+  const RouteCompute rc(topo, dor({0, 1}), layout, 5, 1);
+  const NodeId dst = 1 + 8 * 2;
+  for (const TrafficClass cls : {TrafficClass::kUnicast, TrafficClass::kMultidest}) {
+    const bool worm = cls == TrafficClass::kMultidest;
+    const int c0 = worm ? 2 : 0;  // the first VC this class may use in class 0
+    const int c1 = worm ? 4 : 3;  // ... in class 1
+    expect_vcs(rc.injection_vcs(cls), worm ? Range{2, 3} : Range{0, 2}, "injection");
+    expect_vcs(rc.route(6, dst, layout.network, c0, cls), worm ? Range{2, 3} : Range{0, 2},
+               "(6,0): class 0");
+    expect_vcs(rc.route(7, dst, 1, c0, cls), worm ? Range{4, 5} : Range{3, 4},
+               "(7,0): over the wrap, class 1");
+    expect_vcs(rc.route(0, dst, 1, c1, cls), worm ? Range{4, 5} : Range{3, 4},
+               "(0,0): stays in class 1");
+    expect_vcs(rc.route(1, dst, 1, c1, cls), worm ? Range{2, 3} : Range{0, 2},
+               "(1,0): turns into y, class 0");
+    expect_vcs(rc.ejection(layout.network, cls), worm ? Range{4, 5} : Range{0, 4}, "ejection");
+  }
+}
+
 }  // namespace
 }  // namespace wormsim
