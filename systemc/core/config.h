@@ -43,6 +43,11 @@ enum class TrafficPattern {
   kHotspot,
   kNearestNeighbor
 };
+// Destination sets of synthetic multidestination worms (docs/config.md, traffic.
+// multicast_pattern): random = any nodes (path worms: a random base-routing-conformed path);
+// row_column = nodes of the source's row and column of a 2D mesh or torus; hotspot = the
+// traffic.hotspot.nodes plus random others.
+enum class MulticastPattern { kRandom, kRowColumn, kHotspot };
 // What drives the network: synthetic traffic from terminals, or node firmware running
 // collective operations (processor + NI per node; docs/collectives.md).
 enum class Workload { kSynthetic, kCollective };
@@ -206,10 +211,11 @@ struct TrafficConfig {
   int packet_length = 5;        // flits per packet
   HotspotConfig hotspot;
   // Multidestination worms (needs network.router.multidest path or tree): this share of the
-  // packets goes to `multicast_destinations` random destinations (a random base-routing-
-  // conformed path for path worms, a random set for tree worms).
+  // packets goes to `multicast_destinations` destinations drawn by `multicast_pattern`
+  // (ni/multicast_destinations.h; path worms' lists always conform to the base routing).
   double multicast_fraction = 0;
   int multicast_destinations = 4;
+  MulticastPattern multicast_pattern = MulticastPattern::kRandom;
   std::uint64_t seed = 1;
 };
 
@@ -328,6 +334,7 @@ std::string to_string(MultidestMode v);
 std::string to_string(Replication v);
 std::string to_string(HeaderEncoding v);
 std::string to_string(TrafficPattern v);
+std::string to_string(MulticastPattern v);
 std::string to_string(Workload v);
 std::string to_string(CollectiveAlgorithm v);
 std::string to_string(RootSelection v);

@@ -17,6 +17,8 @@ Terminal::Terminal(const TerminalParams& params, const DestinationPicker& picker
       multicast_(multicast),
       scoreboard_(scoreboard),
       stats_(stats),
+      destinations_(params.multicast_pattern, params.multidest, params.multicast_destinations,
+                    params.hotspots, topology, route_compute, params.id),
       rng_(params.seed * 0x9e3779b97f4a7c15ull + params.id),
       arrival_probability_(std::min(1.0, params.injection_rate / params.packet_length)),
       queues_(params.layout.model == PortModel::kAllPort
@@ -68,22 +70,6 @@ void Terminal::schedule_multicast(const std::vector<NodeId>& dests, int length, 
   calendar.wake(params_.component, at);
 }
 
-// Destinations of a synthetic multidestination worm: a random conforming path (path worms)
-// or a random set of distinct nodes other than this one (tree worms).
-std::vector<NodeId> Terminal::random_destinations() {
-  const int m = params_.multicast_destinations;
-  if (params_.multidest == MultidestMode::kPath)
-    return random_brcp_path(route_compute_, topology_, params_.id, m, rng_);
-  std::vector<NodeId> chosen;
-  std::uniform_int_distribution<NodeId> pick(0, static_cast<NodeId>(params_.nodes - 1));
-  while (static_cast<int>(chosen.size()) < m) {
-    const NodeId d = pick(rng_);
-    if (d != params_.id && std::find(chosen.begin(), chosen.end(), d) == chosen.end())
-      chosen.push_back(d);
-  }
-  return chosen;
-}
-
 std::size_t Terminal::queued_packets() const {
   std::size_t n = 0;
   for (const auto& q : queues_) n += q.size();
@@ -127,7 +113,7 @@ Terminal::StepResult Terminal::step(Cycle now, ActivityCalendar& calendar, bool 
   if (synthetic_ && next_arrival_ == now && now < params_.generate_until) {
     if (params_.multicast_fraction > 0 &&
         std::generate_canonical<double, 53>(rng_) < params_.multicast_fraction) {
-      std::vector<NodeId> dests = random_destinations();
+      std::vector<NodeId> dests = destinations_.draw(rng_);
       if (!dests.empty()) {
         const NodeId first = dests.front();
         create_packet(first, params_.packet_length, now, std::move(dests));

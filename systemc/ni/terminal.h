@@ -7,8 +7,8 @@
 // nothing per cycle. A port-model rule picks the channel: one-port uses channel 0, k-port the
 // first idle channel, all-port the channel of the packet's first-hop direction.
 // With multidestination support a share of the packets are worms to several destinations
-// (a random base-routing-conformed path, or a random set for tree worms), each costing the
-// header flits its destination list needs (docs/multidestination.md).
+// (drawn by traffic.multicast_pattern, ni/multicast_destinations.h), each costing the header
+// flits its destination list needs (docs/multidestination.md).
 #pragma once
 
 #include <deque>
@@ -18,6 +18,7 @@
 #include "activity_calendar.h"
 #include "injection_channel.h"
 #include "link.h"
+#include "multicast_destinations.h"
 #include "multicast_route.h"
 #include "multicast_table.h"
 #include "network_endpoint.h"
@@ -46,6 +47,8 @@ struct TerminalParams {
   HeaderEncoding header_encoding = HeaderEncoding::kAddressList;
   double multicast_fraction = 0;
   int multicast_destinations = 0;
+  MulticastPattern multicast_pattern = MulticastPattern::kRandom;
+  std::vector<NodeId> hotspots;  // traffic.hotspot.nodes (multicast_pattern hotspot)
 };
 
 class Terminal : public NetworkEndpoint {
@@ -88,7 +91,6 @@ class Terminal : public NetworkEndpoint {
 
   Cycle draw_gap();
   void create_packet(NodeId dst, int length, Cycle now, std::vector<NodeId> dests = {});
-  std::vector<NodeId> random_destinations();
   int inject(Cycle now, ActivityCalendar& calendar, bool measuring);
   int eject(Cycle now);
   void consume(int channel, const Flit& flit, Cycle now);
@@ -104,6 +106,7 @@ class Terminal : public NetworkEndpoint {
   MulticastTable& multicast_;
   Scoreboard& scoreboard_;
   Statistics& stats_;
+  MulticastDestinations destinations_;
   std::mt19937_64 rng_;
   double arrival_probability_;
   bool synthetic_ = false;

@@ -89,7 +89,7 @@ TEST(ConfigLoaderDefaults, BuiltInDefaultIsTheMainJobOnStructDefaults) {
   EXPECT_EQ(c.node.alpha_cycles, 225u);  // 0.75 us at 300 MB/s (seed 000 section 3.3.5)
   const nlohmann::json j = to_json(c);
   EXPECT_EQ(j, to_json(main_job)) << j.dump(2);
-  EXPECT_EQ(leaf_count(j), 65) << j.dump(2);  // every field of Config
+  EXPECT_EQ(leaf_count(j), 66) << j.dump(2);  // every field of Config
   // The default text gives every key the run reads, except routing.algorithm (which follows
   // the topology) and the clock period and flit width (which follow machine.preset); the keys
   // it does not read are commented out, so running a copy of it warns about nothing.
@@ -170,6 +170,7 @@ traffic:
   packet_length: 9
   multicast_fraction: 0.5
   multicast_destinations: 7
+  multicast_pattern: hotspot
   hotspot:
     nodes: [3, 71]
     fraction: 0.375
@@ -230,6 +231,7 @@ void expect_every_field(const Config& c) {
   EXPECT_EQ(c.collective.seed, 77u);
   EXPECT_DOUBLE_EQ(c.traffic.multicast_fraction, 0.5);
   EXPECT_EQ(c.traffic.multicast_destinations, 7);
+  EXPECT_EQ(c.traffic.multicast_pattern, MulticastPattern::kHotspot);
   EXPECT_EQ(c.trace.window_cycles, 555u);
   EXPECT_FALSE(c.trace.timeline);
   EXPECT_TRUE(c.trace.rtl_vcd);
@@ -264,7 +266,7 @@ TEST(ConfigLoaderStrings, WellFormedUtf8NamesLoad) {
 TEST(ConfigLoaderRoundTrip, JsonHasYamlLayoutAndLoadsBack) {
   const Config c = load_config(kEveryField, kSource);
   const nlohmann::json j = to_json(c);
-  EXPECT_EQ(leaf_count(j), 65);
+  EXPECT_EQ(leaf_count(j), 66);
   EXPECT_EQ(j["machine"]["preset"], "none");
   EXPECT_EQ(j["network"]["topology"], "torus");
   EXPECT_EQ(j["network"]["dims"], nlohmann::json({4, 6, 3}));
@@ -741,10 +743,15 @@ TEST(ConfigLoaderUnusedKeys, NetworkKeysOfAnotherTopologyOrRouter) {
 }
 
 TEST(ConfigLoaderUnusedKeys, SyntheticAndCollectiveSubKeys) {
-  EXPECT_EQ(
-      unused("traffic:\n  hotspot: {nodes: [1], fraction: 0.5}\n  multicast_destinations: 3\n"),
-      (Keys{"traffic.hotspot.nodes@test.yaml:2", "traffic.hotspot.fraction@test.yaml:2",
-            "traffic.multicast_destinations@test.yaml:3"}));
+  EXPECT_EQ(unused("traffic:\n  hotspot: {nodes: [1], fraction: 0.5}\n  multicast_destinations: 3\n"
+                   "  multicast_pattern: hotspot\n"),
+            (Keys{"traffic.hotspot.nodes@test.yaml:2", "traffic.hotspot.fraction@test.yaml:2",
+                  "traffic.multicast_destinations@test.yaml:3",
+                  "traffic.multicast_pattern@test.yaml:4"}));
+  // Hotspot worms read hotspot.nodes but not hotspot.fraction (pattern hotspot's share).
+  EXPECT_EQ(unused("network: {router: {multidest: tree}}\ntraffic:\n  hotspot: {nodes: [1], "
+                   "fraction: 0.5}\n  multicast_fraction: 0.5\n  multicast_pattern: hotspot\n"),
+            (Keys{"traffic.hotspot.fraction@test.yaml:3"}));
   EXPECT_EQ(unused("workload: collective\nnetwork: {router: {port_model: all_port}}\n"
                    "collective:\n  roots: one\n  root: 3\n  sample: 2\n  peer: 1\n  seed: 7\n"),
             (Keys{"collective.sample@test.yaml:6", "collective.peer@test.yaml:7",
