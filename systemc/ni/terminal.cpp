@@ -12,7 +12,6 @@ Terminal::Terminal(const TerminalParams& params, const DestinationPicker& picker
                    MulticastTable& multicast, Scoreboard& scoreboard, Statistics& stats)
     : params_(params),
       picker_(picker),
-      topology_(topology),
       route_compute_(route_compute),
       multicast_(multicast),
       scoreboard_(scoreboard),
@@ -82,9 +81,12 @@ void Terminal::create_packet(NodeId dst, int length, Cycle now, std::vector<Node
   record.src = params_.id;
   record.dst = dst;
   std::uint32_t mcast = 0;
+  int headers = 1;
   if (!dests.empty()) {
-    length +=
-        header_flits(params_.header_encoding, dests.size(), params_.nodes, params_.flit_bytes) - 1;
+    headers =
+        header_flits(params_.header_encoding, dests.size(), params_.nodes, params_.flit_bytes);
+    length += headers - 1;
+    record.multidestination = true;
     record.remaining = dests;
     mcast = multicast_.add(params_.multidest, params_.id, std::move(dests));
   }
@@ -99,11 +101,11 @@ void Terminal::create_packet(NodeId dst, int length, Cycle now, std::vector<Node
   }
   record.checksum = h;
   scoreboard_.on_created(id, record);
-  stats_.on_created(length, now);
+  stats_.on_created(length, now, record.multidestination);
   int channel = 0;
   if (params_.layout.model == PortModel::kAllPort && dst != params_.id)
     channel = route_compute_.first_hop_port(params_.id, dst);
-  queue_for(channel).push_back({id, dst, length, mcast});
+  queue_for(channel).push_back({id, dst, length, mcast, headers});
 }
 
 Terminal::StepResult Terminal::step(Cycle now, ActivityCalendar& calendar, bool measuring) {
@@ -163,7 +165,10 @@ int Terminal::inject(Cycle now, ActivityCalendar& calendar, bool measuring) {
     flit.type = head ? (tail ? FlitType::kHeadTail : FlitType::kHead)
                      : (tail ? FlitType::kTail : FlitType::kBody);
     fill_payload(flit.packet_id, flit.index, params_.flit_bytes, flit);
-    if (head) scoreboard_.on_injected(flit.packet_id, now);
+    if (head) {
+      scoreboard_.on_injected(flit.packet_id, now);
+      stats_.on_header_injected(ch.packet.header_flits);
+    }
     ch.wire.send(now, calendar, measuring, stats_, flit);
     ++moved;
   }

@@ -78,6 +78,7 @@ class Terminal : public NetworkEndpoint {
     NodeId dst;
     int length;
     std::uint32_t mcast;  // multidestination header handle; 0 = unicast
+    int header_flits;     // the head plus a worm's extra header flits
   };
   struct Scripted {
     NodeId dst;
@@ -101,7 +102,6 @@ class Terminal : public NetworkEndpoint {
 
   TerminalParams params_;
   const DestinationPicker& picker_;
-  const Topology& topology_;
   const RouteCompute& route_compute_;
   MulticastTable& multicast_;
   Scoreboard& scoreboard_;

@@ -19,11 +19,12 @@ namespace wormsim {
 struct PacketRecord {
   NodeId src = kNoNode;
   NodeId dst = kNoNode;
-  std::uint32_t length = 0;    // flits
-  Cycle created = 0;           // entered the source queue
-  Cycle injected = 0;          // head left the NI
-  std::uint64_t checksum = 0;  // FNV-1a over the payload bytes in flit order
-  bool measured = false;       // created inside the measurement window
+  std::uint32_t length = 0;       // flits
+  Cycle created = 0;              // entered the source queue
+  Cycle injected = 0;             // head left the NI
+  std::uint64_t checksum = 0;     // FNV-1a over the payload bytes in flit order
+  bool measured = false;          // created inside the measurement window
+  bool multidestination = false;  // a multidestination worm (even to a single destination)
   // Multidestination worm: the destinations that have not received it yet (dst is the first
   // of the list). Empty for a unicast packet.
   std::vector<NodeId> remaining;
