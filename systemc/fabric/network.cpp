@@ -47,7 +47,7 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config,
              options.mode == RunMode::kHosted ? 0 : config.simulation.warmup_cycles,
              options.mode == RunMode::kHosted ? ActivityCalendar::kNever / 2
                                               : config.simulation.measure_cycles),
-      blocking_(scoreboard_, stats_),
+      blocking_(stats_),
       calendar_(2 * node_count(config.network.topology)),
       period_(config.network.clock_period_ns, sc_core::SC_NS) {
   if (options.record_packets) stats_.enable_packet_log();

@@ -36,7 +36,10 @@ MulticastDestinations::MulticastDestinations(MulticastPattern pattern, Multidest
     for (NodeId h : hotspots)
       if (h != src && std::find(hot_.begin(), hot_.end(), h) == hot_.end()) hot_.push_back(h);
   }
-  if (pattern != MulticastPattern::kRowColumn) return;
+  // row_column needs a 2D mesh or torus (Config::validate()); elsewhere nothing to draw from.
+  if (pattern != MulticastPattern::kRowColumn || topology.kind() == TopologyKind::kHypercube ||
+      topology.dimensions() != 2)
+    return;
   const int x = topology.coord(src, 0);
   const int y = topology.coord(src, 1);
   for (int i = 0; i < topology.side(0); ++i)

@@ -29,6 +29,11 @@ class RouterObserver {
   virtual void on_blocked(PacketId packet, Cycle cycles) { (void)packet, (void)cycles; }
   // `packet` lost one cycle of switch allocation to `winner`.
   virtual void on_blocked_by(PacketId packet, PacketId winner) { (void)packet, (void)winner; }
+  // Either of the two above, by class: `cycles` (1 for on_blocked_by) of a unicast packet or
+  // a multidestination worm, reported in cycle `now`.
+  virtual void on_blocked_flits(bool multidest, Cycle cycles, Cycle now) {
+    (void)multidest, (void)cycles, (void)now;
+  }
   // A flit left a router (docs/rtl.md, lock-step equivalence).
   virtual void on_departure(const FlitEvent& event) { (void)event; }
 };

@@ -10,7 +10,7 @@
 // with `remaining` empty only at the last); the run-wide latency above has one sample per
 // delivery instead. Accepted flits per class count every consumed copy. Blocked flit-cycles
 // (router_observer.h: on_blocked + on_blocked_by, as MessageRecord::blocked_cycles defines
-// them) are summed per class over packets created in the window.
+// them) are summed per class over the reports routers make inside the window.
 //
 // Consumption-channel occupancy: a consumption (ejection) channel is busy in every cycle from
 // the one in which a head arrives at its NI through the one in which that worm's tail arrives,
@@ -99,7 +99,7 @@ class Statistics {
   void on_header_injected(int header_flits) {
     header_flits_injected_ += static_cast<std::uint64_t>(header_flits);
   }
-  // A measured packet of the class was blocked for `cycles` flit-cycles.
+  // A packet of the class was blocked for `cycles` flit-cycles (a report inside the window).
   void on_blocked(bool multidest, Cycle cycles) {
     classes_[class_index(multidest)].blocked_flit_cycles += cycles;
   }

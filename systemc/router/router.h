@@ -123,11 +123,20 @@ class Router : public sc_core::sc_module {
   }
   bool contention_observed() const { return !contention_observers_.empty(); }
   bool blocking_observed() const { return !blocking_observers_.empty(); }
-  void note_blocked(PacketId packet, Cycle cycles) {
-    for (RouterObserver* o : blocking_observers_) o->on_blocked(packet, cycles);
+  // The worm at the front of `ivc` (holding flits) was blocked for `cycles`, reported in `now`.
+  void note_blocked(const InputVc& ivc, Cycle cycles, Cycle now) {
+    const bool multidest = ivc.buffer.front().flit.mcast != 0;
+    for (RouterObserver* o : blocking_observers_) {
+      o->on_blocked(ivc.packet, cycles);
+      o->on_blocked_flits(multidest, cycles, now);
+    }
   }
-  void note_blocked_by(PacketId packet, PacketId winner) {
-    for (RouterObserver* o : blocking_observers_) o->on_blocked_by(packet, winner);
+  void note_blocked_by(const InputVc& ivc, PacketId winner, Cycle now) {
+    const bool multidest = ivc.buffer.front().flit.mcast != 0;
+    for (RouterObserver* o : blocking_observers_) {
+      o->on_blocked_by(ivc.packet, winner);
+      o->on_blocked_flits(multidest, 1, now);
+    }
   }
   void note_contention(PacketId waiting, PacketId holder, int port, Cycle now) {
     for (RouterObserver* o : contention_observers_)
