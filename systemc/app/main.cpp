@@ -74,6 +74,8 @@ int list_command() {
             << "port models:       " << names<PortModel>() << "\n"
             << "allocators:        " << names<AllocatorKind>() << "\n"
             << "traffic patterns:  " << names<TrafficPattern>() << "\n"
+            << "multicast patterns: " << names<MulticastPattern>()
+            << " (traffic.multicast_pattern)\n"
             << "config presets:    default (built in; `wormsim run` with no file); example "
                "configs in configs/\n"
             << "workloads:         " << names<Workload>() << "\n"

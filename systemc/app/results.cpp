@@ -48,6 +48,43 @@ bool has_software_multicast(const SyntheticNetwork& net) {
          (c.traffic.multicast_fraction > 0 || net.software_multicast().operations_created() > 0);
 }
 
+double ratio(double num, double den) { return den > 0 ? num / den : 0.0; }
+
+nlohmann::json class_json(const Statistics& st, TrafficClass c) {
+  const ClassStats& k = st.by_class(c);
+  nlohmann::json j = distribution_json(Distribution::of(k.latency));
+  j["network_latency"] = distribution_json(Distribution::of(k.network_latency));
+  j["packets"] = k.created;
+  j["measured_packets"] = k.measured_created;
+  j["completed_packets"] = k.completed;
+  j["offered_flits_per_node_cycle"] = st.offered_load(c);
+  j["accepted_flits"] = k.accepted_flits;
+  j["accepted_flits_per_node_cycle"] = st.accepted_throughput(c);
+  j["blocked_flit_cycles"] = k.blocked_flit_cycles;
+  j["blocked_flit_cycles_per_packet"] =
+      ratio(static_cast<double>(k.blocked_flit_cycles), static_cast<double>(k.measured_created));
+  return j;
+}
+
+struct OccupancySummary {
+  double mean = 0;
+  double max = 0;
+};
+
+OccupancySummary consumption_occupancy(const Statistics& st) {
+  OccupancySummary o;
+  const std::vector<Cycle> busy = st.consumption_busy();
+  const double window = static_cast<double>(st.covered_cycles());
+  if (busy.empty() || window <= 0) return o;
+  for (Cycle b : busy) {
+    const double u = static_cast<double>(b) / window;
+    o.mean += u;
+    o.max = std::max(o.max, u);
+  }
+  o.mean /= static_cast<double>(busy.size());
+  return o;
+}
+
 }  // namespace
 
 nlohmann::json results_json(const SyntheticNetwork& net, const RunInfo& info) {
@@ -121,6 +158,23 @@ nlohmann::json results_json(const Network& net, const RunInfo& info) {
                      {"utilization", static_cast<double>(l.flits_carried) / window}});
   }
   j["link_utilization"] = {{"mean", ls.mean}, {"max", ls.max}, {"links", links}};
+  j["classes"] = {{"unicast", class_json(st, TrafficClass::kUnicast)},
+                  {"multicast", class_json(st, TrafficClass::kMultidest)}};
+  j["header_overhead"] = {{"header_flits", st.header_flits_injected()},
+                          {"flits_injected", st.flits_injected()},
+                          {"fraction", ratio(static_cast<double>(st.header_flits_injected()),
+                                             static_cast<double>(st.flits_injected()))}};
+  const OccupancySummary occ = consumption_occupancy(st);
+  j["consumption_occupancy"] = {{"channels_per_node", st.consumption_channels_per_node()},
+                                {"mean", occ.mean},
+                                {"max", occ.max}};
+  const ClassStats& uni = st.by_class(TrafficClass::kUnicast);
+  const ClassStats& multi = st.by_class(TrafficClass::kMultidest);
+  const std::uint64_t blocked = uni.blocked_flit_cycles + multi.blocked_flit_cycles;
+  j["blocking"] = {{"blocked_flit_cycles", blocked},
+                   {"per_measured_packet",
+                    ratio(static_cast<double>(blocked),
+                          static_cast<double>(uni.measured_created + multi.measured_created))}};
   j["scoreboard"] = {{"violations", net.scoreboard().violation_count()},
                      {"messages", net.scoreboard().violations()}};
   if (net.deadlock()) {
@@ -142,7 +196,8 @@ nlohmann::json results_json(const Network& net, const RunInfo& info) {
            {"flits", w.flits},
            {"state", w.state},
            {"waits_for", w.waits_for}});
-    j["deadlock"] = {{"detected_at", d.detected_at},
+    j["deadlock"] = {{"kind", to_string(d.kind)},
+                     {"detected_at", d.detected_at},
                      {"last_progress", d.last_progress},
                      {"flits_in_flight", d.flits_in_flight},
                      {"waiting", waiting},
@@ -192,8 +247,35 @@ std::string summary_text(const Network& net, const RunInfo& info) {
                    c.network.clock_period_ns,
                    c.machine.preset == "none" ? "" : ", machine " + c.machine.preset,
                    lat.mean * us_per_cycle, static_cast<double>(lat.max) * us_per_cycle);
+  const ClassStats& multi = st.by_class(TrafficClass::kMultidest);
+  if (multi.created > 0) {
+    for (TrafficClass tc : {TrafficClass::kUnicast, TrafficClass::kMultidest}) {
+      const ClassStats& k = st.by_class(tc);
+      const Distribution kl = Distribution::of(k.latency);
+      const Distribution kn = Distribution::of(k.network_latency);
+      s += fmt::format(
+          "  {}: {} measured, latency avg {:.2f} (network {:.2f}), p99 {}, accepted {:.4f} "
+          "flits/node/cycle, blocked {:.2f} flit-cycles/packet\n",
+          tc == TrafficClass::kUnicast ? "unicast" : "multicast", kl.count, kl.mean, kn.mean,
+          kl.p99, st.accepted_throughput(tc),
+          ratio(static_cast<double>(k.blocked_flit_cycles),
+                static_cast<double>(k.measured_created)));
+    }
+  }
   s += fmt::format("hops: avg {:.3f}, max {}\n", hops.mean, hops.max);
   s += fmt::format("link utilization: mean {:.4f}, max {:.4f} flits/cycle\n", ls.mean, ls.max);
+  const OccupancySummary occ = consumption_occupancy(st);
+  const std::uint64_t blocked =
+      st.by_class(TrafficClass::kUnicast).blocked_flit_cycles + multi.blocked_flit_cycles;
+  const std::uint64_t measured =
+      st.by_class(TrafficClass::kUnicast).measured_created + multi.measured_created;
+  s += fmt::format(
+      "consumption channels busy: mean {:.4f}, max {:.4f}; header flits {:.4f} of injected; "
+      "blocked {:.2f} flit-cycles/packet\n",
+      occ.mean, occ.max,
+      ratio(static_cast<double>(st.header_flits_injected()),
+            static_cast<double>(st.flits_injected())),
+      ratio(static_cast<double>(blocked), static_cast<double>(measured)));
   if (net.scoreboard().violation_count() > 0) {
     s += fmt::format("SCOREBOARD: {} violations\n", net.scoreboard().violation_count());
     for (const std::string& m : net.scoreboard().violations()) s += "  " + m + "\n";

@@ -61,6 +61,10 @@ constexpr NameTable<TrafficPattern, 5> kTrafficNames{
      {TrafficPattern::kBitComplement, "bit_complement"},
      {TrafficPattern::kHotspot, "hotspot"},
      {TrafficPattern::kNearestNeighbor, "nearest_neighbor"}}};
+constexpr NameTable<MulticastPattern, 3> kMulticastPatternNames{
+    {{MulticastPattern::kRandom, "random"},
+     {MulticastPattern::kRowColumn, "row_column"},
+     {MulticastPattern::kHotspot, "hotspot"}}};
 
 template <typename E, std::size_t N>
 std::string name_of(const NameTable<E, N>& table, E v) {
@@ -188,6 +192,7 @@ WORMSIM_ENUM_TABLE(ReplicationFlow, kReplicationFlowNames)
 WORMSIM_ENUM_TABLE(HeaderEncoding, kEncodingNames)
 WORMSIM_ENUM_TABLE(TrafficPattern, kTrafficNames)
 WORMSIM_ENUM_TABLE(SoftwareMulticastScheme, kSoftwareMulticastNames)
+WORMSIM_ENUM_TABLE(MulticastPattern, kMulticastPatternNames)
 WORMSIM_ENUM_TABLE(Workload, kWorkloadNames)
 WORMSIM_ENUM_TABLE(CollectiveAlgorithm, kCollectiveNames)
 WORMSIM_ENUM_TABLE(RootSelection, kRootNames)
@@ -568,15 +573,44 @@ void Config::validate() const {
                           r.buffer_depth));
     }
   }
-  if (traffic.pattern == TrafficPattern::kHotspot) {
+  const bool hotspot_worms =
+      traffic.multicast_fraction > 0 && traffic.multicast_pattern == MulticastPattern::kHotspot;
+  if (traffic.pattern == TrafficPattern::kHotspot || hotspot_worms) {
     require(!traffic.hotspot.nodes.empty(), "traffic.hotspot.nodes", "must not be empty");
-    for (std::size_t i = 0; i < traffic.hotspot.nodes.size(); ++i)
+    for (std::size_t i = 0; i < traffic.hotspot.nodes.size(); ++i) {
       require(
           traffic.hotspot.nodes[i] < static_cast<NodeId>(nodes),
           fmt::format("traffic.hotspot.nodes[{}]", i),
           fmt::format("node {} is outside the {}-node network", traffic.hotspot.nodes[i], nodes));
+      if (hotspot_worms)
+        require(std::find(traffic.hotspot.nodes.begin(),
+                          traffic.hotspot.nodes.begin() + static_cast<std::ptrdiff_t>(i),
+                          traffic.hotspot.nodes[i]) ==
+                    traffic.hotspot.nodes.begin() + static_cast<std::ptrdiff_t>(i),
+                fmt::format("traffic.hotspot.nodes[{}]", i),
+                fmt::format("node {} is listed twice (multicast_pattern hotspot puts each hotspot "
+                            "node in the destination set once)",
+                            traffic.hotspot.nodes[i]));
+    }
     require(traffic.hotspot.fraction >= 0 && traffic.hotspot.fraction <= 1,
             "traffic.hotspot.fraction", "must be in 0..1");
+  }
+  if (traffic.multicast_fraction > 0 && traffic.multicast_pattern == MulticastPattern::kRowColumn) {
+    require(topo.kind != TopologyKind::kHypercube && topo.dims.size() == 2,
+            "traffic.multicast_pattern",
+            "row_column draws from the source's row and column: it needs a 2D mesh or torus");
+    const int candidates = topo.dims[0] + topo.dims[1] - 2;
+    require(traffic.multicast_destinations <= candidates, "traffic.multicast_destinations",
+            fmt::format("multicast_pattern row_column on a {}x{} network has {} candidates in a "
+                        "source's row and column (got {})",
+                        topo.dims[0], topo.dims[1], candidates, traffic.multicast_destinations));
+  }
+  if (hotspot_worms && r.multidest == MultidestMode::kTree) {
+    const auto hot = static_cast<int>(traffic.hotspot.nodes.size());
+    require(traffic.multicast_destinations >= hot, "traffic.multicast_destinations",
+            fmt::format("multicast_pattern hotspot puts all {} traffic.hotspot.nodes into every "
+                        "tree worm's set: needs at least {} destinations (got {})",
+                        hot, hot, traffic.multicast_destinations));
   }
   if (traffic.pattern == TrafficPattern::kTranspose) {
     if (topo.kind == TopologyKind::kHypercube) {

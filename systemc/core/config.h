@@ -54,6 +54,11 @@ enum class TrafficPattern {
   kHotspot,
   kNearestNeighbor
 };
+// Destination sets of synthetic multidestination worms (docs/config.md, traffic.
+// multicast_pattern): random = any nodes (path worms: a random base-routing-conformed path);
+// row_column = nodes of the source's row and column of a 2D mesh or torus; hotspot = the
+// traffic.hotspot.nodes plus random others.
+enum class MulticastPattern { kRandom, kRowColumn, kHotspot };
 // What drives the network: synthetic traffic from terminals, or node firmware running
 // collective operations (processor + NI per node; docs/collectives.md).
 enum class Workload { kSynthetic, kCollective };
@@ -224,11 +229,12 @@ struct TrafficConfig {
   double injection_rate = 0.1;  // offered load, flits/node/cycle (Bernoulli packet arrivals)
   int packet_length = 5;        // flits per packet
   HotspotConfig hotspot;
-  // Multicasts: this share of the packets goes to `multicast_destinations` random destinations
-  // (a random base-routing-conformed path for path worms, a random set for tree worms and for
-  // software multicasts on unicast routers).
+  // Multicasts: this share of the packets goes to `multicast_destinations` destinations drawn
+  // by `multicast_pattern` (ni/multicast_destinations.h): path worms' lists always conform to
+  // the base routing; tree worms and software multicasts on unicast routers take the set.
   double multicast_fraction = 0;
   int multicast_destinations = 4;
+  MulticastPattern multicast_pattern = MulticastPattern::kRandom;
   // multidest none: a multicast is a software tree of unicast packets of this scheme.
   SoftwareMulticastScheme software_multicast = SoftwareMulticastScheme::kBinomialTree;
   // multidest none: cycles a receiving node spends before each forward it starts (the
@@ -371,6 +377,7 @@ std::string to_string(ReplicationFlow v);
 std::string to_string(HeaderEncoding v);
 std::string to_string(TrafficPattern v);
 std::string to_string(SoftwareMulticastScheme v);
+std::string to_string(MulticastPattern v);
 std::string to_string(Workload v);
 std::string to_string(CollectiveAlgorithm v);
 std::string to_string(RootSelection v);

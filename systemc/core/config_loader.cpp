@@ -444,6 +444,11 @@ const std::vector<Field>& schema() {
       {"traffic.software_forward_cycles",
        [](const Val& v, Config& c) { c.traffic.software_forward_cycles = to_cycles(v); },
        [](const Config& c) -> Json { return c.traffic.software_forward_cycles; }},
+      {"traffic.multicast_pattern",
+       [](const Val& v, Config& c) {
+         c.traffic.multicast_pattern = to_enum<MulticastPattern>(v, "multicast pattern");
+       },
+       [](const Config& c) -> Json { return to_string(c.traffic.multicast_pattern); }},
       {"traffic.hotspot.nodes",
        [](const Val& v, Config& c) {
          c.traffic.hotspot.nodes = to_list<NodeId>(v, "node ids", to_node);
@@ -1009,11 +1014,21 @@ std::string unused_reason(const Config& c, const std::string& key) {
     return "network.router.implementation is systemc; rtl_nodes picks the nodes of an rtl "
            "network";
   // Synthetic traffic.
-  if (synthetic && starts_with(key, "traffic.hotspot.") &&
+  const bool hotspot_worms =
+      c.traffic.multicast_fraction > 0 && c.traffic.multicast_pattern == MulticastPattern::kHotspot;
+  if (synthetic && key == "traffic.hotspot.nodes" &&
+      c.traffic.pattern != TrafficPattern::kHotspot && !hotspot_worms)
+    return fmt::format(
+        "traffic.pattern is {} and no hotspot multicast: hotspot.nodes is used by pattern "
+        "hotspot and multicast_pattern hotspot",
+        to_string(c.traffic.pattern));
+  if (synthetic && key == "traffic.hotspot.fraction" &&
       c.traffic.pattern != TrafficPattern::kHotspot)
-    return fmt::format("traffic.pattern is {}; hotspot.* is used by pattern hotspot",
+    return fmt::format("traffic.pattern is {}; hotspot.fraction is used by pattern hotspot",
                        to_string(c.traffic.pattern));
-  if (synthetic && key == "traffic.multicast_destinations" && c.traffic.multicast_fraction == 0)
+  if (synthetic &&
+      (key == "traffic.multicast_destinations" || key == "traffic.multicast_pattern") &&
+      c.traffic.multicast_fraction == 0)
     return "traffic.multicast_fraction is 0: no multidestination worms";
   if (synthetic &&
       (key == "traffic.software_multicast" || key == "traffic.software_forward_cycles")) {

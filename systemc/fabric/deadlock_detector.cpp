@@ -7,6 +7,48 @@
 
 namespace wormsim {
 
+std::string to_string(DeadlockKind k) {
+  switch (k) {
+    case DeadlockKind::kConsumptionChannels: return "consumption_channels";
+    case DeadlockKind::kReplicationBranches: return "replication_branches";
+    case DeadlockKind::kRouting: return "routing";
+    case DeadlockKind::kUnknown: return "unknown";
+  }
+  return "?";
+}
+
+namespace {
+
+const char* explain(DeadlockKind k) {
+  switch (k) {
+    case DeadlockKind::kConsumptionChannels:
+      return "a worm waits for a consumption channel held by the next in the cycle";
+    case DeadlockKind::kReplicationBranches:
+      return "a replicating worm waits on one of its network branches";
+    case DeadlockKind::kRouting:
+      return "network channels only, no replicating worm: a cyclic channel dependency of the "
+             "routing and VC classes";
+    case DeadlockKind::kUnknown: return "no wait-for cycle found";
+  }
+  return "?";
+}
+
+DeadlockKind classify(const std::vector<WaitingVc>& waiting, const std::vector<int>& cycle) {
+  if (cycle.empty()) return DeadlockKind::kUnknown;
+  for (std::size_t i = 0; i < cycle.size(); ++i) {
+    const WaitingVc& u = waiting[static_cast<std::size_t>(cycle[i])];
+    const int v = cycle[(i + 1) % cycle.size()];
+    if (std::find(u.waits_for_consumption.begin(), u.waits_for_consumption.end(), v) !=
+        u.waits_for_consumption.end())
+      return DeadlockKind::kConsumptionChannels;
+  }
+  for (int i : cycle)
+    if (waiting[static_cast<std::size_t>(i)].replicating) return DeadlockKind::kReplicationBranches;
+  return DeadlockKind::kRouting;
+}
+
+}  // namespace
+
 std::string DeadlockReport::describe(const WaitingVc& w) const {
   const std::string port = input_names.at(static_cast<std::size_t>(w.port));
   std::string s = fmt::format("router {} in {} vc {}: packet {} (to {}), {} flits, {}", w.router,
@@ -24,6 +66,7 @@ std::string DeadlockReport::text() const {
   std::string s =
       fmt::format("deadlock: no flit moved from cycle {} to cycle {} with {} flits in flight\n",
                   last_progress, detected_at, flits_in_flight);
+  s += fmt::format("deadlock kind: {} ({})\n", to_string(kind), explain(kind));
   if (!cycle.empty()) {
     s += fmt::format("wait-for cycle ({} VCs):\n", cycle.size());
     for (int i : cycle) s += "  " + describe(waiting[static_cast<std::size_t>(i)]) + "\n";
@@ -70,6 +113,7 @@ DeadlockReport build_deadlock_report(const std::vector<std::unique_ptr<Router>>&
         w.dst = ivc.buffer.front().flit.dst;
         w.flits = ivc.buffer.size();
         w.state = to_string(ivc.state);
+        w.replicating = ivc.branches.size() > 1;
         w.out_port = ivc.out_port;
         w.out_vc = ivc.out_vc;
         w.no_credit =
@@ -113,6 +157,24 @@ DeadlockReport build_deadlock_report(const std::vector<std::unique_ptr<Router>>&
     const Router& r = *routers[w.router];
     const InputVc& ivc = r.input(w.port).vcs[static_cast<std::size_t>(w.vc)];
     const int vcs = r.params().vcs;
+    // The listed VC a holder's tail is behind: the holder itself, or, when its buffer has
+    // drained, the upstream VC that still holds the worm (a drained VC keeps its output VC
+    // until the tail passes), followed across routers; -1 when the NI feeds it.
+    auto holding = [&](NodeId router, int in_port, int vc) {
+      for (std::size_t hop = 0; hop <= routers.size(); ++hop) {
+        auto it = index.find({router, in_port, vc});
+        if (it != index.end()) return it->second;
+        if (!layout.is_network(in_port)) return -1;
+        const NodeId up = topology.neighbor(router, in_port);
+        if (up == kNoNode) return -1;
+        const int holder = routers[up]->owner(topology.reverse_port(in_port), vc);
+        if (holder < 0) return -1;
+        router = up;
+        in_port = holder / vcs;
+        vc = holder % vcs;
+      }
+      return -1;
+    };
     // A head waits for the holders of the VCs it may take; under cut-through replication also
     // for the packets whose flits still fill a free VC's downstream buffer.
     auto wait_for_holders = [&](const RouteResult& route, int room) {
@@ -127,8 +189,10 @@ DeadlockReport build_deadlock_report(const std::vector<std::unique_ptr<Router>>&
             if (it != index.end()) w.waits_for.push_back(it->second);
             continue;
           }
-          auto it = index.find({w.router, holder / vcs, holder % vcs});
-          if (it != index.end()) w.waits_for.push_back(it->second);
+          const int held = holding(w.router, holder / vcs, holder % vcs);
+          if (held < 0) continue;
+          w.waits_for.push_back(held);
+          if (!layout.is_network(p)) w.waits_for_consumption.push_back(held);
         }
       }
     };
@@ -184,6 +248,7 @@ DeadlockReport build_deadlock_report(const std::vector<std::unique_ptr<Router>>&
     }
     stack.clear();
   }
+  report.kind = classify(report.waiting, report.cycle);
   return report;
 }
 

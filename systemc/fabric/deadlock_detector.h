@@ -4,13 +4,26 @@
 //  - an input VC holding an output VC but without credit waits for the downstream input VC
 //    that its flits would enter (that buffer is full);
 //  - an input VC waiting for an output VC waits for every input VC that holds one of its
-//    candidate output VCs (until their tails pass);
+//    candidate output VCs (until their tails pass); when that VC's buffer has drained, for
+//    the VC upstream that still holds the worm's tail (followed router by router);
 //  - a replicating (multidestination) worm does both per branch: it waits for the
 //    downstream VC of every branch without credit, or for the holders of every branch's
 //    candidate output VCs while it has none (consumption channels included).
 // Every deadlock contains such a cycle. A cycle through a VC waiting for an output VC is
 // only a deadlock if none of its other candidates can free up (a knot), so the report names
 // the cycle as evidence; the watchdog's verdict is the global lack of progress.
+//
+// The kind of a deadlock names the resource its wait-for cycle runs through, checked in this
+// order (ours; docs/safety-nets.md):
+//  - consumption_channels: some VC of the cycle waits for a consumption (ejection) channel
+//    held by the next one (a worm absorbing at a destination while it holds network VCs
+//    behind it, seed 003 section 1 / seed 004 section 2.2);
+//  - replication_branches: a replicating worm in the cycle waits on one of its network
+//    branches (tree replication, or a path worm absorbing and forwarding);
+//  - routing: every wait is for a network channel and no worm in the cycle replicates: the
+//    routing function with its VC classes admits a cyclic channel dependency (e.g. a torus
+//    without dateline classes);
+//  - unknown: no cycle was found (livelock or starvation).
 #pragma once
 
 #include <memory>
@@ -22,6 +35,9 @@
 #include "topology.h"
 
 namespace wormsim {
+
+enum class DeadlockKind { kConsumptionChannels, kReplicationBranches, kRouting, kUnknown };
+std::string to_string(DeadlockKind k);
 
 struct WaitingVc {
   NodeId router = 0;
@@ -37,6 +53,9 @@ struct WaitingVc {
   std::string branches;        // replicating worm: its branches and what each waits for
   std::string wants;           // waiting for an output VC: the candidate ports and VCs
   std::vector<int> waits_for;  // indices into DeadlockReport::waiting
+  // The subset of waits_for that holds a consumption channel this VC waits for.
+  std::vector<int> waits_for_consumption;
+  bool replicating = false;  // a worm replicating here (more than one branch)
 };
 
 struct DeadlockReport {
@@ -45,6 +64,7 @@ struct DeadlockReport {
   std::uint64_t flits_in_flight = 0;
   std::vector<WaitingVc> waiting;
   std::vector<int> cycle;  // indices into waiting, in wait-for order; empty if none found
+  DeadlockKind kind = DeadlockKind::kUnknown;  // of `cycle`
   std::string text() const;
   std::string describe(const WaitingVc& w) const;
   std::vector<std::string> input_names;   // per router input port, for describe()

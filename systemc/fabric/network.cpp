@@ -50,9 +50,11 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config,
              options.mode == RunMode::kHosted ? 0 : config.simulation.warmup_cycles,
              options.mode == RunMode::kHosted ? ActivityCalendar::kNever / 2
                                               : config.simulation.measure_cycles),
+      blocking_(stats_),
       calendar_(2 * node_count(config.network.topology)),
       period_(config.network.clock_period_ns, sc_core::SC_NS) {
   if (options.record_packets) stats_.enable_packet_log();
+  stats_.track_consumption(layout_.ejection);
   const RouterConfig& rc = config.network.router;
   const int nodes = topology_.nodes();
   RouterParams rp;
@@ -85,6 +87,7 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config,
       routers_.push_back(
           std::make_unique<Router>(router_name.c_str(), rp, route_compute_, multicast));
     }
+    if (options_.mode == RunMode::kWindowed) routers_.back()->add_observer(&blocking_);
   }
   for (int n = 0; n < nodes; ++n) {
     EndpointContext ctx;

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "activity_calendar.h"
+#include "blocking_counter.h"
 #include "config.h"
 #include "deadlock_detector.h"
 #include "link.h"
@@ -133,6 +134,7 @@ class Network : public sc_core::sc_module, public EndpointHost {
   MulticastRoute multicast_route_;
   Scoreboard scoreboard_;
   Statistics stats_;
+  BlockingCounter blocking_;  // windowed runs: blocked flit-cycles by class
   ActivityCalendar calendar_;
   std::deque<Link> links_;
   std::vector<std::unique_ptr<Router>> routers_;

@@ -521,6 +521,7 @@ void NetworkInterface::packetise(TxChannel& ch, const Descriptor& d, Cycle now) 
     record.src = params_.id;
     record.dst = message->dst;
     if (!message->dests.empty()) {
+      record.multidestination = true;
       record.remaining = message->dests;
       p.mcast = multicast_.add(params_.multidest, params_.id, message->dests, p.flits);
     }
@@ -535,7 +536,7 @@ void NetworkInterface::packetise(TxChannel& ch, const Descriptor& d, Cycle now) 
     }
     record.checksum = h;
     scoreboard_.on_created(p.id, record);
-    stats_.on_created(p.flits, now);
+    stats_.on_created(p.flits, now, record.multidestination);
     log_.map_packet(p.id, params_.id, message->seq);
     if (p.mcast != 0)
       if (MessageRecord* first = log_.find(params_.id, message->seq)) {

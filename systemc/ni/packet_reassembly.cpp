@@ -7,7 +7,9 @@ namespace wormsim {
 const PacketReassembly::Packet* PacketReassembly::accept(int channel, const Flit& flit, Cycle now,
                                                          Scoreboard& scoreboard,
                                                          Statistics& stats) {
-  stats.on_flit_ejected(now);
+  stats.on_flit_ejected(now, flit.mcast != 0);
+  if (flit.head()) stats.on_consumption_head(node_, channel, now);
+  if (flit.tail()) stats.on_consumption_tail(node_, channel, now);
   Packet& r = packets_[static_cast<std::size_t>(channel * vcs_ + flit.vc)];
   if (flit.head()) {
     if (r.open)

@@ -32,6 +32,9 @@ EndpointFactory terminal_factory(const Config& config,
         tp.header_encoding = rc.header_encoding;
         tp.multicast_fraction = config.traffic.multicast_fraction;
         tp.multicast_destinations = config.traffic.multicast_destinations;
+        if (config.traffic.multicast_fraction > 0)
+          tp.multicast_pattern = config.traffic.multicast_pattern;
+        tp.hotspots = config.traffic.hotspot.nodes;
         auto t = std::make_unique<Terminal>(tp, **picker, *ctx.topology, *ctx.route_compute,
                                             *ctx.multicast, *ctx.scoreboard, *ctx.stats);
         terminals->push_back(t.get());

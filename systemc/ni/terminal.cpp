@@ -13,11 +13,12 @@ Terminal::Terminal(const TerminalParams& params, const DestinationPicker& picker
                    MulticastTable& multicast, Scoreboard& scoreboard, Statistics& stats)
     : params_(params),
       picker_(picker),
-      topology_(topology),
       route_compute_(route_compute),
       multicast_(multicast),
       scoreboard_(scoreboard),
       stats_(stats),
+      destinations_(params.multicast_pattern, params.multidest, params.multicast_destinations,
+                    params.hotspots, topology, route_compute, params.id),
       rng_(params.seed * 0x9e3779b97f4a7c15ull + params.id),
       arrival_probability_(std::min(1.0, params.injection_rate / params.packet_length)),
       queues_(params.layout.model == PortModel::kAllPort
@@ -69,22 +70,6 @@ void Terminal::schedule_multicast(const std::vector<NodeId>& dests, int length, 
   calendar.wake(params_.component, at);
 }
 
-// Destinations of a synthetic multidestination worm: a random conforming path (path worms)
-// or a random set of distinct nodes other than this one (tree worms).
-std::vector<NodeId> Terminal::random_destinations() {
-  const int m = params_.multicast_destinations;
-  if (params_.multidest == MultidestMode::kPath)
-    return random_brcp_path(route_compute_, topology_, params_.id, m, rng_);
-  std::vector<NodeId> chosen;
-  std::uniform_int_distribution<NodeId> pick(0, static_cast<NodeId>(params_.nodes - 1));
-  while (static_cast<int>(chosen.size()) < m) {
-    const NodeId d = pick(rng_);
-    if (d != params_.id && std::find(chosen.begin(), chosen.end(), d) == chosen.end())
-      chosen.push_back(d);
-  }
-  return chosen;
-}
-
 std::size_t Terminal::queued_packets() const {
   std::size_t n = 0;
   for (const auto& q : queues_) n += q.size();
@@ -98,9 +83,12 @@ PacketId Terminal::create_packet(NodeId dst, int length, Cycle now, std::vector<
   record.src = params_.id;
   record.dst = dst;
   std::uint32_t mcast = 0;
+  int headers = 1;
   if (!dests.empty()) {
-    length +=
-        header_flits(params_.header_encoding, dests.size(), params_.nodes, params_.flit_bytes) - 1;
+    headers =
+        header_flits(params_.header_encoding, dests.size(), params_.nodes, params_.flit_bytes);
+    length += headers - 1;
+    record.multidestination = true;
     record.remaining = dests;
     mcast = multicast_.add(params_.multidest, params_.id, std::move(dests), length);
   }
@@ -116,11 +104,11 @@ PacketId Terminal::create_packet(NodeId dst, int length, Cycle now, std::vector<
   }
   record.checksum = h;
   scoreboard_.on_created(id, record);
-  stats_.on_created(length, now);
+  stats_.on_created(length, now, record.multidestination);
   int channel = 0;
   if (params_.layout.model == PortModel::kAllPort && dst != params_.id)
     channel = route_compute_.first_hop_port(params_.id, dst);
-  queue_for(channel).push_back({id, dst, length, mcast});
+  queue_for(channel).push_back({id, dst, length, mcast, headers});
   return id;
 }
 
@@ -155,7 +143,7 @@ Terminal::StepResult Terminal::step(Cycle now, ActivityCalendar& calendar, bool 
   if (synthetic_ && next_arrival_ == now && now < params_.generate_until) {
     if (params_.multicast_fraction > 0 &&
         std::generate_canonical<double, 53>(rng_) < params_.multicast_fraction) {
-      std::vector<NodeId> dests = random_destinations();
+      std::vector<NodeId> dests = destinations_.draw(rng_);
       if (!dests.empty()) create_multicast(std::move(dests), params_.packet_length, now);
     } else if (const NodeId dst = picker_.pick(params_.id, rng_); dst != kNoNode) {
       create_packet(dst, params_.packet_length, now);
@@ -211,7 +199,10 @@ int Terminal::inject(Cycle now, ActivityCalendar& calendar, bool measuring) {
     flit.type = head ? (tail ? FlitType::kHeadTail : FlitType::kHead)
                      : (tail ? FlitType::kTail : FlitType::kBody);
     fill_payload(flit.packet_id, flit.index, params_.flit_bytes, flit);
-    if (head) scoreboard_.on_injected(flit.packet_id, now);
+    if (head) {
+      scoreboard_.on_injected(flit.packet_id, now);
+      stats_.on_header_injected(ch.packet.header_flits);
+    }
     ch.wire.send(now, calendar, measuring, stats_, flit);
     ++moved;
   }

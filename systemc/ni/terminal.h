@@ -7,9 +7,9 @@
 // nothing per cycle. A port-model rule picks the channel: one-port uses channel 0, k-port the
 // first idle channel, all-port the channel of the packet's first-hop direction.
 // With multidestination support a share of the packets are worms to several destinations
-// (a random base-routing-conformed path, or a random set for tree worms), each costing the
-// header flits its destination list needs (docs/multidestination.md). Without it (multidest
-// none) such a multicast is a software tree of unicast packets (ni/software_multicast.h): the
+// (drawn by traffic.multicast_pattern, ni/multicast_destinations.h), each costing the header
+// flits its destination list needs (docs/multidestination.md). Without it (multidest none)
+// such a multicast is a software tree of unicast packets (ni/software_multicast.h): the
 // terminal sends its share, and forwards what it receives for an operation after consuming it.
 #pragma once
 
@@ -20,6 +20,7 @@
 #include "activity_calendar.h"
 #include "injection_channel.h"
 #include "link.h"
+#include "multicast_destinations.h"
 #include "multicast_route.h"
 #include "multicast_table.h"
 #include "network_endpoint.h"
@@ -49,6 +50,8 @@ struct TerminalParams {
   HeaderEncoding header_encoding = HeaderEncoding::kAddressList;
   double multicast_fraction = 0;
   int multicast_destinations = 0;
+  MulticastPattern multicast_pattern = MulticastPattern::kRandom;
+  std::vector<NodeId> hotspots;  // traffic.hotspot.nodes (multicast_pattern hotspot)
 };
 
 class Terminal : public NetworkEndpoint {
@@ -86,6 +89,7 @@ class Terminal : public NetworkEndpoint {
     NodeId dst;
     int length;
     std::uint32_t mcast;  // multidestination header handle; 0 = unicast
+    int header_flits;     // the head plus a worm's extra header flits
   };
   struct Scripted {
     NodeId dst;
@@ -102,7 +106,6 @@ class Terminal : public NetworkEndpoint {
                          bool software = false);
   void create_multicast(std::vector<NodeId> dests, int length, Cycle now);
   void create_software(const SoftwareMulticast::Packet& p, Cycle now);
-  std::vector<NodeId> random_destinations();
   int inject(Cycle now, ActivityCalendar& calendar, bool measuring);
   int eject(Cycle now, ActivityCalendar& calendar);
   void consume(int channel, const Flit& flit, Cycle now, ActivityCalendar& calendar);
@@ -114,11 +117,11 @@ class Terminal : public NetworkEndpoint {
 
   TerminalParams params_;
   const DestinationPicker& picker_;
-  const Topology& topology_;
   const RouteCompute& route_compute_;
   MulticastTable& multicast_;
   Scoreboard& scoreboard_;
   Statistics& stats_;
+  MulticastDestinations destinations_;
   std::mt19937_64 rng_;
   double arrival_probability_;
   bool synthetic_ = false;

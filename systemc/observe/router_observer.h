@@ -12,8 +12,13 @@ namespace wormsim {
 class RouterObserver {
  public:
   virtual ~RouterObserver() = default;
-  // Whether to compute contention and blocking events (they cost a scan per cycle).
+  // Whether to compute contention events, and blocking events with them (they cost a scan per
+  // cycle).
   virtual bool wants_contention() const { return false; }
+  // Whether to report blocking (on_blocked, on_blocked_by); these cost no scan of their own.
+  virtual bool wants_blocking() const { return wants_contention(); }
+  // Whether to report departures (on_departure, one call per flit leaving a router).
+  virtual bool wants_departures() const { return true; }
   // A flit of `waiting` could not advance at `router` because `holder` held the channel
   // (output port `port`) it needs (seed 000 section 4.2 contention), in cycle `now`.
   virtual void on_contention(PacketId waiting, PacketId holder, NodeId router, int port,
@@ -24,6 +29,11 @@ class RouterObserver {
   virtual void on_blocked(PacketId packet, Cycle cycles) { (void)packet, (void)cycles; }
   // `packet` lost one cycle of switch allocation to `winner`.
   virtual void on_blocked_by(PacketId packet, PacketId winner) { (void)packet, (void)winner; }
+  // Either of the two above, by class: `cycles` (1 for on_blocked_by) of a unicast packet or
+  // a multidestination worm, reported in cycle `now`.
+  virtual void on_blocked_flits(bool multidest, Cycle cycles, Cycle now) {
+    (void)multidest, (void)cycles, (void)now;
+  }
   // A flit left a router (docs/rtl.md, lock-step equivalence).
   virtual void on_departure(const FlitEvent& event) { (void)event; }
 };

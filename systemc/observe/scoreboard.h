@@ -27,6 +27,7 @@ struct PacketRecord {
   // packet of a software multicast (whose latency is its operation's, ni/software_multicast.h).
   bool measured = false;
   bool software_multicast = false;  // a unicast packet of a software multicast operation
+  bool multidestination = false;    // a multidestination worm (even to a single destination)
   // Multidestination worm: the destinations that have not received it yet (dst is the first
   // of the list). Empty for a unicast packet.
   std::vector<NodeId> remaining;

@@ -178,8 +178,8 @@ void Router::allocate_vcs(Cycle now) {
     ivc.state = VcState::kActive;
     ivc.out_port = g.out_port;
     ivc.out_vc = g.out_vc;
-    if (contention_observed())
-      note_blocked(ivc.packet, now - std::max(ivc.buffer.front().ready, ivc.head_at));
+    if (blocking_observed())
+      note_blocked(ivc, now - std::max(ivc.buffer.front().ready, ivc.head_at), now);
     owner_[static_cast<std::size_t>(g.out_port * vcs + g.out_vc)] = g.input_vc;
   }
   if (contention_observed()) report_vc_contention(now);
@@ -262,8 +262,8 @@ void Router::allocate_replica_vcs(Cycle now) {
     if (!granted_any) replica_va_next_ = requester + 1;
     granted_any = true;
     ivc.state = VcState::kActive;
-    if (contention_observed())
-      note_blocked(ivc.packet, now - std::max(ivc.buffer.front().ready, ivc.head_at));
+    if (blocking_observed())
+      note_blocked(ivc, now - std::max(ivc.buffer.front().ready, ivc.head_at), now);
     changed_ = true;
   }
 }
@@ -299,13 +299,12 @@ void Router::allocate_switch(Cycle now) {
   if (!replica_switch_requests_.empty()) {
     allocate_replica_switch(now);
     // Single-output flits compete for the input and output ports the replicas left free.
-    if (contention_observed())
+    if (blocking_observed())
       for (const SwitchRequest& r : switch_requests_)
         if (((ports_taken_out_ >> r.out_port) & 1u) != 0)
-          note_blocked(inputs_[static_cast<std::size_t>(r.in_port)]
-                           .vcs[static_cast<std::size_t>(r.vc)]
-                           .packet,
-                       Cycle{1});
+          note_blocked(
+              inputs_[static_cast<std::size_t>(r.in_port)].vcs[static_cast<std::size_t>(r.vc)],
+              Cycle{1}, now);
     switch_requests_.erase(std::remove_if(switch_requests_.begin(), switch_requests_.end(),
                                           [&](const SwitchRequest& r) {
                                             return ((ports_taken_in_ >> r.in_port) & 1u) != 0 ||
@@ -314,18 +313,19 @@ void Router::allocate_switch(Cycle now) {
                            switch_requests_.end());
   }
   switch_allocator_.allocate(switch_requests_, switch_grants_);
-  if (!contention_observed()) return;
+  if (!blocking_observed()) return;
   // A flit ready to go that lost its output port to another packet this cycle.
   for (const SwitchRequest& r : switch_requests_) {
-    const PacketId mine =
-        inputs_[static_cast<std::size_t>(r.in_port)].vcs[static_cast<std::size_t>(r.vc)].packet;
+    const InputVc& waiting =
+        inputs_[static_cast<std::size_t>(r.in_port)].vcs[static_cast<std::size_t>(r.vc)];
+    const PacketId mine = waiting.packet;
     bool lost = false;
     for (const SwitchRequest& g : switch_grants_) {
       if (g.out_port != r.out_port || (g.in_port == r.in_port && g.vc == r.vc)) continue;
       const PacketId other =
           inputs_[static_cast<std::size_t>(g.in_port)].vcs[static_cast<std::size_t>(g.vc)].packet;
       note_contention(mine, other, r.out_port, now);
-      if (!lost) note_blocked_by(mine, other);
+      if (!lost) note_blocked_by(waiting, other, now);
       lost = true;
     }
   }
@@ -373,7 +373,7 @@ void Router::allocate_replica_switch(Cycle now) {
         all = false;
       }
     }
-    if (lost && contention_observed()) note_blocked(ivc.packet, Cycle{1});
+    if (lost && blocking_observed()) note_blocked(ivc, Cycle{1}, now);
     if (granted == 0 || (sync && !all)) continue;
     ports_taken_in_ |= std::uint64_t{1} << in_port;
     ports_taken_out_ |= outs;

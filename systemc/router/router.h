@@ -99,8 +99,9 @@ class Router : public sc_core::sc_module {
   // runs: every flit that waits for a channel held by, or granted to, another packet, seed 000
   // section 4.2) and flit departures (lock-step equivalence, docs/rtl.md). Not owned.
   void add_observer(RouterObserver* observer) {
-    observers_.push_back(observer);
+    if (observer->wants_departures()) observers_.push_back(observer);
     if (observer->wants_contention()) contention_observers_.push_back(observer);
+    if (observer->wants_blocking()) blocking_observers_.push_back(observer);
   }
   const std::vector<FlitProbe>& input_probes() const { return in_probes_; }
   const std::vector<FlitProbe>& output_probes() const { return out_probes_; }
@@ -124,11 +125,21 @@ class Router : public sc_core::sc_module {
     for (RouterObserver* o : observers_) o->on_departure(e);
   }
   bool contention_observed() const { return !contention_observers_.empty(); }
-  void note_blocked(PacketId packet, Cycle cycles) {
-    for (RouterObserver* o : contention_observers_) o->on_blocked(packet, cycles);
+  bool blocking_observed() const { return !blocking_observers_.empty(); }
+  // The worm at the front of `ivc` (holding flits) was blocked for `cycles`, reported in `now`.
+  void note_blocked(const InputVc& ivc, Cycle cycles, Cycle now) {
+    const bool multidest = ivc.buffer.front().flit.mcast != 0;
+    for (RouterObserver* o : blocking_observers_) {
+      o->on_blocked(ivc.packet, cycles);
+      o->on_blocked_flits(multidest, cycles, now);
+    }
   }
-  void note_blocked_by(PacketId packet, PacketId winner) {
-    for (RouterObserver* o : contention_observers_) o->on_blocked_by(packet, winner);
+  void note_blocked_by(const InputVc& ivc, PacketId winner, Cycle now) {
+    const bool multidest = ivc.buffer.front().flit.mcast != 0;
+    for (RouterObserver* o : blocking_observers_) {
+      o->on_blocked_by(ivc.packet, winner);
+      o->on_blocked_flits(multidest, 1, now);
+    }
   }
   void note_contention(PacketId waiting, PacketId holder, int port, Cycle now) {
     for (RouterObserver* o : contention_observers_)
@@ -190,6 +201,7 @@ class Router : public sc_core::sc_module {
 
   std::vector<RouterObserver*> observers_;
   std::vector<RouterObserver*> contention_observers_;
+  std::vector<RouterObserver*> blocking_observers_;
   bool probes_enabled_ = false;
   std::vector<FlitProbe> in_probes_;
   std::vector<FlitProbe> out_probes_;

@@ -1,7 +1,8 @@
 // Tests of results.json and the summary text against the network they describe. Expected
 // values are recomputed from the delivered-packet log, the link list and the topology
 // geometry (coordinates by division), not taken from the writer. Each TEST elaborates one
-// Network (gtest_discover_tests runs every TEST in its own process).
+// Network (gtest_discover_tests runs every TEST in its own process). The per-class and run
+// metrics are checked on a scripted run whose values are worked out by hand.
 #include "results.h"
 
 #include <gtest/gtest.h>
@@ -325,7 +326,8 @@ TEST(Results, DeadlockIsReportedWithAWaitForCycle) {
   ASSERT_TRUE(d.is_object());
   const Cycle detected = d["detected_at"].get<Cycle>();
   EXPECT_EQ(detected - d["last_progress"].get<Cycle>(), 500u);
-  ASSERT_LT(detected, 20000u);  // stopped inside the measurement window
+  ASSERT_LT(detected, 20000u);      // stopped inside the measurement window
+  EXPECT_EQ(d["kind"], "routing");  // unicast on one VC per channel around a torus ring
   EXPECT_EQ(j["cycles"].get<Cycle>(), detected + 1);
 
   // Flits and packets in the frozen state.
@@ -433,6 +435,49 @@ TEST(Results, DeadlockIsReportedWithAWaitForCycle) {
     EXPECT_TRUE(contains(
         s, "router " + std::to_string(waiting[i.get<std::size_t>()]["router"].get<int>()) + " in"))
         << s;
+}
+
+// A path worm to 11 destinations along row 0 and up column 7 of an idle 8x8 mesh (66 address
+// bits: 2 header flits, 4 payload flits travel as 5) and a 5-flit unicast along row 7, on
+// disjoint links: 3 header flits of 10, each of the 12 destination channels busy 5 cycles of
+// the 1000-cycle window, nothing blocked, one sample per class.
+TEST(Results, ClassesAndRunMetricsOfAScriptedRun) {
+  Config c = mesh_config({8, 8});
+  c.network.router.multidest = MultidestMode::kPath;
+  c.simulation.warmup_cycles = 0;
+  c.simulation.measure_cycles = 1000;
+  RunOptions o;
+  o.synthetic_traffic = false;
+  auto net = run(c, o, [](SyntheticNetwork& nw) {
+    nw.schedule_multicast(0, {1, 2, 3, 4, 5, 6, 7, 15, 23, 31, 39}, 4, 10);
+    nw.schedule_packet(63, 56, 5, 10);
+  });
+  ASSERT_EQ(net->outcome(), RunOutcome::kCompleted);
+  const json j = results_json(*net, RunInfo{});
+  EXPECT_EQ(j["header_overhead"]["header_flits"], 3);
+  EXPECT_EQ(j["header_overhead"]["flits_injected"], 10);
+  EXPECT_DOUBLE_EQ(j["header_overhead"]["fraction"].get<double>(), 0.3);
+  EXPECT_EQ(j["consumption_occupancy"]["channels_per_node"], 1);
+  EXPECT_DOUBLE_EQ(j["consumption_occupancy"]["max"].get<double>(), 5.0 / 1000);
+  EXPECT_DOUBLE_EQ(j["consumption_occupancy"]["mean"].get<double>(), 12 * 5.0 / (64 * 1000));
+  EXPECT_EQ(j["blocking"]["blocked_flit_cycles"], 0);
+  const json& uni = j["classes"]["unicast"];
+  const json& multi = j["classes"]["multicast"];
+  EXPECT_EQ(uni["count"], 1);
+  EXPECT_EQ(multi["count"], 1);
+  EXPECT_EQ(uni["packets"], 1);
+  EXPECT_EQ(multi["packets"], 1);
+  EXPECT_EQ(multi["completed_packets"], 1);
+  EXPECT_EQ(multi["accepted_flits"], 11 * 5);
+  EXPECT_EQ(uni["accepted_flits"], 5);
+  EXPECT_DOUBLE_EQ(multi["accepted_flits_per_node_cycle"].get<double>(), 55.0 / (64 * 1000));
+  EXPECT_EQ(multi["blocked_flit_cycles_per_packet"].get<double>(), 0.0);
+  // The worm's latency is that of its last delivery, the largest run-wide sample.
+  EXPECT_EQ(multi["max"], j["latency"]["max"]);
+  EXPECT_EQ(j["latency"]["count"], 12);
+  const std::string text = summary_text(*net, RunInfo{});
+  EXPECT_NE(text.find("multicast: 1 measured"), std::string::npos) << text;
+  EXPECT_NE(text.find("header flits 0.3000 of injected"), std::string::npos) << text;
 }
 
 }  // namespace

@@ -89,7 +89,7 @@ TEST(ConfigLoaderDefaults, BuiltInDefaultIsTheMainJobOnStructDefaults) {
   EXPECT_EQ(c.node.alpha_cycles, 225u);  // 0.75 us at 300 MB/s (seed 000 section 3.3.5)
   const nlohmann::json j = to_json(c);
   EXPECT_EQ(j, to_json(main_job)) << j.dump(2);
-  EXPECT_EQ(leaf_count(j), 74) << j.dump(2);  // every field of Config
+  EXPECT_EQ(leaf_count(j), 75) << j.dump(2);  // every field of Config
   // The default text gives every key the run reads, except routing.algorithm (which follows
   // the topology) and the clock period and flit width (which follow machine.preset); the keys
   // it does not read are commented out, so running a copy of it warns about nothing.
@@ -180,6 +180,7 @@ traffic:
   multicast_destinations: 7
   software_multicast: separate_addressing
   software_forward_cycles: 11
+  multicast_pattern: hotspot
   hotspot:
     nodes: [3, 71]
     fraction: 0.375
@@ -249,6 +250,7 @@ void expect_every_field(const Config& c) {
   EXPECT_EQ(c.traffic.multicast_destinations, 7);
   EXPECT_EQ(c.traffic.software_multicast, SoftwareMulticastScheme::kSeparateAddressing);
   EXPECT_EQ(c.traffic.software_forward_cycles, 11u);
+  EXPECT_EQ(c.traffic.multicast_pattern, MulticastPattern::kHotspot);
   EXPECT_EQ(c.trace.window_cycles, 555u);
   EXPECT_FALSE(c.trace.timeline);
   EXPECT_TRUE(c.trace.rtl_vcd);
@@ -283,7 +285,7 @@ TEST(ConfigLoaderStrings, WellFormedUtf8NamesLoad) {
 TEST(ConfigLoaderRoundTrip, JsonHasYamlLayoutAndLoadsBack) {
   const Config c = load_config(kEveryField, kSource);
   const nlohmann::json j = to_json(c);
-  EXPECT_EQ(leaf_count(j), 74);
+  EXPECT_EQ(leaf_count(j), 75);
   EXPECT_EQ(j["machine"]["preset"], "none");
   EXPECT_EQ(j["network"]["topology"], "torus");
   EXPECT_EQ(j["network"]["dims"], nlohmann::json({4, 6, 3}));
@@ -763,10 +765,15 @@ TEST(ConfigLoaderUnusedKeys, NetworkKeysOfAnotherTopologyOrRouter) {
 }
 
 TEST(ConfigLoaderUnusedKeys, SyntheticAndCollectiveSubKeys) {
-  EXPECT_EQ(
-      unused("traffic:\n  hotspot: {nodes: [1], fraction: 0.5}\n  multicast_destinations: 3\n"),
-      (Keys{"traffic.hotspot.nodes@test.yaml:2", "traffic.hotspot.fraction@test.yaml:2",
-            "traffic.multicast_destinations@test.yaml:3"}));
+  EXPECT_EQ(unused("traffic:\n  hotspot: {nodes: [1], fraction: 0.5}\n  multicast_destinations: 3\n"
+                   "  multicast_pattern: hotspot\n"),
+            (Keys{"traffic.hotspot.nodes@test.yaml:2", "traffic.hotspot.fraction@test.yaml:2",
+                  "traffic.multicast_destinations@test.yaml:3",
+                  "traffic.multicast_pattern@test.yaml:4"}));
+  // Hotspot worms read hotspot.nodes but not hotspot.fraction (pattern hotspot's share).
+  EXPECT_EQ(unused("network: {router: {multidest: tree}}\ntraffic:\n  hotspot: {nodes: [1], "
+                   "fraction: 0.5}\n  multicast_fraction: 0.5\n  multicast_pattern: hotspot\n"),
+            (Keys{"traffic.hotspot.fraction@test.yaml:3"}));
   // Software multicast keys: only for multicasts (multicast_fraction > 0) on unicast routers,
   // the forward overhead only for a scheme that forwards.
   const std::string soft = "  software_multicast: binomial_tree\n  software_forward_cycles: 5\n";

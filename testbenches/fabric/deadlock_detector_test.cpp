@@ -3,7 +3,10 @@
 // mesh stopped mid-run (deadlock-free routing: waiting VCs but no cycle), tree worms with
 // cut-through replication stopped mid-run (waits for room, no cycle). The expected
 // waiting set and wait-for edges are recomputed from the routers' buffers and the rules in
-// deadlock_detector.h, with neighbours from torus coordinates. One Network per TEST.
+// deadlock_detector.h, with neighbours from torus coordinates. The deadlock kind of each
+// scenario is argued by hand at its test and also recomputed from the routers' state (which
+// VC of the cycle holds a consumption channel the previous one waits for; which replicates).
+// One Network per TEST.
 #include "deadlock_detector.h"
 
 #include <gtest/gtest.h>
@@ -86,13 +89,38 @@ std::optional<NodeId> neighbor_2d(bool torus, int sx, int sy, NodeId n, int port
 // Wait-for edges by the rules of deadlock_detector.h, computed over the reported list:
 //  - active without credit on a network output: the downstream input VC (next router, the
 //    port facing back, the held VC), if it holds flits;
-//  - waiting_for_vc: every VC at the same router holding one of its candidate output VCs.
+//  - waiting_for_vc: for every candidate output VC with an owner at the same router, that
+//    owner if it holds flits, else (drained, its tail still upstream) the VC one router back
+//    that owns the output feeding it, and so on.
 std::vector<int> expected_waits_for(const DeadlockReport& report, std::size_t i, const Network& net,
                                     bool torus, int sx, int sy) {
   const WaitingVc& w = report.waiting[i];
   const Router& r = *net.routers().at(w.router);
   const InputVc& ivc = r.input(w.port).vcs[static_cast<std::size_t>(w.vc)];
   const int network_ports = r.params().layout.network;
+  const int vcs = r.params().vcs;
+  std::set<VcKey> targets;
+  if (w.state == "waiting_for_vc") {
+    for (int p = ivc.route.port_lo; p < ivc.route.port_hi; ++p)
+      for (int v = ivc.route.vc_lo; v < ivc.route.vc_hi; ++v) {
+        int owner = r.owner(p, v);
+        NodeId at = w.router;
+        for (std::size_t hop = 0; owner >= 0 && hop <= net.routers().size(); ++hop) {
+          const int port = owner / vcs;
+          const int vc = owner % vcs;
+          const Router& here = *net.routers().at(at);
+          if (!here.input(port).vcs[static_cast<std::size_t>(vc)].buffer.empty()) {
+            targets.insert({at, port, vc});
+            break;
+          }
+          const auto up =
+              port < network_ports ? neighbor_2d(torus, sx, sy, at, port) : std::optional<NodeId>{};
+          if (!up) break;
+          at = *up;
+          owner = net.routers().at(at)->owner(port ^ 1, vc);
+        }
+      }
+  }
   std::vector<int> edges;
   for (std::size_t j = 0; j < report.waiting.size(); ++j) {
     const WaitingVc& o = report.waiting[j];
@@ -101,9 +129,7 @@ std::vector<int> expected_waits_for(const DeadlockReport& report, std::size_t i,
       const auto next = neighbor_2d(torus, sx, sy, w.router, w.out_port);
       edge = next && o.router == *next && o.port == (w.out_port ^ 1) && o.vc == w.out_vc;
     } else if (w.state == "waiting_for_vc") {
-      edge = o.router == w.router && o.state == "active" && o.out_port >= ivc.route.port_lo &&
-             o.out_port < ivc.route.port_hi && o.out_vc >= ivc.route.vc_lo &&
-             o.out_vc < ivc.route.vc_hi;
+      edge = targets.count({o.router, o.port, o.vc}) > 0;
     }
     if (edge) edges.push_back(static_cast<int>(j));
   }
@@ -237,6 +263,8 @@ TEST(DeadlockDetector, DrainedNetworkGivesAnEmptyReport) {
   EXPECT_EQ(report.input_names.size(), 5u);
   const std::string text = report.text();
   EXPECT_TRUE(contains(text, "no wait-for cycle found")) << text;
+  EXPECT_TRUE(contains(text, "deadlock kind: unknown")) << text;
+  EXPECT_EQ(report.kind, DeadlockKind::kUnknown);
   EXPECT_TRUE(contains(text, "waiting VCs (0)")) << text;
   EXPECT_FALSE(contains(text, "router ")) << text;
 }
@@ -346,6 +374,126 @@ TEST(DeadlockDetector, CutThroughWormsWaitForRoomWithoutACycle) {
     }
   }
   EXPECT_GT(room_edges, 0);  // the snapshots caught heads waiting for room
+}
+
+// ---- Deadlock kinds -----------------------------------------------------------------------------
+// The kind by the rules of deadlock_detector.h, recomputed from router state: u -> v is a
+// consumption wait when u (routed, no output yet) is at v's router and v owns an output VC on
+// a consumption port that u may take.
+DeadlockKind kind_from_routers(const DeadlockReport& report, const Network& net) {
+  const std::vector<int>& cyc = report.cycle;
+  if (cyc.empty()) return DeadlockKind::kUnknown;
+  const PortLayout& layout = net.layout();
+  for (std::size_t i = 0; i < cyc.size(); ++i) {
+    const WaitingVc& u = report.waiting.at(static_cast<std::size_t>(cyc[i]));
+    const WaitingVc& v = report.waiting.at(static_cast<std::size_t>(cyc[(i + 1) % cyc.size()]));
+    if (u.router != v.router) continue;
+    const Router& r = *net.routers().at(u.router);
+    const InputVc& ivc = r.input(u.port).vcs.at(static_cast<std::size_t>(u.vc));
+    if (ivc.state != VcState::kRouted) continue;
+    const int vcs = r.params().vcs;
+    for (int p = layout.network; p < layout.outputs(); ++p)
+      for (int vc = 0; vc < vcs; ++vc)
+        if (r.owner(p, vc) == v.port * vcs + v.vc) return DeadlockKind::kConsumptionChannels;
+  }
+  for (int i : cyc) {
+    const WaitingVc& w = report.waiting.at(static_cast<std::size_t>(i));
+    if (!net.routers()
+             .at(w.router)
+             ->input(w.port)
+             .vcs.at(static_cast<std::size_t>(w.vc))
+             .branches.empty())
+      return DeadlockKind::kReplicationBranches;
+  }
+  return DeadlockKind::kRouting;
+}
+
+void expect_kind(const Network& net, DeadlockKind kind) {
+  ASSERT_EQ(net.outcome(), RunOutcome::kDeadlock);
+  ASSERT_TRUE(net.deadlock().has_value());
+  const DeadlockReport& d = *net.deadlock();
+  const std::string text = d.text();
+  ASSERT_FALSE(d.cycle.empty()) << text;
+  EXPECT_EQ(d.kind, kind) << text;
+  EXPECT_EQ(kind_from_routers(d, net), kind) << text;
+  EXPECT_TRUE(contains(text, "deadlock kind: " + to_string(kind))) << text;
+}
+
+// One VC, no dateline classes, unicast only: the cycle runs around a ring of network channels.
+TEST(DeadlockKind, TorusWithoutDatelinesIsRouting) {
+  auto net = run(deadlock_prone_torus());
+  expect_kind(*net, DeadlockKind::kRouting);
+}
+
+// Path worms cross on a line (multidest_test ConsumptionDeadlock): A from x=0 absorbs at x=2
+// and heads for x=5, B from x=7 absorbs at x=5 and heads for x=2. One consumption channel and
+// one VC: each holds the consumption channel at its first destination while its head waits for
+// the one the other holds.
+TEST(DeadlockKind, CrossingPathWormsWaitForConsumptionChannels) {
+  Config c = mesh_config({8, 2});
+  c.network.router.multidest = MultidestMode::kPath;
+  c.network.router.vcs = 1;
+  c.network.router.buffer_depth = 2;
+  c.traffic.injection_rate = 0;
+  c.simulation.warmup_cycles = 0;
+  c.simulation.measure_cycles = 1;
+  c.simulation.watchdog_cycles = 300;
+  c.simulation.drain_max_cycles = 5000;
+  auto net = run(c, {}, [](SyntheticNetwork& nw) {
+    const Topology& t = nw.topology();
+    auto n = [&](int x) { return t.node_at({x, 0}); };
+    nw.schedule_multicast(n(0), {n(2), n(5)}, 40, 1);
+    nw.schedule_multicast(n(7), {n(5), n(2)}, 40, 1);
+  });
+  expect_kind(*net, DeadlockKind::kConsumptionChannels);
+}
+
+// Tree worms replicate at their sources on a line, one VC: A from x=3 to {0, 6} holds x- and x+
+// out of router 3; B from x=4 to {1, 7} holds x- and x+ out of router 4. A's east branch needs
+// router 4's x+ (B's), B's west branch router 3's x- (A's); synchronous replication stalls
+// both branches of each. No consumption channel is involved before the cycle closes.
+TEST(DeadlockKind, OpposedTreeWormsWaitOnTheirBranches) {
+  Config c = mesh_config({8, 1 + 1});
+  c.network.router.multidest = MultidestMode::kTree;
+  c.network.router.replication = Replication::kSynchronous;
+  c.network.router.vcs = 1;
+  c.network.router.buffer_depth = 2;
+  c.traffic.injection_rate = 0;
+  c.simulation.warmup_cycles = 0;
+  c.simulation.measure_cycles = 1;
+  c.simulation.watchdog_cycles = 300;
+  c.simulation.drain_max_cycles = 5000;
+  auto net = run(c, {}, [](SyntheticNetwork& nw) {
+    const Topology& t = nw.topology();
+    auto n = [&](int x) { return t.node_at({x, 0}); };
+    nw.schedule_multicast(n(3), {n(0), n(6)}, 40, 1);
+    nw.schedule_multicast(n(4), {n(1), n(7)}, 40, 1);
+  });
+  expect_kind(*net, DeadlockKind::kReplicationBranches);
+}
+
+// The load (8x8 mesh, 2 VCs x 4 flits, 8-flit packets, 20% tree worms to 8
+// destinations, synchronous replication, 0.15 flits/node/cycle), shortened: it deadlocks, and
+// the reported kind agrees with the routers' state.
+TEST(DeadlockKind, SynchronousTreeWormsUnderLoad) {
+  Config c = mesh_config({8, 8});
+  c.network.router.multidest = MultidestMode::kTree;
+  c.network.router.replication = Replication::kSynchronous;
+  c.network.router.vcs = 2;
+  c.network.router.buffer_depth = 4;
+  c.traffic.packet_length = 8;
+  c.traffic.multicast_fraction = 0.2;
+  c.traffic.multicast_destinations = 8;
+  c.traffic.injection_rate = 0.15;
+  c.simulation.warmup_cycles = 500;
+  c.simulation.measure_cycles = 3000;
+  c.simulation.watchdog_cycles = 500;
+  c.simulation.drain_max_cycles = 5000;
+  auto net = run(c);
+  ASSERT_EQ(net->outcome(), RunOutcome::kDeadlock);
+  const DeadlockKind kind = kind_from_routers(*net->deadlock(), *net);
+  EXPECT_NE(kind, DeadlockKind::kRouting);  // DOR on a mesh alone has no cycle
+  expect_kind(*net, kind);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Tests of the run statistics: latency distributions (moments, quantiles, histogram) on
 // samples whose answers are worked out by hand, the measurement window, per-node-cycle
-// normalisation (including runs stopped early), and the optional packet log.
+// normalisation (including runs stopped early), the optional packet log, and the per-class
+// statistics, header flits and consumption-channel occupancy on hand-made event sequences.
 #include "statistics.h"
 
 #include <algorithm>
@@ -294,6 +295,86 @@ TEST(Statistics, PacketLogRecordsEveryDeliveryWhenEnabled) {
   EXPECT_EQ(b.delivered, 25u);
   EXPECT_EQ(b.hops, 1);
   EXPECT_EQ(st.latencies(), std::vector<std::uint32_t>{10});  // only the measured one
+}
+
+// ---- Per class --------------------------------------------------------------------------------
+// A worm to 3 destinations is one multicast sample, taken at its last delivery; every delivery
+// is still a run-wide sample. Window [100, 200).
+TEST(StatisticsClasses, AWormIsOneSampleAtItsLastDestination) {
+  Statistics st(4, 100, 100);
+  PacketRecord worm;
+  worm.created = 110;
+  worm.injected = 112;
+  worm.measured = true;
+  worm.multidestination = true;
+  st.on_created(6, 110, true);
+  st.on_created(5, 120, false);
+  worm.remaining = {2, 3};  // delivered at 1, two to go
+  st.on_delivered(7, worm, 130, 1);
+  worm.remaining = {3};
+  st.on_delivered(7, worm, 135, 2);
+  worm.remaining = {};
+  st.on_delivered(7, worm, 150, 3);
+  PacketRecord uni;
+  uni.created = 120;
+  uni.injected = 121;
+  uni.measured = true;
+  st.on_delivered(8, uni, 140, 2);
+  const ClassStats& m = st.by_class(TrafficClass::kMultidest);
+  const ClassStats& u = st.by_class(TrafficClass::kUnicast);
+  EXPECT_EQ(m.latency, std::vector<std::uint32_t>{40});          // 150 - 110
+  EXPECT_EQ(m.network_latency, std::vector<std::uint32_t>{38});  // 150 - 112
+  EXPECT_EQ(m.completed, 1u);
+  EXPECT_EQ(u.latency, std::vector<std::uint32_t>{20});
+  EXPECT_EQ(u.network_latency, std::vector<std::uint32_t>{19});
+  EXPECT_EQ(st.latencies().size(), 4u);  // 3 deliveries of the worm + the unicast
+  EXPECT_EQ(m.measured_created, 1u);
+  EXPECT_EQ(u.measured_created, 1u);
+  EXPECT_EQ(m.offered_flits, 6u);
+  // Accepted flits by class, inside the window only: 4 nodes x 100 cycles.
+  st.on_flit_ejected(150, true);
+  st.on_flit_ejected(150, true);
+  st.on_flit_ejected(150, false);
+  st.on_flit_ejected(250, true);  // after the window
+  EXPECT_EQ(st.by_class(TrafficClass::kMultidest).accepted_flits, 2u);
+  EXPECT_DOUBLE_EQ(st.accepted_throughput(TrafficClass::kMultidest), 2.0 / 400);
+  EXPECT_DOUBLE_EQ(st.accepted_throughput(TrafficClass::kUnicast), 1.0 / 400);
+  st.on_blocked(true, 5);
+  st.on_blocked(false, 2);
+  st.on_blocked(true, 1);
+  EXPECT_EQ(st.by_class(TrafficClass::kMultidest).blocked_flit_cycles, 6u);
+  EXPECT_EQ(st.by_class(TrafficClass::kUnicast).blocked_flit_cycles, 2u);
+}
+
+TEST(StatisticsClasses, HeaderFlitsAddUp) {
+  Statistics st(2, 0, 10);
+  st.on_header_injected(1);
+  st.on_header_injected(3);
+  EXPECT_EQ(st.header_flits_injected(), 4u);
+}
+
+// Busy from the head's cycle through the tail's, while any worm is open; clipped to the
+// window [10, 30) and to the stop.
+TEST(StatisticsConsumption, BusyCyclesPerChannelInsideTheWindow) {
+  Statistics st(2, 10, 20);
+  st.track_consumption(2);
+  ASSERT_EQ(st.consumption_busy().size(), 4u);
+  // Node 0 channel 0: worm [5, 12] -> window part 10..12 = 3 cycles.
+  st.on_consumption_head(0, 0, 5);
+  st.on_consumption_tail(0, 0, 12);
+  // Node 0 channel 1: two worms on two VCs overlapping, [14, 18] and [16, 21] -> 14..21 = 8.
+  st.on_consumption_head(0, 1, 14);
+  st.on_consumption_head(0, 1, 16);
+  st.on_consumption_tail(0, 1, 18);
+  st.on_consumption_tail(0, 1, 21);
+  // Node 1 channel 0: a head-tail flit at 20 -> 1; then a worm from 25 never closed -> 25..29.
+  st.on_consumption_head(1, 0, 20);
+  st.on_consumption_tail(1, 0, 20);
+  st.on_consumption_head(1, 0, 25);
+  EXPECT_EQ(st.consumption_busy(), (std::vector<Cycle>{3, 8, 1 + 5, 0}));
+  // The run stopped at 27 (deadlock): the open worm counts to 26.
+  st.stop_at(27);
+  EXPECT_EQ(st.consumption_busy(), (std::vector<Cycle>{3, 8, 1 + 2, 0}));
 }
 
 }  // namespace
