@@ -18,6 +18,11 @@ inline constexpr NodeId kNoNode = 0xffffffffu;
 
 enum class FlitType : std::uint8_t { kHead = 0, kBody = 1, kTail = 2, kHeadTail = 3 };
 
+// Unicast packets and multidestination worms: the VCs a packet may use when some are reserved
+// for worms (network.router.multidest_vcs), and the index of the per-class statistics.
+enum class TrafficClass : std::uint8_t { kUnicast = 0, kMultidest = 1 };
+inline constexpr int kTrafficClasses = 2;
+
 constexpr bool is_head(FlitType t) { return t == FlitType::kHead || t == FlitType::kHeadTail; }
 constexpr bool is_tail(FlitType t) { return t == FlitType::kTail || t == FlitType::kHeadTail; }
 std::string_view to_string(FlitType t);

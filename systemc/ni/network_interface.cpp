@@ -625,8 +625,7 @@ int NetworkInterface::inject(Cycle now, ActivityCalendar& calendar, bool measuri
       const bool firmware = !ch.packets.empty();
       const bool background = !ch.background.empty() && (!firmware || ch.background_turn);
       if (background) {
-        if (!ch.wire.start(ch.background.front().flits, unicast.vc_lo, unicast.vc_hi))
-          continue;
+        if (!ch.wire.start(ch.background.front().flits, unicast.vc_lo, unicast.vc_hi)) continue;
         ch.background_packet = ch.background.front();
         ch.background.pop_front();
         ch.background_on_wire = true;

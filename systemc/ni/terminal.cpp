@@ -13,6 +13,7 @@ Terminal::Terminal(const TerminalParams& params, const DestinationPicker& picker
                    MulticastTable& multicast, Scoreboard& scoreboard, Statistics& stats)
     : params_(params),
       picker_(picker),
+      topology_(topology),
       route_compute_(route_compute),
       multicast_(multicast),
       scoreboard_(scoreboard),

@@ -117,6 +117,7 @@ class Terminal : public NetworkEndpoint {
 
   TerminalParams params_;
   const DestinationPicker& picker_;
+  const Topology& topology_;
   const RouteCompute& route_compute_;
   MulticastTable& multicast_;
   Scoreboard& scoreboard_;

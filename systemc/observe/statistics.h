@@ -51,9 +51,6 @@ struct DeliveredPacket {
   int hops = 0;
 };
 
-// Index of a traffic class in the per-class arrays.
-enum class TrafficClass { kUnicast = 0, kMultidest = 1 };
-inline constexpr int kTrafficClasses = 2;
 inline std::size_t class_index(bool multidest) { return multidest ? 1u : 0u; }
 
 struct ClassStats {

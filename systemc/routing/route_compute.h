@@ -22,13 +22,12 @@
 #include <vector>
 
 #include "config.h"
+#include "flit.h"
 #include "port_layout.h"
 #include "topology.h"
 
 namespace wormsim {
 
-// Which VCs a packet may use when some are reserved for multidestination worms.
-enum class TrafficClass : std::uint8_t { kUnicast, kMultidest };
 
 // Candidate output ports [port_lo, port_hi) and output VCs [vc_lo, vc_hi) for a head flit.
 struct RouteResult {
