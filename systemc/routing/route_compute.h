@@ -28,7 +28,6 @@
 
 namespace wormsim {
 
-
 // Candidate output ports [port_lo, port_hi) and output VCs [vc_lo, vc_hi) for a head flit.
 struct RouteResult {
   int port_lo = 0;

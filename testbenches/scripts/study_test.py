@@ -55,6 +55,11 @@ def run_study(args, **kw):
                           capture_output=True, text=True, **kw)
 
 
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
 def read_csv(path):
     with open(path) as f:
         return list(csv.DictReader(f))
@@ -80,9 +85,8 @@ class StudyTest(unittest.TestCase):
         self.assertEqual(one.returncode, 0, one.stderr)
         two = run_study([study, "--out", os.path.join(self.dir, "j2"), "--jobs", "2"])
         self.assertEqual(two.returncode, 0, two.stderr)
-        with open(os.path.join(self.dir, "j1", "results.csv")) as a, \
-                open(os.path.join(self.dir, "j2", "results.csv")) as b:
-            self.assertEqual(a.read(), b.read())
+        self.assertEqual(read(os.path.join(self.dir, "j1", "results.csv")),
+                         read(os.path.join(self.dir, "j2", "results.csv")))
         rows = read_csv(os.path.join(self.dir, "j1", "results.csv"))
         # Every point of the study, in study order, each with its metrics.
         self.assertEqual(len(rows), 2 * 3 * 2 + 1 * 1 * 2)
@@ -92,9 +96,19 @@ class StudyTest(unittest.TestCase):
         for r in rows:
             self.assertEqual(r["outcome"], "completed", r)
             self.assertNotEqual(r["latency_mean"], "", r)
+        # The class split comes from each point's own results.json.
+        for r in rows[:12]:
+            pid = f"mix__{r['variant'].replace('/', '_')}__load{r['load']}__seed{r['seed']}"
+            with open(os.path.join(self.dir, "j1", "points", pid, "results.json")) as f:
+                res = json.load(f)
+            self.assertAlmostEqual(float(r["multicast_latency_mean"]), res["classes"]["multicast"]["mean"])
+            self.assertAlmostEqual(float(r["unicast_latency_mean"]), res["classes"]["unicast"]["mean"])
+            self.assertEqual(int(r["multicast_packets"]), res["classes"]["multicast"]["measured_packets"])
+            for k in ("blocked_per_packet", "header_overhead", "consumption_occupancy_mean"):
+                self.assertNotEqual(r[k], "", (k, r))
         for r in rows[:12]:  # offered load tracks the swept injection rate
             self.assertAlmostEqual(float(r["offered"]), float(r["load"]), delta=0.04 + 0.2 * float(r["load"]))
-        report = open(os.path.join(self.dir, "j1", "report.md")).read()
+        report = read(os.path.join(self.dir, "j1", "report.md"))
         for text in ("## Summary", "## Workload mix", "latency_load_mix.png", "deadlock_map.png",
                      "## Hardware cost", "Zero load"):
             self.assertIn(text, report)
@@ -212,7 +226,7 @@ class StudyTest(unittest.TestCase):
         self.assertEqual({(r["load"], r["seed"], r["exit"]) for r in failed}, {("0.2", "3", "1")})
         self.assertEqual(failed[0]["error"], "wormsim: error: injected failure")
         self.assertEqual(sum(r["outcome"] == "completed" for r in rows), len(rows) - 2)
-        report = open(os.path.join(out, "report.md")).read()
+        report = read(os.path.join(out, "report.md"))
         self.assertIn("## Failed points", report)
         self.assertIn("injected failure", report)
         # A failed point is finished: a rerun does not retry it (delete its directory to retry).
@@ -243,11 +257,31 @@ class StudyTest(unittest.TestCase):
         self.assertEqual(rows[("dateline", "0.6")]["outcome"], "saturated" if rows[("dateline", "0.6")]["exit"] == "4" else "completed")
         with open(os.path.join(out, "results.json")) as f:
             points = {(q["variant"], q["load"]): q for q in json.load(f)["points"]}
-        report = points[("no-dateline", 0.6)]["deadlock"]
-        self.assertGreater(len(report["cycle"]), 1)
-        self.assertTrue(report["waiting"])
-        text = open(os.path.join(out, "report.md")).read()
-        self.assertIn("| uniform | no-dateline | 0.6 | 1 |", text)
+        summary = points[("no-dateline", 0.6)]["deadlock"]
+        self.assertEqual(summary["kind"], "routing")  # a unicast ring without datelines
+        self.assertGreater(len(summary["cycle"]), 1)
+        # The point's own results.json keeps the whole report; the study's holds its cycle.
+        pid = "uniform__no-dateline__load0.6__seed1"
+        with open(os.path.join(out, "points", pid, "results.json")) as f:
+            full = json.load(f)["deadlock"]
+        self.assertEqual(summary["detected_at"], full["detected_at"])
+        self.assertEqual(summary["waiting_vcs"], len(full["waiting"]))
+        self.assertEqual([(w["router"], w["vc"]) for w in summary["cycle"]],
+                         [(full["waiting"][i]["router"], full["waiting"][i]["vc"]) for i in full["cycle"]])
+        text = read(os.path.join(out, "report.md"))
+        self.assertIn("| uniform | no-dateline | 0.6 (1) | routing |", text)
+        self.assertNotIn("| uniform | dateline |", text)
+
+    def test_shipped_studies_are_valid(self):
+        # Every configs/study_*.yaml, and every point of it, is a valid config (docs/study.md).
+        studies = sorted(f for f in os.listdir(os.path.join(ROOT, "configs")) if f.startswith("study_"))
+        self.assertTrue(studies)
+        for name in studies:
+            with self.subTest(study=name):
+                p = run_study([os.path.join(ROOT, "configs", name), "--check"])
+                self.assertEqual(p.returncode, 0, p.stderr)
+                self.assertIn("valid", p.stderr)
+                self.assertNotIn("warning", p.stderr)
 
     def test_wormsim_study_runs_the_runner_with_this_wormsim(self):
         study = self.write("tiny.yaml", TINY)
