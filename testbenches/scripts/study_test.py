@@ -103,7 +103,8 @@ class StudyTest(unittest.TestCase):
                 res = json.load(f)
             self.assertAlmostEqual(float(r["multicast_latency_mean"]), res["classes"]["multicast"]["mean"])
             self.assertAlmostEqual(float(r["unicast_latency_mean"]), res["classes"]["unicast"]["mean"])
-            self.assertEqual(int(r["multicast_packets"]), res["classes"]["multicast"]["measured_packets"])
+            self.assertEqual(int(r["multicast_packets"]), res["classes"]["multicast"]["count"])
+            self.assertEqual(int(r["unicast_packets"]), res["classes"]["unicast"]["count"])
             for k in ("blocked_per_packet", "header_overhead", "consumption_occupancy_mean"):
                 self.assertNotEqual(r[k], "", (k, r))
         for r in rows[:12]:  # offered load tracks the swept injection rate
@@ -208,8 +209,10 @@ class StudyTest(unittest.TestCase):
         fake = self.write("fake_wormsim", f"""\
             #!/bin/sh
             case "$*" in
-              run*traffic.seed=3*traffic.injection_rate=0.2*|run*traffic.injection_rate=0.2*traffic.seed=3*)
+              run*traffic.injection_rate=0.2*traffic.seed=3*)
                 echo "wormsim: error: injected failure" >&2; exit 1;;
+              run*traffic.injection_rate=0.4*traffic.seed=2*)
+                kill -ABRT $$;;
             esac
             exec {WORMSIM} "$@"
             """)
@@ -219,13 +222,16 @@ class StudyTest(unittest.TestCase):
         p = subprocess.run(["/usr/bin/python3", STUDY, "--wormsim", fake, study, "--out", out],
                            capture_output=True, text=True)
         self.assertEqual(p.returncode, 1, p.stderr)
-        self.assertIn("2 points failed", p.stderr)
+        self.assertIn("4 points failed", p.stderr)
         rows = read_csv(os.path.join(out, "results.csv"))
         failed = [r for r in rows if r["outcome"] == "failed"]
-        self.assertEqual(len(failed), 2)  # both variants' (0.2, seed 3) point
-        self.assertEqual({(r["load"], r["seed"], r["exit"]) for r in failed}, {("0.2", "3", "1")})
-        self.assertEqual(failed[0]["error"], "wormsim: error: injected failure")
-        self.assertEqual(sum(r["outcome"] == "completed" for r in rows), len(rows) - 2)
+        # Both variants' (0.2, seed 3) points exit 1; their (0.4, seed 2) points crash.
+        self.assertEqual(len(failed), 4)
+        self.assertEqual({(r["load"], r["seed"], r["exit"]) for r in failed},
+                         {("0.2", "3", "1"), ("0.4", "2", "-6")})
+        self.assertEqual({r["error"] for r in failed},
+                         {"wormsim: error: injected failure", "killed by signal 6 (SIGABRT)"})
+        self.assertEqual(sum(r["outcome"] == "completed" for r in rows), len(rows) - 4)
         report = read(os.path.join(out, "report.md"))
         self.assertIn("## Failed points", report)
         self.assertIn("injected failure", report)
