@@ -621,24 +621,32 @@ int NetworkInterface::inject(Cycle now, ActivityCalendar& calendar, bool measuri
         tx_irq_visible_ = now + 1;
         raise(ni::kIrqTx, now + 1);
       }
-      // Firmware and background packets take turns for a free wire (round-robin).
-      const bool firmware = !ch.packets.empty();
-      const bool background = !ch.background.empty() && (!firmware || ch.background_turn);
-      if (background) {
-        if (!ch.wire.start(ch.background.front().flits, unicast.vc_lo, unicast.vc_hi)) continue;
-        ch.background_packet = ch.background.front();
-        ch.background.pop_front();
-        ch.background_on_wire = true;
-        ch.background_turn = false;
-      } else {
-        if (!firmware) continue;
-        const RouteResult& vcs = ch.packets.front().mcast != 0 ? worms : unicast;
-        if (!ch.wire.start(ch.packets.front().flits, vcs.vc_lo, vcs.vc_hi)) continue;
-        ch.packet = std::move(ch.packets.front());
-        ch.packets.pop_front();
-        ch.background_on_wire = false;
-        ch.background_turn = true;
+      // Firmware and background packets take turns for a free wire (round-robin). The one
+      // whose turn it is tries first; the other may start when it finds no free VC, which
+      // happens only when their VC ranges differ (VCs reserved for a firmware worm).
+      const bool background_first = ch.background_turn || ch.packets.empty();
+      bool started = false;
+      for (int k = 0; k < 2 && !started; ++k) {
+        if ((k == 0) == background_first) {
+          if (ch.background.empty() ||
+              !ch.wire.start(ch.background.front().flits, unicast.vc_lo, unicast.vc_hi))
+            continue;
+          ch.background_packet = ch.background.front();
+          ch.background.pop_front();
+          ch.background_on_wire = true;
+          ch.background_turn = false;
+        } else {
+          if (ch.packets.empty()) continue;
+          const RouteResult& vcs = ch.packets.front().mcast != 0 ? worms : unicast;
+          if (!ch.wire.start(ch.packets.front().flits, vcs.vc_lo, vcs.vc_hi)) continue;
+          ch.packet = std::move(ch.packets.front());
+          ch.packets.pop_front();
+          ch.background_on_wire = false;
+          ch.background_turn = true;
+        }
+        started = true;
       }
+      if (!started) continue;
     }
     if (!ch.wire.can_send()) continue;
     if (ch.background_on_wire) {
