@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "collective.h"
+#include "software_multicast.h"
 
 namespace wormsim::fw {
 
@@ -25,27 +26,13 @@ std::vector<NodeId> dimension_ordered_chain(const Topology& topology, const std:
 }
 
 namespace {
-struct Send {
-  std::size_t target;
-  std::size_t lo, hi;  // range the target becomes responsible for
-};
-
 // Seed 000 section 3.2.2: the holder at index h of [lo, hi] divides the range in half (the
 // lower half has the extra node); in the lower half it sends to the first node of the upper
-// half, in the upper half to the last node of the lower half; it keeps its own half.
-std::vector<Send> sends_of(std::size_t h, std::size_t lo, std::size_t hi) {
-  std::vector<Send> out;
-  while (lo < hi) {
-    const std::size_t mid = lo + (hi - lo + 2) / 2;  // first index of the upper half
-    if (h < mid) {
-      out.push_back({mid, mid, hi});
-      hi = mid - 1;
-    } else {
-      out.push_back({mid - 1, lo, mid - 1});
-      lo = mid;
-    }
-  }
-  return out;
+// half, in the upper half to the last node of the lower half; it keeps its own half. One
+// definition with the synthetic terminals' software multicast (ni/software_multicast.h).
+std::vector<SoftwareSend> sends_of(std::size_t h, std::size_t lo, std::size_t hi) {
+  return software_sends(SoftwareMulticastScheme::kBinomialTree, static_cast<std::uint32_t>(h),
+                        static_cast<std::uint32_t>(lo), static_cast<std::uint32_t>(hi));
 }
 }  // namespace
 
@@ -57,7 +44,7 @@ std::vector<NodeId> umesh_children(const std::vector<NodeId>& chain, std::size_t
   std::size_t holder = root_index, lo = 0, hi = chain.size() - 1;
   while (holder != me) {
     bool found = false;
-    for (const Send& s : sends_of(holder, lo, hi)) {
+    for (const SoftwareSend& s : sends_of(holder, lo, hi)) {
       if (me < s.lo || me > s.hi) continue;
       holder = s.target;
       lo = s.lo;
@@ -68,7 +55,7 @@ std::vector<NodeId> umesh_children(const std::vector<NodeId>& chain, std::size_t
     if (!found) return {};  // unreachable: every index is in some send's range
   }
   std::vector<NodeId> out;
-  for (const Send& s : sends_of(me, lo, hi)) out.push_back(chain[s.target]);
+  for (const SoftwareSend& s : sends_of(me, lo, hi)) out.push_back(chain[s.target]);
   return out;
 }
 
