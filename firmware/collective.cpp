@@ -122,6 +122,9 @@ void run_edn_reduce(Runtime& rt, const Operation& op, const std::vector<std::uin
 void run_edn_gather(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                     const Deliver& deliver, const FirmwareTables& tables);
 
+void run_cube_multicast(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                        const Deliver& deliver, const FirmwareTables& tables);
+
 void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                     const Deliver& deliver, const FirmwareTables& tables) {
   switch (op.algorithm) {
@@ -183,6 +186,10 @@ void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uin
     case CollectiveAlgorithm::kA2oLogpLevRec: return run_a2o_plan(rt, op, data, deliver);
     case CollectiveAlgorithm::kEdnTranspose:
       return run_edn_transpose(rt, op, data, deliver, tables);
+    case CollectiveAlgorithm::kUCube:
+    case CollectiveAlgorithm::kMaxport:
+    case CollectiveAlgorithm::kCombine:
+    case CollectiveAlgorithm::kWSort: return run_cube_multicast(rt, op, data, deliver, tables);
   }
   throw std::logic_error("run_collective: unknown algorithm");
 }

@@ -87,7 +87,7 @@ std::optional<E> parse_of(const NameTable<E, N>& table, const std::string& name)
 
 constexpr NameTable<Workload, 2> kWorkloadNames{
     {{Workload::kSynthetic, "synthetic"}, {Workload::kCollective, "collective"}}};
-constexpr NameTable<CollectiveAlgorithm, 42> kCollectiveNames{
+constexpr NameTable<CollectiveAlgorithm, 46> kCollectiveNames{
     {{CollectiveAlgorithm::kPingPong, "ping_pong"},
      {CollectiveAlgorithm::kSeparateAddressing, "separate_addressing"},
      {CollectiveAlgorithm::kRecursiveDoubling, "recursive_doubling"},
@@ -129,7 +129,11 @@ constexpr NameTable<CollectiveAlgorithm, 42> kCollectiveNames{
      {CollectiveAlgorithm::kAlltoallColumnRowInt, "a2a_2_lev_c_r_int"},
      {CollectiveAlgorithm::kAlltoallButterfly, "a2a_logp_lev_bfly"},
      {CollectiveAlgorithm::kEdnTranspose, "edn_transpose"},
-     {CollectiveAlgorithm::kAllgatherMulticast, "allgather_multicast"}}};
+     {CollectiveAlgorithm::kAllgatherMulticast, "allgather_multicast"},
+     {CollectiveAlgorithm::kUCube, "u_cube"},
+     {CollectiveAlgorithm::kMaxport, "maxport"},
+     {CollectiveAlgorithm::kCombine, "combine"},
+     {CollectiveAlgorithm::kWSort, "w_sort"}}};
 constexpr NameTable<CollectiveKind, 10> kKindNames{{{CollectiveKind::kPingPong, "ping_pong"},
                                                     {CollectiveKind::kBroadcast, "broadcast"},
                                                     {CollectiveKind::kScatter, "scatter"},
@@ -798,6 +802,23 @@ void Config::validate_node_layer(int nodes) const {
                 "edn_broadcast is a broadcast; leave destinations empty");
         break;
       }
+      case CollectiveAlgorithm::kUCube:
+      case CollectiveAlgorithm::kMaxport:
+      case CollectiveAlgorithm::kCombine:
+      case CollectiveAlgorithm::kWSort:
+        // Seed 001: binary n-cubes under E-cube routing (validated above for hypercubes).
+        require(topo.kind == TopologyKind::kHypercube, key,
+                fmt::format("{} needs a hypercube (network.topology: hypercube; seed 001)", name));
+        // U-cube was designed for one-port hypercubes and runs on all-port ones too (section
+        // 2, Fig. 3(c)-(d)); the others choose their sends by outgoing channel (all-port).
+        require(
+            network.router.port_model == PortModel::kAllPort ||
+                (col.algorithms[i] == CollectiveAlgorithm::kUCube &&
+                 network.router.port_model == PortModel::kOnePort),
+            key,
+            fmt::format("{} needs network.router.port_model: all_port{} (seed 001 section 4)", name,
+                        col.algorithms[i] == CollectiveAlgorithm::kUCube ? " or one_port" : ""));
+        break;
       case CollectiveAlgorithm::kDimensionalBroadcast:
         require(topo.kind != TopologyKind::kHypercube, key,
                 "dimensional_broadcast needs a mesh or torus");

@@ -110,6 +110,12 @@ enum class CollectiveAlgorithm {
   // allgather_multicast: every node multicasts its block to all others at once as
   // multidestination worms (path: one worm per conforming path, seed 003; tree: one worm).
   kAllgatherMulticast,
+  // Multicast on all-port binary n-cubes under E-cube routing, seed 001 section 4
+  // (firmware/cube_multicast.h; docs/hypercube-multicast.md):
+  kUCube,    // u_cube: source-relative dimension-ordered chain, next = center (Fig. 4)
+  kMaxport,  // maxport: next = highdim, one send per outgoing channel
+  kCombine,  // combine: next = max(highdim, center)
+  kWSort,    // w_sort: Maxport over the weighted_sort'ed cube-ordered chain (Fig. 7)
 };
 // What an operation computes, which fixes each node's input and what it must deliver
 // (firmware/collective_data.h; docs/collectives.md):

@@ -77,6 +77,9 @@ std::vector<std::pair<std::string, Config>> candidates(CollectiveAlgorithm alg) 
   torus.network.router.vcs = 2;
   add("4x4 torus, one-port", torus);
   add("4-cube, one-port", testing::hypercube_config(4));
+  Config cube = testing::hypercube_config(4);
+  cube.network.router.port_model = PortModel::kAllPort;
+  add("4-cube, all-port", cube);  // seed 001's maxport, combine, w_sort
   return out;
 }
 
