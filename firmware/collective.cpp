@@ -132,6 +132,7 @@ void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uin
     case CollectiveAlgorithm::kSeparateAddressing:
       return run_separate_addressing(rt, op, data, deliver, tables);
     case CollectiveAlgorithm::kRecursiveDoubling:
+    case CollectiveAlgorithm::kRecursiveDoublingRotated:
       return run_recursive_doubling(rt, op, data, deliver, tables);
     case CollectiveAlgorithm::kDimensionalBroadcast:
       return run_dimensional_broadcast(rt, op, data, deliver, tables);

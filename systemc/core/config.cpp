@@ -87,7 +87,7 @@ std::optional<E> parse_of(const NameTable<E, N>& table, const std::string& name)
 
 constexpr NameTable<Workload, 2> kWorkloadNames{
     {{Workload::kSynthetic, "synthetic"}, {Workload::kCollective, "collective"}}};
-constexpr NameTable<CollectiveAlgorithm, 46> kCollectiveNames{
+constexpr NameTable<CollectiveAlgorithm, 47> kCollectiveNames{
     {{CollectiveAlgorithm::kPingPong, "ping_pong"},
      {CollectiveAlgorithm::kSeparateAddressing, "separate_addressing"},
      {CollectiveAlgorithm::kRecursiveDoubling, "recursive_doubling"},
@@ -133,7 +133,8 @@ constexpr NameTable<CollectiveAlgorithm, 46> kCollectiveNames{
      {CollectiveAlgorithm::kUCube, "u_cube"},
      {CollectiveAlgorithm::kMaxport, "maxport"},
      {CollectiveAlgorithm::kCombine, "combine"},
-     {CollectiveAlgorithm::kWSort, "w_sort"}}};
+     {CollectiveAlgorithm::kWSort, "w_sort"},
+     {CollectiveAlgorithm::kRecursiveDoublingRotated, "recursive_doubling_rotated"}}};
 constexpr NameTable<CollectiveKind, 10> kKindNames{{{CollectiveKind::kPingPong, "ping_pong"},
                                                     {CollectiveKind::kBroadcast, "broadcast"},
                                                     {CollectiveKind::kScatter, "scatter"},

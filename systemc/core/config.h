@@ -116,6 +116,10 @@ enum class CollectiveAlgorithm {
   kMaxport,  // maxport: next = highdim, one send per outgoing channel
   kCombine,  // combine: next = max(highdim, center)
   kWSort,    // w_sort: Maxport over the weighted_sort'ed cube-ordered chain (Fig. 7)
+  // recursive_doubling_rotated: recursive doubling over the dimension-ordered chain rotated to
+  // start at the root (our reconstruction of seed 000's RD baseline, section 3.3.5;
+  // docs/collectives.md "EDN versus recursive doubling")
+  kRecursiveDoublingRotated,
 };
 // What an operation computes, which fixes each node's input and what it must deliver
 // (firmware/collective_data.h; docs/collectives.md):

@@ -8,6 +8,7 @@
 //   - contention between messages of one operation is detected and classified.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <systemc>
 
@@ -265,6 +266,64 @@ TEST(Collectives, EdnBeatsRecursiveDoublingForLongMessages) {
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_LT(rows[0].max_latency_cycles, rows[1].max_latency_cycles);
     EXPECT_LT(rows[0].avg_path_length, rows[1].avg_path_length);
+  }
+}
+
+// Hops of every message of a recursive-doubling broadcast over `chain` from chain[root],
+// walked here: the holder of [lo, hi] sends to the first node of the upper half when it is in
+// the lower half (the lower half takes the extra node), else to the last node of the lower
+// half (seed 000 section 3.3.3).
+void rd_hops(const std::vector<std::pair<int, int>>& chain, std::size_t h, std::size_t lo,
+             std::size_t hi, std::vector<int>& hops) {
+  while (hi > lo) {
+    const std::size_t mid = lo + (hi - lo + 2) / 2;  // first of the upper half
+    const std::size_t to = h < mid ? mid : mid - 1;
+    hops.push_back(std::abs(chain[h].first - chain[to].first) +
+                   std::abs(chain[h].second - chain[to].second));
+    if (h < mid) {
+      rd_hops(chain, to, mid, hi, hops);
+      hi = mid - 1;
+    } else {
+      rd_hops(chain, to, lo, mid - 1, hops);
+      lo = mid;
+    }
+  }
+}
+
+TEST(Collectives, RecursiveDoublingRotatedStartsTheChainAtTheRoot) {
+  // recursive_doubling_rotated: the XY chain (x most significant) rotated to start at the
+  // root. Steps ceil(log2 N) and the path lengths of the tree walked here; the plain chain's
+  // paths are shorter from a root inside the mesh, which is why seed 000's RD (4.16 hops on
+  // 32x32, section 3.3.5) is reconstructed as the rotated one (docs/collectives.md).
+  Config c = collective_config({8, 8});
+  c.network.router.port_model = PortModel::kAllPort;
+  c.collective.algorithms = {CollectiveAlgorithm::kRecursiveDoubling,
+                             CollectiveAlgorithm::kRecursiveDoublingRotated};
+  c.collective.message_bytes = {16};
+  c.collective.roots = RootSelection::kSample;
+  c.collective.sample = 5;
+  CollectiveHarness h("h", c);
+  run(h);
+  std::vector<std::pair<int, int>> xy;  // sorted by x, then y
+  for (int x = 0; x < 8; ++x)
+    for (int y = 0; y < 8; ++y) xy.emplace_back(x, y);
+  for (const OperationResult& r : h.results()) {
+    EXPECT_EQ(r.steps, 6);
+    const std::pair<int, int> root{static_cast<int>(r.op.root % 8),
+                                   static_cast<int>(r.op.root / 8)};
+    std::vector<std::pair<int, int>> chain = xy;
+    std::size_t at =
+        static_cast<std::size_t>(std::find(chain.begin(), chain.end(), root) - chain.begin());
+    if (r.op.algorithm == CollectiveAlgorithm::kRecursiveDoublingRotated) {
+      std::rotate(chain.begin(), chain.begin() + static_cast<std::ptrdiff_t>(at), chain.end());
+      at = 0;
+    }
+    std::vector<int> hops;
+    rd_hops(chain, at, 0, chain.size() - 1, hops);
+    ASSERT_EQ(hops.size(), 63u);
+    double sum = 0;
+    for (int x : hops) sum += x;
+    EXPECT_DOUBLE_EQ(r.avg_path_length, sum / 63) << describe_operation(r.op);
   }
 }
 
