@@ -148,20 +148,18 @@ void run_m_array_broadcast(Runtime& rt, const Operation& op, const std::vector<s
   if (!participates(op, rt.id())) return;
   if (op.algorithm == CollectiveAlgorithm::kMMesh) {
     const Grid g = grid_of(rt);
-    return run_schedule_broadcast(
-        rt, op, data, deliver,
-        in_nodes(m_mesh_broadcast(g.cols, g.rows, g.position(op.root)),
-                 [&](std::uint32_t p) { return g.node(p); }));
+    return run_schedule_broadcast(rt, op, data, deliver,
+                                  in_nodes(m_mesh_broadcast(g.cols, g.rows, g.position(op.root)),
+                                           [&](std::uint32_t p) { return g.node(p); }));
   }
   std::vector<NodeId> members = op.destinations;
   members.push_back(op.root);
   const std::vector<NodeId> order = array_order(rt, members, tables);
   const ArrayTopology t = op.algorithm == CollectiveAlgorithm::kMArray ? ArrayTopology::kMArray
                                                                        : ArrayTopology::kRemArray;
-  run_schedule_broadcast(
-      rt, op, data, deliver,
-      in_nodes(array_broadcast(t, order.size(), position_of(order, op.root)),
-               [&](std::uint32_t p) { return order[p]; }));
+  run_schedule_broadcast(rt, op, data, deliver,
+                         in_nodes(array_broadcast(t, order.size(), position_of(order, op.root)),
+                                  [&](std::uint32_t p) { return order[p]; }));
 }
 
 void run_m_array_reduction(Runtime& rt, const Operation& op, std::vector<std::uint8_t> data,

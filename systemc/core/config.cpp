@@ -945,11 +945,11 @@ void Config::validate_node_layer(int nodes) const {
       case CollectiveAlgorithm::kReduceBinomial:
       case CollectiveAlgorithm::kAllreduceRecursiveDoubling:
       case CollectiveAlgorithm::kAllgatherRing:
-        require(col.destinations.empty() && col.random_destinations == 0, "collective.destinations",
-                fmt::format("{} {}; leave destinations empty", to_string(col.algorithms[i]),
-                            col.algorithms[i] == CollectiveAlgorithm::kMMesh
-                                ? "is a broadcast"
-                                : "involves every node"));
+        require(
+            col.destinations.empty() && col.random_destinations == 0, "collective.destinations",
+            fmt::format("{} {}; leave destinations empty", to_string(col.algorithms[i]),
+                        col.algorithms[i] == CollectiveAlgorithm::kMMesh ? "is a broadcast"
+                                                                         : "involves every node"));
         if (kind_of(col.algorithms[i]) == CollectiveKind::kReduce ||
             kind_of(col.algorithms[i]) == CollectiveKind::kAllreduce)
           for (std::size_t b = 0; b < col.message_bytes.size(); ++b)

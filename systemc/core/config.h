@@ -118,13 +118,13 @@ enum class CollectiveAlgorithm {
   kWSort,    // w_sort: Maxport over the weighted_sort'ed cube-ordered chain (Fig. 7)
   // Seed 004's multicast virtual topologies on path worms (firmware/m_array.h;
   // docs/multidestination.md):
-  kMArray2Level,          // m_array_2level: our earlier two-level array, 2 group steps
-  kMMesh,                 // m_mesh: M-array broadcast along the root's row, then columns (Def. 4)
-  kMArrayAllgather,       // m_array_allgather: N/N reduction with concatenation, log N steps
-  kMArrayReduce,          // m_array_reduce: the N/N reduction on the M-array, the root delivers
-  kMArrayAllreduce,       // m_array_allreduce: the N/N global reduction on the M-array
-  kMMeshAllreduce,        // m_mesh_allreduce: N/N reduction along rows, then columns
-  kTreeRowcolAllreduce,   // tree_rowcol_allreduce: binomial trees in rows and columns, 2 log N
+  kMArray2Level,         // m_array_2level: our earlier two-level array, 2 group steps
+  kMMesh,                // m_mesh: M-array broadcast along the root's row, then columns (Def. 4)
+  kMArrayAllgather,      // m_array_allgather: N/N reduction with concatenation, log N steps
+  kMArrayReduce,         // m_array_reduce: the N/N reduction on the M-array, the root delivers
+  kMArrayAllreduce,      // m_array_allreduce: the N/N global reduction on the M-array
+  kMMeshAllreduce,       // m_mesh_allreduce: N/N reduction along rows, then columns
+  kTreeRowcolAllreduce,  // tree_rowcol_allreduce: binomial trees in rows and columns, 2 log N
 };
 // What an operation computes, which fixes each node's input and what it must deliver
 // (firmware/collective_data.h; docs/collectives.md):
