@@ -122,6 +122,17 @@ void run_edn_reduce(Runtime& rt, const Operation& op, const std::vector<std::uin
 void run_edn_gather(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                     const Deliver& deliver, const FirmwareTables& tables);
 
+void run_m_array_broadcast(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                           const Deliver& deliver, const FirmwareTables& tables);
+void run_m_array_reduction(Runtime& rt, const Operation& op, std::vector<std::uint8_t> data,
+                           const Deliver& deliver, const Combine& combine,
+                           const FirmwareTables& tables);
+void run_m_array_allgather(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                           const Deliver& deliver, const FirmwareTables& tables);
+void run_tree_rowcol_allreduce(Runtime& rt, const Operation& op, std::vector<std::uint8_t> data,
+                               const Deliver& deliver, const Combine& combine,
+                               Cycle combine_cycles);
+
 void run_cube_multicast(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                         const Deliver& deliver, const FirmwareTables& tables);
 
@@ -142,7 +153,8 @@ void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uin
       return run_path_multicast(rt, op, data, deliver, tables.layout);
     case CollectiveAlgorithm::kTreeMulticast: return run_tree_multicast(rt, op, data, deliver);
     case CollectiveAlgorithm::kMArray:
-    case CollectiveAlgorithm::kRemArray: return run_array_multicast(rt, op, data, deliver, tables);
+    case CollectiveAlgorithm::kRemArray:
+    case CollectiveAlgorithm::kMMesh: return run_m_array_broadcast(rt, op, data, deliver, tables);
     case CollectiveAlgorithm::kScatterSequential:
       return run_scatter_sequential(rt, op, data, deliver, tables);
     case CollectiveAlgorithm::kScatterBinomial:
@@ -191,6 +203,19 @@ void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uin
     case CollectiveAlgorithm::kMaxport:
     case CollectiveAlgorithm::kCombine:
     case CollectiveAlgorithm::kWSort: return run_cube_multicast(rt, op, data, deliver, tables);
+    case CollectiveAlgorithm::kMArray2Level:
+      return run_array_multicast(rt, op, data, deliver, tables);
+    case CollectiveAlgorithm::kMArrayAllgather:
+      return run_m_array_allgather(rt, op, data, deliver, tables);
+    case CollectiveAlgorithm::kMArrayReduce:
+    case CollectiveAlgorithm::kMArrayAllreduce:
+    case CollectiveAlgorithm::kMMeshAllreduce:
+      return run_m_array_reduction(rt, op, data, deliver,
+                                   builtin_combine(op.reduce_op, op.reduce_type), tables);
+    case CollectiveAlgorithm::kTreeRowcolAllreduce:
+      return run_tree_rowcol_allreduce(rt, op, data, deliver,
+                                       builtin_combine(op.reduce_op, op.reduce_type),
+                                       tables.combine_cycles_per_element);
   }
   throw std::logic_error("run_collective: unknown algorithm");
 }

@@ -121,18 +121,15 @@ BinomialRole binomial_scatter_role(const std::vector<NodeId>& chain, std::size_t
 // reaches every leader, and each leader's group differs from it only in later dimensions.
 NodeId line_leader(const Topology& topology, int dim, NodeId root, NodeId n);
 
-// --- multicast virtual topologies (seed 004 sections 3-5; docs/multidestination.md) ---
+// --- m_array_2level (our earlier two-level array; seed 004's own arrays: m_array.h) ---
 // The participants (the root and the destinations) in base-routing path order (Hamiltonian
 // labels, else the dimension-ordered chain), rotated to start at the root, are laid out as
 // a `levels`-dimensional array of side s (the least s with s^levels >= participants),
 // position p having base-s digits. A group is a line of the array. A node receives in the
 // level of its least significant nonzero digit and then multicasts to its line in every
-// lower level, highest first; the root multicasts in every level. M-array: 2 levels (rows of
-// consecutive path positions, columns strided). REM-array: levels = max(2, ceil(log2(P) / 2)),
-// so lines of about 4 members: shorter paths and fewer partners per node, at more steps (the
-// same as the M-array up to 16 participants).
+// lower level, highest first; the root multicasts in every level. m_array_2level: 2 levels
+// (rows of consecutive path positions, columns strided).
 int array_side(std::size_t participants, int levels);
-int rem_array_levels(std::size_t participants);
 // The groups `self` multicasts to, in send order (each one worm set), for participants
 // `order` (path order, root included).
 std::vector<std::vector<NodeId>> array_groups(const std::vector<NodeId>& order, NodeId root,

@@ -1,12 +1,9 @@
-// Multicast virtual topologies on path worms (network.router.multidest: path): the M-array and
-// the REM-array of Huang, Huang and McKinley (seed 004 sections 3-5), as reconstructed in
-// docs/multidestination.md. The seed text in ../shared holds only the abstract and fragments
-// ("a spanning binomial tree in each row and column", "the M-array scheme can suffer due to
-// long path lengths" in large systems, the REM-array "reduces the density of the topology"),
-// so the array layout below is ours: participants in path order on a `levels`-dimensional
-// array; each line of the array is a multicast group that one holder reaches with path worms
-// (dual-path under Hamiltonian routing, seed 004 Fig. 1(c)); broadcast and multicast take
-// `levels` group steps.
+// m_array_2level: our earlier reading of seed 004's M-array, before Definition 1 was read as
+// the recursive array of firmware/m_array.h (docs/multidestination.md says why it stays): the
+// participants in path order, rotated to start at the root, on a two-dimensional array of
+// side ceil(sqrt(P)); each line of the array is a multicast group that one holder reaches
+// with path worms (dual-path under Hamiltonian routing, seed 004 Fig. 1(c)); broadcast and
+// multicast take 2 group steps whatever the size, against the M-array's log2 P.
 #include <algorithm>
 #include <stdexcept>
 
@@ -24,12 +21,6 @@ int array_side(std::size_t participants, int levels) {
     if (cap >= participants) return s;
     ++s;
   }
-}
-
-int rem_array_levels(std::size_t participants) {
-  int log2 = 0;
-  while ((std::size_t{1} << log2) < participants) ++log2;
-  return std::max(2, (log2 + 1) / 2);
 }
 
 std::vector<std::vector<NodeId>> array_groups(const std::vector<NodeId>& order, NodeId root,
@@ -76,8 +67,7 @@ void run_array_multicast(Runtime& rt, const Operation& op, const std::vector<std
     });
   else
     order = dimension_ordered_chain(rt.topology(), tables.resolution_order, order);
-  const int levels =
-      op.algorithm == CollectiveAlgorithm::kMArray ? 2 : rem_array_levels(order.size());
+  const int levels = 2;
   std::vector<std::uint8_t> payload;
   std::uint32_t step = 0;
   if (self == op.root) {

@@ -87,7 +87,7 @@ std::optional<E> parse_of(const NameTable<E, N>& table, const std::string& name)
 
 constexpr NameTable<Workload, 2> kWorkloadNames{
     {{Workload::kSynthetic, "synthetic"}, {Workload::kCollective, "collective"}}};
-constexpr NameTable<CollectiveAlgorithm, 47> kCollectiveNames{
+constexpr NameTable<CollectiveAlgorithm, 54> kCollectiveNames{
     {{CollectiveAlgorithm::kPingPong, "ping_pong"},
      {CollectiveAlgorithm::kSeparateAddressing, "separate_addressing"},
      {CollectiveAlgorithm::kRecursiveDoubling, "recursive_doubling"},
@@ -134,7 +134,14 @@ constexpr NameTable<CollectiveAlgorithm, 47> kCollectiveNames{
      {CollectiveAlgorithm::kMaxport, "maxport"},
      {CollectiveAlgorithm::kCombine, "combine"},
      {CollectiveAlgorithm::kWSort, "w_sort"},
-     {CollectiveAlgorithm::kRecursiveDoublingRotated, "recursive_doubling_rotated"}}};
+     {CollectiveAlgorithm::kRecursiveDoublingRotated, "recursive_doubling_rotated"},
+     {CollectiveAlgorithm::kMArray2Level, "m_array_2level"},
+     {CollectiveAlgorithm::kMMesh, "m_mesh"},
+     {CollectiveAlgorithm::kMArrayAllgather, "m_array_allgather"},
+     {CollectiveAlgorithm::kMArrayReduce, "m_array_reduce"},
+     {CollectiveAlgorithm::kMArrayAllreduce, "m_array_allreduce"},
+     {CollectiveAlgorithm::kMMeshAllreduce, "m_mesh_allreduce"},
+     {CollectiveAlgorithm::kTreeRowcolAllreduce, "tree_rowcol_allreduce"}}};
 constexpr NameTable<CollectiveKind, 10> kKindNames{{{CollectiveKind::kPingPong, "ping_pong"},
                                                     {CollectiveKind::kBroadcast, "broadcast"},
                                                     {CollectiveKind::kScatter, "scatter"},
@@ -243,10 +250,15 @@ CollectiveKind kind_of(CollectiveAlgorithm a) {
     case A::kAlltoallButterfly: return CollectiveKind::kAlltoall;
     case A::kBarrierDissemination: return CollectiveKind::kBarrier;
     case A::kReduceBinomial:
-    case A::kEdnReduce: return CollectiveKind::kReduce;
-    case A::kAllreduceRecursiveDoubling: return CollectiveKind::kAllreduce;
+    case A::kEdnReduce:
+    case A::kMArrayReduce: return CollectiveKind::kReduce;
+    case A::kAllreduceRecursiveDoubling:
+    case A::kMArrayAllreduce:
+    case A::kMMeshAllreduce:
+    case A::kTreeRowcolAllreduce: return CollectiveKind::kAllreduce;
     case A::kAllgatherRing:
-    case A::kAllgatherMulticast: return CollectiveKind::kAllgather;
+    case A::kAllgatherMulticast:
+    case A::kMArrayAllgather: return CollectiveKind::kAllgather;
     case A::kDirectTranspose:
     case A::kEdnTranspose: return CollectiveKind::kTranspose;
     default: return CollectiveKind::kBroadcast;
@@ -299,6 +311,19 @@ int element_bytes(ReduceType t) {
 namespace {
 
 bool power_of_two(int v) { return v > 0 && (v & (v - 1)) == 0; }
+
+// ceil(log2 n), n >= 1 (fw::array_levels, which the core layer cannot call).
+int array_levels_of(std::uint64_t n) {
+  int k = 0;
+  while ((std::uint64_t{1} << k) < n) ++k;
+  return k;
+}
+
+bool is_seed004_worms(CollectiveAlgorithm a) {
+  using A = CollectiveAlgorithm;
+  return a == A::kMArray2Level || a == A::kMMesh || a == A::kMArrayAllgather ||
+         a == A::kMArrayReduce || a == A::kMArrayAllreduce || a == A::kMMeshAllreduce;
+}
 
 // Why `alg` (an all-to-all of seed 002 section 5) cannot run on `topo`, or "" if it can. The
 // shapes follow firmware/alltoall_plan.h: r x c meshes are network.dims [c, r] (dimension 0
@@ -836,6 +861,7 @@ void Config::validate_node_layer(int nodes) const {
         break;
       case CollectiveAlgorithm::kMArray:
       case CollectiveAlgorithm::kRemArray:
+      case CollectiveAlgorithm::kMArray2Level:
       case CollectiveAlgorithm::kScatterSmt:
         require(network.router.multidest == MultidestMode::kPath, key,
                 fmt::format("{} sends path worms; it needs network.router.multidest: path",
@@ -906,15 +932,25 @@ void Config::validate_node_layer(int nodes) const {
                   "allgather_multicast sends multidestination worms; it needs "
                   "network.router.multidest: path or tree");
         [[fallthrough]];
+      case CollectiveAlgorithm::kMMesh:
+      case CollectiveAlgorithm::kMArrayAllgather:
+      case CollectiveAlgorithm::kMArrayReduce:
+      case CollectiveAlgorithm::kMArrayAllreduce:
+      case CollectiveAlgorithm::kMMeshAllreduce:
+      case CollectiveAlgorithm::kTreeRowcolAllreduce:
+        check_seed004(col.algorithms[i], key);
+        [[fallthrough]];
       case CollectiveAlgorithm::kGatherDirect:
       case CollectiveAlgorithm::kAlltoallDirect:
       case CollectiveAlgorithm::kBarrierDissemination:
       case CollectiveAlgorithm::kReduceBinomial:
       case CollectiveAlgorithm::kAllreduceRecursiveDoubling:
       case CollectiveAlgorithm::kAllgatherRing:
-        require(col.destinations.empty() && col.random_destinations == 0, "collective.destinations",
-                fmt::format("{} involves every node; leave destinations empty",
-                            to_string(col.algorithms[i])));
+        require(
+            col.destinations.empty() && col.random_destinations == 0, "collective.destinations",
+            fmt::format("{} {}; leave destinations empty", to_string(col.algorithms[i]),
+                        col.algorithms[i] == CollectiveAlgorithm::kMMesh ? "is a broadcast"
+                                                                         : "involves every node"));
         if (kind_of(col.algorithms[i]) == CollectiveKind::kReduce ||
             kind_of(col.algorithms[i]) == CollectiveKind::kAllreduce)
           for (std::size_t b = 0; b < col.message_bytes.size(); ++b)
@@ -964,6 +1000,30 @@ void Config::validate_node_layer(int nodes) const {
                           col.message_bytes[b] * held, kMaxCollectiveDataBytes >> 30));
     check_packet_flits(col.algorithms[i], dests, nodes);
   }
+}
+
+// Seed 004's M-array, M-mesh and row/column-tree collectives: path worms, except the tree
+// baseline; the M-mesh's rows and columns are lines of a 2D mesh under dimension-ordered
+// routing (Definition 4), the tree's rows and columns lines of a 2D mesh (section 5).
+void Config::check_seed004(CollectiveAlgorithm alg, const std::string& key) const {
+  using A = CollectiveAlgorithm;
+  const TopologyConfig& topo = network.topology;
+  const std::string name = to_string(alg);
+  // Reached by fall-through from the personalized and allgather cases too.
+  if (!is_seed004_worms(alg) && alg != A::kTreeRowcolAllreduce) return;
+  if (alg != A::kTreeRowcolAllreduce)
+    require(network.router.multidest == MultidestMode::kPath, key,
+            fmt::format("{} sends path worms; it needs network.router.multidest: path", name));
+  if (alg == A::kMMesh || alg == A::kMMeshAllreduce || alg == A::kTreeRowcolAllreduce)
+    require(topo.kind == TopologyKind::kMesh && topo.dims.size() == 2, key,
+            fmt::format("{} works along the rows and columns of a 2D mesh (seed 004 "
+                        "Definition 4); network.topology must be mesh with two dims",
+                        name));
+  if (alg == A::kMMesh || alg == A::kMMeshAllreduce)
+    require(network.routing.algorithm == RoutingAlgorithm::kDimensionOrder, key,
+            fmt::format("{} sends its row and column worms under dimension-ordered routing; "
+                        "network.routing.algorithm must be dor",
+                        name));
 }
 
 // Seed 002's one-to-all and all-to-one algorithms (firmware/delta_plan.h) are defined on 2D
@@ -1047,7 +1107,7 @@ void Config::check_packet_flits(CollectiveAlgorithm alg, std::size_t dests, int 
   using A = CollectiveAlgorithm;
   const bool worms = alg == A::kPathMulticast || alg == A::kTreeMulticast || alg == A::kMArray ||
                      alg == A::kRemArray || alg == A::kScatterSmt || alg == A::kScatterHmt ||
-                     alg == A::kAllgatherMulticast;
+                     alg == A::kAllgatherMulticast || is_seed004_worms(alg);
   // edn_gather: a completion message can carry every node's block (dests + 1 of them);
   // edn_transpose: edn_transpose_max_blocks.
   const std::uint64_t chunks =
@@ -1058,7 +1118,9 @@ void Config::check_packet_flits(CollectiveAlgorithm alg, std::size_t dests, int 
       : kind_of(alg) == CollectiveKind::kAlltoall
           ? alltoall_message_blocks(alg, network.topology, nodes)
       : alg == A::kEdnTranspose ? edn_transpose_max_blocks(network.topology.dims.at(0))
-                                : 1;
+      : alg == A::kMArrayAllgather
+          ? std::uint64_t{1} << (array_levels_of(static_cast<std::uint64_t>(nodes)) - 1)
+          : 1;
   const auto fb = static_cast<std::uint64_t>(network.flit_bytes);
   const std::uint64_t list_flits = worms ? destination_list_flits(network, dests, nodes) : 0;
   const bool cut_through = worms && workload == Workload::kCollective &&

@@ -70,8 +70,8 @@ enum class CollectiveAlgorithm {
   kEdnBroadcast,          // seed 000 section 3.3, Appendix A
   kPathMulticast,         // path worms with intermediate reception (multidest: path)
   kTreeMulticast,         // one worm replicated along the DOR tree (multidest: tree)
-  kMArray,                // M-array virtual topology of path worms, seed 004 sections 3-5
-  kRemArray,              // REM-array (fewer, shorter groups), seed 004 sections 3-5
+  kMArray,                // M-array broadcast (Def. 1, Example 1), path worms, seed 004
+  kRemArray,              // REM-array broadcast (one channel per block), seed 004
   kScatterSequential,     // scatter ST: one unicast per destination, seed 003 section 2.2
   kScatterBinomial,       // scatter BT: binomial tree of unicasts, seed 003
   kScatterSmt,            // scatter SMT: one worm per BRCP path with its members' data, seed 003
@@ -120,6 +120,15 @@ enum class CollectiveAlgorithm {
   // start at the root (our reconstruction of seed 000's RD baseline, section 3.3.5;
   // docs/collectives.md "EDN versus recursive doubling")
   kRecursiveDoublingRotated,
+  // Seed 004's multicast virtual topologies on path worms (firmware/m_array.h;
+  // docs/multidestination.md):
+  kMArray2Level,         // m_array_2level: our earlier two-level array, 2 group steps
+  kMMesh,                // m_mesh: M-array broadcast along the root's row, then columns (Def. 4)
+  kMArrayAllgather,      // m_array_allgather: N/N reduction with concatenation, log N steps
+  kMArrayReduce,         // m_array_reduce: the N/N reduction on the M-array, the root delivers
+  kMArrayAllreduce,      // m_array_allreduce: the N/N global reduction on the M-array
+  kMMeshAllreduce,       // m_mesh_allreduce: N/N reduction along rows, then columns
+  kTreeRowcolAllreduce,  // tree_rowcol_allreduce: binomial trees in rows and columns, 2 log N
 };
 // What an operation computes, which fixes each node's input and what it must deliver
 // (firmware/collective_data.h; docs/collectives.md):
@@ -345,6 +354,7 @@ struct Config {
  private:
   void validate_node_layer(int nodes) const;
   void check_packet_flits(CollectiveAlgorithm alg, std::size_t dests, int nodes) const;
+  void check_seed004(CollectiveAlgorithm alg, const std::string& key) const;
   void check_seed002(CollectiveAlgorithm alg, const std::string& key) const;
 };
 

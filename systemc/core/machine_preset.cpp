@@ -133,6 +133,23 @@ std::vector<MachinePreset> build() {
   v.push_back(table_5_1("cenju3", "NEC Cenju-3", "End. Rel. 1.5d (SM)", 34.0, 0.04));
   v.push_back(table_5_1("sgi", "SGI", "IRIX 6.1", 10.0, 0.0156));
   v.push_back(table_5_1("cm5", "Thinking Machines CM-5", "CMMD 2.0", 95.0, 0.111));
+  // The MIT J-Machine, the second machine of seed 004's reduction comparison (section 5,
+  // Table 2, whose numbers are cut from the seed text; docs/presets.md, "The J-Machine").
+  p = {};
+  p.name = "jmachine";
+  p.machine = "MIT J-Machine";
+  p.source =
+      "seed 004 section 5 (Table 2, values cut from the seed text) from Nuth and Dally, 'The "
+      "J-Machine network', ICCD 1992: 9-bit channels at 32 MHz, one byte "
+      "per 31.25 ns cycle; Horwat, Keen, Dally, Chien and Fiske, 'The J-Machine: a "
+      "fine-grain concurrent computer', MIT VLSI Memo 89-532, 1989: a message reaches any node in "
+      "< 2 us, a task is dispatched on arrival in "
+      "< 1 us";
+  p.beta_us_per_byte = 0.03125;
+  p.alpha_us = 1.0;
+  p.gamma_us = 1.0;
+  p.note = "the < 2 us end-to-end send is split evenly, alpha = gamma = 1 us";
+  v.push_back(p);
   return v;
 }
 

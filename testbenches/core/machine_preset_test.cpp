@@ -53,6 +53,13 @@ TEST(MachinePreset, SeedValues) {
   ASSERT_TRUE(scatter);
   EXPECT_EQ(scatter->alpha_cycles(), 3000);
   EXPECT_EQ(scatter->gamma_cycles(), 0);
+  // Seed 004's J-Machine (Table 2 cut; docs/presets.md): 9-bit channels at 32 MHz (Nuth and
+  // Dally 1992), a message to any node in < 2 us (Horwat et al. 1989), split evenly.
+  const auto jm = find_machine_preset("jmachine");
+  ASSERT_TRUE(jm);
+  EXPECT_DOUBLE_EQ(jm->beta_us_per_byte, 1.0 / 32.0);
+  EXPECT_DOUBLE_EQ(jm->alpha_us + jm->gamma_us, 2.0);
+  EXPECT_EQ(jm->alpha_cycles(), 32);
   const auto delta = find_machine_preset("delta");
   ASSERT_TRUE(delta);
   EXPECT_EQ(delta->max_packet_bytes, 512);
