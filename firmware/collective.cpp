@@ -124,6 +124,10 @@ void run_edn_gather(Runtime& rt, const Operation& op, const std::vector<std::uin
 
 void run_cube_multicast(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                         const Deliver& deliver, const FirmwareTables& tables);
+void run_scatter_collect(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                         const Deliver& deliver, const FirmwareTables& tables);
+void run_fibonacci_tree(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                        const Deliver& deliver, const FirmwareTables& tables);
 
 void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                     const Deliver& deliver, const FirmwareTables& tables) {
@@ -190,6 +194,10 @@ void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uin
     case CollectiveAlgorithm::kMaxport:
     case CollectiveAlgorithm::kCombine:
     case CollectiveAlgorithm::kWSort: return run_cube_multicast(rt, op, data, deliver, tables);
+    case CollectiveAlgorithm::kScatterCollect:
+      return run_scatter_collect(rt, op, data, deliver, tables);
+    case CollectiveAlgorithm::kFibonacciTree:
+      return run_fibonacci_tree(rt, op, data, deliver, tables);
   }
   throw std::logic_error("run_collective: unknown algorithm");
 }
