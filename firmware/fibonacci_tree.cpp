@@ -60,7 +60,8 @@ void FibonacciTree::build(int pos, int end, int complete) {
     if (cap == 0)
       throw std::logic_error("FibonacciTree: a run of " + std::to_string(end - pos) +
                              " nodes does not fit the capacity of t(P, k) steps");
-    const int len = static_cast<int>(std::min<std::uint64_t>(cap, static_cast<std::uint64_t>(e - pos - 1)));
+    const int len =
+        static_cast<int>(std::min<std::uint64_t>(cap, static_cast<std::uint64_t>(e - pos - 1)));
     const int child = e - len;
     parent_[static_cast<std::size_t>(child)] = pos;
     first_[static_cast<std::size_t>(child)] = child_complete - k_ + 1;

@@ -41,9 +41,10 @@ void run_fibonacci_tree(Runtime& rt, const Operation& op, const std::vector<std:
   for (int child : tree.children(pos))
     for (int j = 0; j < k; ++j) {
       while (have <= j) receive_next();
-      rt.send(chain[static_cast<std::size_t>(child)],
-              std::vector<std::uint8_t>(msg.begin() + piece_begin(j), msg.begin() + piece_begin(j + 1)),
-              static_cast<std::uint32_t>(tree.piece_step(child, j)));
+      rt.send(
+          chain[static_cast<std::size_t>(child)],
+          std::vector<std::uint8_t>(msg.begin() + piece_begin(j), msg.begin() + piece_begin(j + 1)),
+          static_cast<std::uint32_t>(tree.piece_step(child, j)));
     }
   while (have < k) receive_next();
 }

@@ -68,7 +68,9 @@ class ScatterCollect {
   // of segment x).
   std::uint64_t segment_begin(int x) const;
   std::uint64_t piece_begin(int x, int y) const;
-  std::uint64_t piece_bytes(int x, int y) const { return piece_begin(x, y + 1) - piece_begin(x, y); }
+  std::uint64_t piece_bytes(int x, int y) const {
+    return piece_begin(x, y + 1) - piece_begin(x, y);
+  }
 
   const std::vector<LineScatterSend>& row_scatter() const { return row_scatter_; }
   const std::vector<LineScatterSend>& column_scatter() const { return column_scatter_; }

@@ -633,8 +633,9 @@ INSTANTIATE_TEST_SUITE_P(
               "u_cube needs network.router.port_model: all_port or one_port"},
         Check{"scatter_collect_needs_2d_mesh_not_torus",
               kCollective,
-              {"network.topology=torus", "collective.algorithms=[recursive_doubling, "
-                                         "scatter_collect]"},
+              {"network.topology=torus",
+               "collective.algorithms=[recursive_doubling, "
+               "scatter_collect]"},
               "collective.algorithms[1]",
               "scatter_collect needs a 2D mesh"},
         Check{"fibonacci_tree_needs_2d_mesh_not_3d",

@@ -33,7 +33,8 @@ int ceil_log2(int m) {
 int seed_t(int p, int k) {
   std::vector<long long> n;
   for (int t = 0;; ++t) {
-    n.push_back(t < k ? 1 : n[static_cast<std::size_t>(t - k)] + n[static_cast<std::size_t>(t - 1)]);
+    n.push_back(t < k ? 1
+                      : n[static_cast<std::size_t>(t - k)] + n[static_cast<std::size_t>(t - 1)]);
     if (n.back() >= p) return t;
   }
 }
@@ -114,24 +115,64 @@ TEST_P(TauBroadcasts, VerifiedWithTheSeedsStepsAndMessages) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Meshes, TauBroadcasts,
-    ::testing::Values(
-        Case{"sc_4x4_every_root", CollectiveAlgorithm::kScatterCollect, 4, 4,
-             PortModel::kOnePort, 4, RootSelection::kAll, {16, 100}},
-        Case{"sc_8x8_all_port", CollectiveAlgorithm::kScatterCollect, 8, 8, PortModel::kAllPort, 4,
-             RootSelection::kSample, {257}},
-        Case{"sc_5x3", CollectiveAlgorithm::kScatterCollect, 5, 3, PortModel::kOnePort, 4,
-             RootSelection::kSample, {15, 64}},
-        Case{"ft_4x4_k1_every_root", CollectiveAlgorithm::kFibonacciTree, 4, 4,
-             PortModel::kOnePort, 1, RootSelection::kAll, {40}},
-        Case{"ft_4x4_k3_every_root", CollectiveAlgorithm::kFibonacciTree, 4, 4,
-             PortModel::kOnePort, 3, RootSelection::kAll, {3, 100}},
-        Case{"ft_8x8_k4_all_port", CollectiveAlgorithm::kFibonacciTree, 8, 8, PortModel::kAllPort,
-             4, RootSelection::kSample, {200}},
-        Case{"ft_7x5_k5", CollectiveAlgorithm::kFibonacciTree, 7, 5, PortModel::kOnePort, 5,
-             RootSelection::kSample, {64}}),
-    [](const auto& param_info) { return param_info.param.name; });
+INSTANTIATE_TEST_SUITE_P(Meshes, TauBroadcasts,
+                         ::testing::Values(Case{"sc_4x4_every_root",
+                                                CollectiveAlgorithm::kScatterCollect,
+                                                4,
+                                                4,
+                                                PortModel::kOnePort,
+                                                4,
+                                                RootSelection::kAll,
+                                                {16, 100}},
+                                           Case{"sc_8x8_all_port",
+                                                CollectiveAlgorithm::kScatterCollect,
+                                                8,
+                                                8,
+                                                PortModel::kAllPort,
+                                                4,
+                                                RootSelection::kSample,
+                                                {257}},
+                                           Case{"sc_5x3",
+                                                CollectiveAlgorithm::kScatterCollect,
+                                                5,
+                                                3,
+                                                PortModel::kOnePort,
+                                                4,
+                                                RootSelection::kSample,
+                                                {15, 64}},
+                                           Case{"ft_4x4_k1_every_root",
+                                                CollectiveAlgorithm::kFibonacciTree,
+                                                4,
+                                                4,
+                                                PortModel::kOnePort,
+                                                1,
+                                                RootSelection::kAll,
+                                                {40}},
+                                           Case{"ft_4x4_k3_every_root",
+                                                CollectiveAlgorithm::kFibonacciTree,
+                                                4,
+                                                4,
+                                                PortModel::kOnePort,
+                                                3,
+                                                RootSelection::kAll,
+                                                {3, 100}},
+                                           Case{"ft_8x8_k4_all_port",
+                                                CollectiveAlgorithm::kFibonacciTree,
+                                                8,
+                                                8,
+                                                PortModel::kAllPort,
+                                                4,
+                                                RootSelection::kSample,
+                                                {200}},
+                                           Case{"ft_7x5_k5",
+                                                CollectiveAlgorithm::kFibonacciTree,
+                                                7,
+                                                5,
+                                                PortModel::kOnePort,
+                                                5,
+                                                RootSelection::kSample,
+                                                {64}}),
+                         [](const auto& param_info) { return param_info.param.name; });
 
 }  // namespace
 }  // namespace wormsim
