@@ -135,6 +135,10 @@ void run_tree_rowcol_allreduce(Runtime& rt, const Operation& op, std::vector<std
 
 void run_cube_multicast(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                         const Deliver& deliver, const FirmwareTables& tables);
+void run_scatter_collect(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                         const Deliver& deliver, const FirmwareTables& tables);
+void run_fibonacci_tree(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                        const Deliver& deliver, const FirmwareTables& tables);
 
 void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                     const Deliver& deliver, const FirmwareTables& tables) {
@@ -216,6 +220,10 @@ void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uin
       return run_tree_rowcol_allreduce(rt, op, data, deliver,
                                        builtin_combine(op.reduce_op, op.reduce_type),
                                        tables.combine_cycles_per_element);
+    case CollectiveAlgorithm::kScatterCollect:
+      return run_scatter_collect(rt, op, data, deliver, tables);
+    case CollectiveAlgorithm::kFibonacciTree:
+      return run_fibonacci_tree(rt, op, data, deliver, tables);
   }
   throw std::logic_error("run_collective: unknown algorithm");
 }

@@ -24,6 +24,7 @@ struct Operation {
   ReduceOp reduce_op = ReduceOp::kSum;  // reduce, allreduce
   ReduceType reduce_type = ReduceType::kInt32;  // reduce, allreduce: op.bytes / element size
   double split_gamma = 0.75;  // o2a/a2o_logp_lev_rec: collective.split_gamma (seed 002 s. 3.1, 4)
+  int segments = 4;           // fibonacci_tree: collective.segments (seed 000 section 5.3)
 };
 
 // Scatter (is_scatter): the root's data is one chunk of op.bytes per destination, in

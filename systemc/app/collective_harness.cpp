@@ -84,6 +84,7 @@ void CollectiveHarness::build_operations() {
         op.reduce_op = c.reduce_op;
         op.reduce_type = c.reduce_type;
         op.split_gamma = c.split_gamma;
+        op.segments = c.segments;
         if (alg == CollectiveAlgorithm::kPingPong) {
           NodeId peer = kNoNode;
           if (c.peer >= 0) {

@@ -87,7 +87,7 @@ std::optional<E> parse_of(const NameTable<E, N>& table, const std::string& name)
 
 constexpr NameTable<Workload, 2> kWorkloadNames{
     {{Workload::kSynthetic, "synthetic"}, {Workload::kCollective, "collective"}}};
-constexpr NameTable<CollectiveAlgorithm, 54> kCollectiveNames{
+constexpr NameTable<CollectiveAlgorithm, 56> kCollectiveNames{
     {{CollectiveAlgorithm::kPingPong, "ping_pong"},
      {CollectiveAlgorithm::kSeparateAddressing, "separate_addressing"},
      {CollectiveAlgorithm::kRecursiveDoubling, "recursive_doubling"},
@@ -141,7 +141,9 @@ constexpr NameTable<CollectiveAlgorithm, 54> kCollectiveNames{
      {CollectiveAlgorithm::kMArrayReduce, "m_array_reduce"},
      {CollectiveAlgorithm::kMArrayAllreduce, "m_array_allreduce"},
      {CollectiveAlgorithm::kMMeshAllreduce, "m_mesh_allreduce"},
-     {CollectiveAlgorithm::kTreeRowcolAllreduce, "tree_rowcol_allreduce"}}};
+     {CollectiveAlgorithm::kTreeRowcolAllreduce, "tree_rowcol_allreduce"},
+     {CollectiveAlgorithm::kScatterCollect, "scatter_collect"},
+     {CollectiveAlgorithm::kFibonacciTree, "fibonacci_tree"}}};
 constexpr NameTable<CollectiveKind, 10> kKindNames{{{CollectiveKind::kPingPong, "ping_pong"},
                                                     {CollectiveKind::kBroadcast, "broadcast"},
                                                     {CollectiveKind::kScatter, "scatter"},
@@ -745,6 +747,8 @@ void Config::validate_node_layer(int nodes) const {
           fmt::format("must be -1 or a node id below {} (got {})", nodes, col.peer));
   require(col.split_gamma > 0 && col.split_gamma < 1, "collective.split_gamma",
           fmt::format("must be in (0, 1) (got {})", col.split_gamma));
+  require(col.segments >= 1 && col.segments <= 4096, "collective.segments",
+          fmt::format("must be in 1..4096 (got {})", col.segments));
   const BackgroundConfig& bg = col.background;
   require(bg.packet_length >= 1 && bg.packet_length <= 65535, "collective.background.packet_length",
           fmt::format("must be in 1..65535 flits (got {})", bg.packet_length));
@@ -845,6 +849,28 @@ void Config::validate_node_layer(int nodes) const {
             fmt::format("{} needs network.router.port_model: all_port{} (seed 001 section 4)", name,
                         col.algorithms[i] == CollectiveAlgorithm::kUCube ? " or one_port" : ""));
         break;
+      case CollectiveAlgorithm::kScatterCollect:
+      case CollectiveAlgorithm::kFibonacciTree: {
+        // Seed 000 section 5.3 defines both on 2D meshes (analysed on 2^n x 2^n); any sides.
+        require(topo.kind == TopologyKind::kMesh && topo.dims.size() == 2, key,
+                fmt::format("{} needs a 2D mesh (network.topology: mesh, two dims; seed 000 "
+                            "section 5.3)",
+                            name));
+        require(col.destinations.empty() && col.random_destinations == 0, "collective.destinations",
+                fmt::format("{} is a broadcast; leave destinations empty", name));
+        // Every piece must hold a byte: SC cuts the message into one piece per node, FT into
+        // collective.segments pieces.
+        const bool sc = col.algorithms[i] == CollectiveAlgorithm::kScatterCollect;
+        const std::uint64_t pieces =
+            sc ? static_cast<std::uint64_t>(nodes) : static_cast<std::uint64_t>(col.segments);
+        for (std::size_t b = 0; b < col.message_bytes.size(); ++b)
+          require(col.message_bytes[b] >= pieces, fmt::format("collective.message_bytes[{}]", b),
+                  fmt::format("{} cuts the message into {} pieces ({}), so it needs at least "
+                              "that many bytes (got {})",
+                              name, pieces, sc ? "one per node" : "collective.segments",
+                              col.message_bytes[b]));
+        break;
+      }
       case CollectiveAlgorithm::kDimensionalBroadcast:
         require(topo.kind != TopologyKind::kHypercube, key,
                 "dimensional_broadcast needs a mesh or torus");

@@ -129,6 +129,9 @@ enum class CollectiveAlgorithm {
   kMArrayAllreduce,      // m_array_allreduce: the N/N global reduction on the M-array
   kMMeshAllreduce,       // m_mesh_allreduce: N/N reduction along rows, then columns
   kTreeRowcolAllreduce,  // tree_rowcol_allreduce: binomial trees in rows and columns, 2 log N
+  // Broadcasts on 2D meshes compared by the tau-model, seed 000 section 5.3 (docs/tau-model.md):
+  kScatterCollect,  // scatter_collect: scatter in row and columns, ring collects (Table 5.2)
+  kFibonacciTree,   // fibonacci_tree: collective.segments-piece pipelined tree (Fig. 5.7)
 };
 // What an operation computes, which fixes each node's input and what it must deliver
 // (firmware/collective_data.h; docs/collectives.md):
@@ -320,6 +323,8 @@ struct CollectiveConfig {
   // holder (seed 002 sections 3.1, 4); in [0.5, 1) for one-to-all, (0, 1) for all-to-one.
   double split_gamma = 0.75;
   BackgroundConfig background;
+  // fibonacci_tree: the k pieces the message is cut into (seed 000 section 5.3), 1..4096.
+  int segments = 4;
 };
 
 struct TraceConfig {

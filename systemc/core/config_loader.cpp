@@ -550,6 +550,8 @@ const std::vector<Field>& schema() {
       {"collective.split_gamma",
        [](const Val& v, Config& c) { c.collective.split_gamma = to_double(v); },
        [](const Config& c) -> Json { return c.collective.split_gamma; }},
+      {"collective.segments", [](const Val& v, Config& c) { c.collective.segments = to_int(v); },
+       [](const Config& c) -> Json { return c.collective.segments; }},
       {"collective.background.load",
        [](const Val& v, Config& c) { c.collective.background.load = to_double(v); },
        [](const Config& c) -> Json { return c.collective.background.load; }},
@@ -1064,6 +1066,8 @@ std::string unused_reason(const Config& c, const std::string& key) {
         !has(CollectiveAlgorithm::kA2oLogpLevRec))
       return "collective.algorithms has no o2a_logp_lev_rec or a2o_logp_lev_rec; split_gamma "
              "is their gamma";
+    if (key == "collective.segments" && !has(CollectiveAlgorithm::kFibonacciTree))
+      return "collective.algorithms has no fibonacci_tree; segments is its k";
     if (key == "collective.peer" && !has(CollectiveAlgorithm::kPingPong))
       return "collective.algorithms has no ping_pong; peer is its partner";
     if ((key == "collective.destinations" || key == "collective.random_destinations") &&
