@@ -87,7 +87,7 @@ std::optional<E> parse_of(const NameTable<E, N>& table, const std::string& name)
 
 constexpr NameTable<Workload, 2> kWorkloadNames{
     {{Workload::kSynthetic, "synthetic"}, {Workload::kCollective, "collective"}}};
-constexpr NameTable<CollectiveAlgorithm, 42> kCollectiveNames{
+constexpr NameTable<CollectiveAlgorithm, 43> kCollectiveNames{
     {{CollectiveAlgorithm::kPingPong, "ping_pong"},
      {CollectiveAlgorithm::kSeparateAddressing, "separate_addressing"},
      {CollectiveAlgorithm::kRecursiveDoubling, "recursive_doubling"},
@@ -129,7 +129,8 @@ constexpr NameTable<CollectiveAlgorithm, 42> kCollectiveNames{
      {CollectiveAlgorithm::kAlltoallColumnRowInt, "a2a_2_lev_c_r_int"},
      {CollectiveAlgorithm::kAlltoallButterfly, "a2a_logp_lev_bfly"},
      {CollectiveAlgorithm::kEdnTranspose, "edn_transpose"},
-     {CollectiveAlgorithm::kAllgatherMulticast, "allgather_multicast"}}};
+     {CollectiveAlgorithm::kAllgatherMulticast, "allgather_multicast"},
+     {CollectiveAlgorithm::kUTorus, "u_torus"}}};
 constexpr NameTable<CollectiveKind, 10> kKindNames{{{CollectiveKind::kPingPong, "ping_pong"},
                                                     {CollectiveKind::kBroadcast, "broadcast"},
                                                     {CollectiveKind::kScatter, "scatter"},
@@ -791,9 +792,39 @@ void Config::validate_node_layer(int nodes) const {
                       "network.routing.order [0, 1])",
                       name));
     };
+    // The EDN torus patterns (seed 000 chapter 4, fw::EdnTorusPattern): 2^d x 2^d planes,
+    // d >= 2, times 1..4096 planes; all-port; x, then y, then z.
+    const auto require_edn_torus = [&]() {
+      const bool planes = (topo.dims.size() == 2 || topo.dims.size() == 3) &&
+                          topo.dims[0] == topo.dims[1] && topo.dims[0] >= 4 &&
+                          topo.dims[0] <= 1024 && (topo.dims[0] & (topo.dims[0] - 1)) == 0;
+      require(planes && (topo.dims.size() == 2 || topo.dims[2] <= 4096), key,
+              fmt::format("{} on a torus needs 2^d x 2^d or 2^d x 2^d x z nodes, 2 <= d <= 10, "
+                          "z <= 4096 (seed 000 Corollary 2, Theorem 3)",
+                          name));
+      require(network.router.port_model == PortModel::kAllPort, key,
+              fmt::format("{} needs network.router.port_model: all_port (seed 000 section 4.1)",
+                          name));
+      std::vector<int> xyz{0, 1, 2};
+      xyz.resize(topo.dims.size());
+      require(network.routing.algorithm == RoutingAlgorithm::kDimensionOrder &&
+                  (network.routing.order.empty() || network.routing.order == xyz),
+              key,
+              fmt::format("{}'s torus patterns assume x, then y, then z routing "
+                          "(network.routing.algorithm dor, network.routing.order {})",
+                          name, xyz.size() == 2 ? "[0, 1]" : "[0, 1, 2]"));
+    };
     switch (col.algorithms[i]) {
+      case CollectiveAlgorithm::kUTorus:
+        require(topo.kind == TopologyKind::kTorus, key,
+                "u_torus orders nodes by their addresses relative to the root around the rings "
+                "of a torus; it needs network.topology: torus (seed 000 section 4.4)");
+        break;
       case CollectiveAlgorithm::kEdnBroadcast: {
-        require_edn_mesh("3.3");
+        if (topo.kind == TopologyKind::kTorus)
+          require_edn_torus();
+        else
+          require_edn_mesh("3.3");
         require(col.destinations.empty() && col.random_destinations == 0, "collective.destinations",
                 "edn_broadcast is a broadcast; leave destinations empty");
         break;

@@ -110,6 +110,7 @@ enum class CollectiveAlgorithm {
   // allgather_multicast: every node multicasts its block to all others at once as
   // multidestination worms (path: one worm per conforming path, seed 003; tree: one worm).
   kAllgatherMulticast,
+  kUTorus,  // u_torus: U-mesh's halving over addresses relative to the root, seed 000 s. 4.4
 };
 // What an operation computes, which fixes each node's input and what it must deliver
 // (firmware/collective_data.h; docs/collectives.md):
