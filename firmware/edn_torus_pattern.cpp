@@ -22,11 +22,11 @@ constexpr std::array<Off, 3> kYPattern{{{-1, -1}, {0, 2}, {2, 0}}};
 // when the grid tiles the torus (Fig. 4.11(c)), there are 12 under the + tie rule; this is the
 // first in row-major order of the targets (docs/edn-torus.md). Y_a repeats the Y shape; Y_s and
 // Y_b send the "T" shape.
-constexpr std::array<std::array<Off, 3>, 4> kTPattern{{
-    {{{1, 0}, {-1, 0}, {0, 1}}},    // Y_s, at (0, 0)
-    {{{-1, -1}, {0, 2}, {2, 0}}},   // Y_a, at (-1, -1)
-    {{{1, 0}, {-1, 0}, {0, 1}}},    // Y_b, at (0, 2)
-    {{{-1, 1}, {0, 1}, {0, -1}}}}};  // Y_c, at (2, 0)
+constexpr std::array<std::array<Off, 3>, 4> kTPattern{
+    {{{{1, 0}, {-1, 0}, {0, 1}}},     // Y_s, at (0, 0)
+     {{{-1, -1}, {0, 2}, {2, 0}}},    // Y_a, at (-1, -1)
+     {{{1, 0}, {-1, 0}, {0, 1}}},     // Y_b, at (0, 2)
+     {{{-1, 1}, {0, 1}, {0, -1}}}}};  // Y_c, at (2, 0)
 // Fig. 4.9 / Corollary 3's proof: the F pattern, delta = 1.
 constexpr std::array<Off, 3> kFPattern{{{-1, 1}, {0, 1}, {1, 0}}};
 
@@ -93,12 +93,12 @@ Distribution distribute(int z) {
     const int own_lo = -((own - 1) / 2), own_hi = own_lo + own - 1;
     const std::vector<std::pair<int, int>> up = split(own_hi + 1, hi, 3);
     std::vector<std::pair<int, int>> down = split(lo, own_lo - 1, 3);
-    std::reverse(down.begin(), down.end());  // nearest first
+    std::reverse(down.begin(), down.end());        // nearest first
     work.push_back({own_lo, own_hi, 0, 0, 0, 1});  // free after step 1
     for (const Slot& s : kFirstStep) {
       const int j = std::abs(s.plane) - 1;
-      const std::pair<int, int> r = s.plane > 0 ? up[static_cast<std::size_t>(j)]
-                                                : down[static_cast<std::size_t>(j)];
+      const std::pair<int, int> r =
+          s.plane > 0 ? up[static_cast<std::size_t>(j)] : down[static_cast<std::size_t>(j)];
       const int target = s.plane > 0 ? r.first : r.second;
       out.sends.push_back({0, target, s.dx, s.dy, 1});
       work.push_back({r.first, r.second, target, s.dx, s.dy, 1});
@@ -154,8 +154,7 @@ std::string EdnTorusPattern::unsupported(const std::vector<int>& dims) {
   const int d = log2_exact(dims[0]);
   if (dims[0] != dims[1] || d < 2 || d > 10)
     return "the XY planes must be 2^d x 2^d, 2 <= d <= 10 (seed 000 Corollary 2, Theorem 3)";
-  if (dims.size() == 3 && (dims[2] < 1 || dims[2] > 4096))
-    return "the z side must be 1..4096";
+  if (dims.size() == 3 && (dims[2] < 1 || dims[2] > 4096)) return "the z side must be 1..4096";
   return "";
 }
 
@@ -183,8 +182,8 @@ EdnTorusPattern::EdnTorusPattern(const std::vector<int>& dims) : dims_(dims) {
   if (!why.empty()) throw std::invalid_argument("EDN torus pattern: " + why);
   if (dims_.size() == 2) dims_.push_back(1);
   const int side = dims_[0], z = dims_[2];
-  const std::size_t n = static_cast<std::size_t>(side) * static_cast<std::size_t>(side) *
-                        static_cast<std::size_t>(z);
+  const std::size_t n =
+      static_cast<std::size_t>(side) * static_cast<std::size_t>(side) * static_cast<std::size_t>(z);
   step_.assign(n, -1);
   groups_.assign(n, {});
   const auto id = [&](int x, int y, int p) {
@@ -223,11 +222,10 @@ EdnTorusPattern::EdnTorusPattern(const std::vector<int>& dims) : dims_(dims) {
   const std::vector<std::pair<char, int>> phases = plane_steps(side);
   int last = 0;
   for (const Zone& pl : dist.planes) {
-    const int start = step_[id(pl.x, pl.y, pl.plane)] + static_cast<int>(groups_[id(pl.x, pl.y,
-                                                                                   pl.plane)]
-                                                                              .size());
+    const int start = step_[id(pl.x, pl.y, pl.plane)] +
+                      static_cast<int>(groups_[id(pl.x, pl.y, pl.plane)].size());
     struct Holder {
-      int x, y, role;  // role: 0 = Y_s (the phase's holder), 1..3 = Y_a..Y_c, -1 = none
+      int x, y, role;  // in a T step: 0 = Y_s (the phase's holder), 1..3 = Y_a..Y_c
     };
     std::vector<Holder> holders{{pl.x, pl.y, 0}};
     int step = start;

@@ -802,9 +802,9 @@ void Config::validate_node_layer(int nodes) const {
               fmt::format("{} on a torus needs 2^d x 2^d or 2^d x 2^d x z nodes, 2 <= d <= 10, "
                           "z <= 4096 (seed 000 Corollary 2, Theorem 3)",
                           name));
-      require(network.router.port_model == PortModel::kAllPort, key,
-              fmt::format("{} needs network.router.port_model: all_port (seed 000 section 4.1)",
-                          name));
+      require(
+          network.router.port_model == PortModel::kAllPort, key,
+          fmt::format("{} needs network.router.port_model: all_port (seed 000 section 4.1)", name));
       std::vector<int> xyz{0, 1, 2};
       xyz.resize(topo.dims.size());
       require(network.routing.algorithm == RoutingAlgorithm::kDimensionOrder &&

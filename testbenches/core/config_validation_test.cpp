@@ -91,15 +91,15 @@ TEST(ConfigValidationSeed002, AcceptsTheMeshesTheAlgorithmsAreDefinedOn) {
 // U-torus on any torus.
 TEST(ConfigValidationEdnTorus, AcceptsTheTheoremsSizes) {
   for (const char* dims : {"[4,4]", "[8,8]", "[4,4,2]", "[4,4,7]", "[8,8,43]"})
-    EXPECT_NO_THROW(load_config(kCollective, "case.yaml",
-                                {"network.topology=torus", "network.router.vcs=2",
-                                 std::string("network.dims=") + dims,
-                                 "collective.algorithms=[edn_broadcast, u_torus]"}))
+    EXPECT_NO_THROW(load_config(
+        kCollective, "case.yaml",
+        {"network.topology=torus", "network.router.vcs=2", std::string("network.dims=") + dims,
+         "collective.algorithms=[edn_broadcast, u_torus]"}))
         << dims;
-  EXPECT_NO_THROW(load_config(kCollective, "case.yaml",
-                              {"network.topology=torus", "network.router.vcs=2",
-                               "network.dims=[5,7]", "network.router.port_model=one_port",
-                               "collective.algorithms=[u_torus]"}));
+  EXPECT_NO_THROW(
+      load_config(kCollective, "case.yaml",
+                  {"network.topology=torus", "network.router.vcs=2", "network.dims=[5,7]",
+                   "network.router.port_model=one_port", "collective.algorithms=[u_torus]"}));
 }
 
 // The base configs themselves are valid (so each row's error comes from its overrides).

@@ -95,15 +95,14 @@ TEST_P(EdnTorusRun, VerifiedInTheTheoremsStepsWithoutStepwiseContention) {
   const fw::EdnTorusPattern pattern(t.dims);
   for (const OperationResult& r : h.results()) {
     const bool edn = r.op.algorithm == CollectiveAlgorithm::kEdnBroadcast;
-    const std::string what = fmt::format("{} root {} {} bytes", to_string(r.op.algorithm),
-                                         r.op.root, r.op.bytes);
+    const std::string what =
+        fmt::format("{} root {} {} bytes", to_string(r.op.algorithm), r.op.root, r.op.bytes);
     EXPECT_EQ(r.steps, edn ? theorem_steps(t.dims) : ceil_log2(nodes)) << what;
     EXPECT_EQ(r.messages, static_cast<std::size_t>(nodes - 1)) << what;
     // U-torus's sends are contention-free on power-of-two tori (u_torus_test); on others the
     // seed claims nothing.
-    const bool pow2 = std::all_of(t.dims.begin(), t.dims.end(), [](int k) {
-      return (k & (k - 1)) == 0;
-    });
+    const bool pow2 =
+        std::all_of(t.dims.begin(), t.dims.end(), [](int k) { return (k & (k - 1)) == 0; });
     if (!edn && !pow2) continue;
     EXPECT_EQ(r.contention_stepwise, 0u) << what;
     if (r.op.bytes > 8) continue;
@@ -125,14 +124,14 @@ TEST_P(EdnTorusRun, VerifiedInTheTheoremsStepsWithoutStepwiseContention) {
       for (NodeId u : frontier) {
         std::vector<NodeId> sends;
         if (edn) {
-          for (const auto& g : pattern.children(r.op.root, u)) sends.insert(sends.end(), g.begin(),
-                                                                            g.end());
+          for (const auto& g : pattern.children(r.op.root, u))
+            sends.insert(sends.end(), g.begin(), g.end());
         } else {
           sends = fw::umesh_children(chain, 0, u);
         }
         for (std::size_t j = 0; j < sends.size(); ++j) {
-          at[sends[j]] = at[u] + (j + 1) * alpha +
-                         static_cast<Cycle>(topo.distance(u, sends[j])) + flits + 3 + gamma;
+          at[sends[j]] = at[u] + (j + 1) * alpha + static_cast<Cycle>(topo.distance(u, sends[j])) +
+                         flits + 3 + gamma;
           next.push_back(sends[j]);
         }
       }
@@ -147,10 +146,10 @@ TEST_P(EdnTorusRun, VerifiedInTheTheoremsStepsWithoutStepwiseContention) {
       const int d = ceil_log2(t.dims[0]);
       const double cd = d, L = static_cast<double>(flits), a = static_cast<double>(alpha),
                    g = static_cast<double>(gamma);
-      const double eq41 = 3 * cd * a + cd * g + cd * L +
-                          2.0 * (std::pow(2.0, d + 1) - 2 + d % 2) / 3.0 + 3 * cd;
-      const double eq42 = 2 * cd * a + 2 * cd * g + 2 * cd * L + 2 * (std::pow(2.0, d) - 1) +
-                          3 * 2 * cd;
+      const double eq41 =
+          3 * cd * a + cd * g + cd * L + 2.0 * (std::pow(2.0, d + 1) - 2 + d % 2) / 3.0 + 3 * cd;
+      const double eq42 =
+          2 * cd * a + 2 * cd * g + 2 * cd * L + 2 * (std::pow(2.0, d) - 1) + 3 * 2 * cd;
       if (edn) {
         EXPECT_LE(r.max_latency, eq41) << what;
       } else {

@@ -45,8 +45,7 @@ class TorusRoutes {
   std::vector<int> links(NodeId a, NodeId b) const {
     std::vector<int> out;
     for (NodeId n = a; n != b; n = routes_.next_node(n, b))
-      out.push_back(static_cast<int>(n) * topology_.network_ports() +
-                    routes_.first_hop_port(n, b));
+      out.push_back(static_cast<int>(n) * topology_.network_ports() + routes_.first_hop_port(n, b));
     return out;
   }
   bool crosses_wraparound(NodeId a, NodeId b) const {
@@ -298,7 +297,8 @@ TEST_P(Torus3D, Theorem3StepsCorollary4ContentionFree) {
     const TorusRoutes r({c.side, c.side, z});
     const int nodes = c.side * c.side * z;
     EXPECT_EQ(p.steps(), d + theorem3_plane_steps(z)) << c.side << "x" << c.side << "x" << z;
-    for (NodeId root : {NodeId{0}, static_cast<NodeId>(nodes - 1), static_cast<NodeId>(nodes / 3)}) {
+    for (NodeId root :
+         {NodeId{0}, static_cast<NodeId>(nodes - 1), static_cast<NodeId>(nodes / 3)}) {
       EXPECT_EQ(check_reach(p, root), d + theorem3_plane_steps(z))
           << c.side << "x" << c.side << "x" << z << " root " << root;
       EXPECT_EQ(stepwise_conflicts(p, r, root), 0u)

@@ -110,8 +110,8 @@ TEST_P(UTorusPowerOfTwo, Section442HopsAndStepwiseContentionFree) {
   std::vector<std::pair<int, int>> per_step;  // (dimension, hops)
   for (std::size_t d = 0; d < dims.size(); ++d)
     for (int h = dims[d] / 2; h >= 1; h /= 2) per_step.emplace_back(static_cast<int>(d), h);
-  for (NodeId root : {NodeId{0}, static_cast<NodeId>(topo.nodes() - 1),
-                      static_cast<NodeId>(topo.nodes() / 3)}) {
+  for (NodeId root :
+       {NodeId{0}, static_cast<NodeId>(topo.nodes() - 1), static_cast<NodeId>(topo.nodes() / 3)}) {
     const std::vector<Send> sends = broadcast(topo, root);
     EXPECT_EQ(steps_of(sends), static_cast<int>(per_step.size()));
     std::map<int, std::set<std::pair<NodeId, int>>> used;  // step -> (node, port)
