@@ -127,7 +127,7 @@ Distribution distribute(int z) {
     std::size_t lateral = 0;
     for (const auto* side : {&above, &below})
       for (std::size_t i = 0; i < side->size(); ++i)
-        sends.push_back({(*side)[i], i == 0 ? Off{0, 0} : kLateral[lateral++]});
+        sends.emplace_back((*side)[i], i == 0 ? Off{0, 0} : kLateral[lateral++]);
     std::stable_sort(sends.begin(), sends.end(), [&](const auto& a, const auto& b) {
       const auto dist = [&](const auto& s) {
         const int t = s.first.first > zn.plane ? s.first.first : s.first.second;
