@@ -41,7 +41,11 @@ FirmwareTables make_firmware_tables(const Config& config) {
   if (uses(CollectiveAlgorithm::kEdnBroadcast) || uses(CollectiveAlgorithm::kEdnReduce) ||
       uses(CollectiveAlgorithm::kEdnGather) || uses(CollectiveAlgorithm::kEdnTranspose))
     while ((1 << k) < config.network.topology.dims.at(0)) ++k;
-  if (uses(CollectiveAlgorithm::kEdnBroadcast)) t.edn = std::make_shared<const EdnPattern>(k);
+  const bool torus = config.network.topology.kind == TopologyKind::kTorus;
+  if (uses(CollectiveAlgorithm::kEdnBroadcast) && !torus)
+    t.edn = std::make_shared<const EdnPattern>(k);
+  if (uses(CollectiveAlgorithm::kEdnBroadcast) && torus)
+    t.edn_torus = std::make_shared<const EdnTorusPattern>(config.network.topology.dims);
   if (uses(CollectiveAlgorithm::kEdnReduce) || uses(CollectiveAlgorithm::kEdnGather))
     t.edn_reduction = std::make_shared<const EdnReduction>(k);
   if (uses(CollectiveAlgorithm::kEdnTranspose))
@@ -121,6 +125,8 @@ void run_edn_reduce(Runtime& rt, const Operation& op, const std::vector<std::uin
                     const Deliver& deliver, const FirmwareTables& tables);
 void run_edn_gather(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                     const Deliver& deliver, const FirmwareTables& tables);
+void run_u_torus(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                 const Deliver& deliver, const FirmwareTables& tables);
 
 void run_m_array_broadcast(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                            const Deliver& deliver, const FirmwareTables& tables);
@@ -224,6 +230,7 @@ void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uin
       return run_scatter_collect(rt, op, data, deliver, tables);
     case CollectiveAlgorithm::kFibonacciTree:
       return run_fibonacci_tree(rt, op, data, deliver, tables);
+    case CollectiveAlgorithm::kUTorus: return run_u_torus(rt, op, data, deliver, tables);
   }
   throw std::logic_error("run_collective: unknown algorithm");
 }

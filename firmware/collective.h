@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "edn_pattern.h"
+#include "edn_torus_pattern.h"
 #include "edn_reduction.h"
 #include "edn_transpose.h"
 #include "runtime.h"
@@ -46,6 +47,8 @@ struct FirmwareTables {
   PortLayout layout;                               // the router's port model
   Cycle combine_cycles_per_element = 0;            // reductions: node.combine_cycles_per_element
   MultidestMode multidest = MultidestMode::kNone;  // the routers' multidestination support
+  // Set when the run uses edn_broadcast on a torus (seed 000 chapter 4).
+  std::shared_ptr<const EdnTorusPattern> edn_torus;
 };
 FirmwareTables make_firmware_tables(const Config& config);
 
@@ -149,5 +152,14 @@ std::vector<NodeId> umesh_children(const std::vector<NodeId>& chain, std::size_t
 // line in the first resolved dimension, then every holder along its line in the next one.
 std::vector<NodeId> dimensional_children(const Topology& topology, const std::vector<int>& order,
                                          NodeId root, NodeId self);
+
+// U-torus (seed 000 section 4.4, Robinson, McKinley and Cheng's algorithm, its reference [124]):
+// the root and `nodes` sorted by their addresses relative to the root, (c - root's c) mod k in
+// every dimension, compared in routing resolution order with the first resolved dimension most
+// significant; the root comes first, and umesh_children(chain, 0, self) gives each node's
+// sends. On 2^a x 2^b tori every send goes the + way (at most half a ring) in one dimension:
+// step i of dimension X spans X / 2^i hops (section 4.4.2).
+std::vector<NodeId> u_torus_chain(const Topology& topology, const std::vector<int>& order,
+                                  NodeId root, std::vector<NodeId> nodes);
 
 }  // namespace wormsim::fw

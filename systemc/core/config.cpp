@@ -87,7 +87,7 @@ std::optional<E> parse_of(const NameTable<E, N>& table, const std::string& name)
 
 constexpr NameTable<Workload, 2> kWorkloadNames{
     {{Workload::kSynthetic, "synthetic"}, {Workload::kCollective, "collective"}}};
-constexpr NameTable<CollectiveAlgorithm, 56> kCollectiveNames{
+constexpr NameTable<CollectiveAlgorithm, 57> kCollectiveNames{
     {{CollectiveAlgorithm::kPingPong, "ping_pong"},
      {CollectiveAlgorithm::kSeparateAddressing, "separate_addressing"},
      {CollectiveAlgorithm::kRecursiveDoubling, "recursive_doubling"},
@@ -143,7 +143,8 @@ constexpr NameTable<CollectiveAlgorithm, 56> kCollectiveNames{
      {CollectiveAlgorithm::kMMeshAllreduce, "m_mesh_allreduce"},
      {CollectiveAlgorithm::kTreeRowcolAllreduce, "tree_rowcol_allreduce"},
      {CollectiveAlgorithm::kScatterCollect, "scatter_collect"},
-     {CollectiveAlgorithm::kFibonacciTree, "fibonacci_tree"}}};
+     {CollectiveAlgorithm::kFibonacciTree, "fibonacci_tree"},
+     {CollectiveAlgorithm::kUTorus, "u_torus"}}};
 constexpr NameTable<CollectiveKind, 10> kKindNames{{{CollectiveKind::kPingPong, "ping_pong"},
                                                     {CollectiveKind::kBroadcast, "broadcast"},
                                                     {CollectiveKind::kScatter, "scatter"},
@@ -825,9 +826,39 @@ void Config::validate_node_layer(int nodes) const {
                       "network.routing.order [0, 1])",
                       name));
     };
+    // The EDN torus patterns (seed 000 chapter 4, fw::EdnTorusPattern): 2^d x 2^d planes,
+    // d >= 2, times 1..4096 planes; all-port; x, then y, then z.
+    const auto require_edn_torus = [&]() {
+      const bool planes = (topo.dims.size() == 2 || topo.dims.size() == 3) &&
+                          topo.dims[0] == topo.dims[1] && topo.dims[0] >= 4 &&
+                          topo.dims[0] <= 1024 && (topo.dims[0] & (topo.dims[0] - 1)) == 0;
+      require(planes && (topo.dims.size() == 2 || topo.dims[2] <= 4096), key,
+              fmt::format("{} on a torus needs 2^d x 2^d or 2^d x 2^d x z nodes, 2 <= d <= 10, "
+                          "z <= 4096 (seed 000 Corollary 2, Theorem 3)",
+                          name));
+      require(
+          network.router.port_model == PortModel::kAllPort, key,
+          fmt::format("{} needs network.router.port_model: all_port (seed 000 section 4.1)", name));
+      std::vector<int> xyz{0, 1, 2};
+      xyz.resize(topo.dims.size());
+      require(network.routing.algorithm == RoutingAlgorithm::kDimensionOrder &&
+                  (network.routing.order.empty() || network.routing.order == xyz),
+              key,
+              fmt::format("{}'s torus patterns assume x, then y, then z routing "
+                          "(network.routing.algorithm dor, network.routing.order {})",
+                          name, xyz.size() == 2 ? "[0, 1]" : "[0, 1, 2]"));
+    };
     switch (col.algorithms[i]) {
+      case CollectiveAlgorithm::kUTorus:
+        require(topo.kind == TopologyKind::kTorus, key,
+                "u_torus orders nodes by their addresses relative to the root around the rings "
+                "of a torus; it needs network.topology: torus (seed 000 section 4.4)");
+        break;
       case CollectiveAlgorithm::kEdnBroadcast: {
-        require_edn_mesh("3.3");
+        if (topo.kind == TopologyKind::kTorus)
+          require_edn_torus();
+        else
+          require_edn_mesh("3.3");
         require(col.destinations.empty() && col.random_destinations == 0, "collective.destinations",
                 "edn_broadcast is a broadcast; leave destinations empty");
         break;

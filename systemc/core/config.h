@@ -132,6 +132,7 @@ enum class CollectiveAlgorithm {
   // Broadcasts on 2D meshes compared by the tau-model, seed 000 section 5.3 (docs/tau-model.md):
   kScatterCollect,  // scatter_collect: scatter in row and columns, ring collects (Table 5.2)
   kFibonacciTree,   // fibonacci_tree: collective.segments-piece pipelined tree (Fig. 5.7)
+  kUTorus,  // u_torus: U-mesh's halving over addresses relative to the root, seed 000 s. 4.4
 };
 // What an operation computes, which fixes each node's input and what it must deliver
 // (firmware/collective_data.h; docs/collectives.md):

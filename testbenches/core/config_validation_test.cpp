@@ -87,6 +87,21 @@ TEST(ConfigValidationSeed002, AcceptsTheMeshesTheAlgorithmsAreDefinedOn) {
                   {"collective.algorithms=[a2o_logp_lev_rec]", "collective.split_gamma=0.3"}));
 }
 
+// EDN broadcast on the tori seed 000 chapter 4 constructs (2^d x 2^d, d >= 2, times z planes),
+// U-torus on any torus.
+TEST(ConfigValidationEdnTorus, AcceptsTheTheoremsSizes) {
+  for (const char* dims : {"[4,4]", "[8,8]", "[4,4,2]", "[4,4,7]", "[8,8,43]"})
+    EXPECT_NO_THROW(load_config(
+        kCollective, "case.yaml",
+        {"network.topology=torus", "network.router.vcs=2", std::string("network.dims=") + dims,
+         "collective.algorithms=[edn_broadcast, u_torus]"}))
+        << dims;
+  EXPECT_NO_THROW(
+      load_config(kCollective, "case.yaml",
+                  {"network.topology=torus", "network.router.vcs=2", "network.dims=[5,7]",
+                   "network.router.port_model=one_port", "collective.algorithms=[u_torus]"}));
+}
+
 // The base configs themselves are valid (so each row's error comes from its overrides).
 TEST(ConfigValidationBase, BaseConfigsAreValid) {
   for (const char* base : {kSynthetic, kCollective, kHypercube})
@@ -487,6 +502,35 @@ INSTANTIATE_TEST_SUITE_P(
               {"network.routing.order=[1,0]", "collective.algorithms=[edn_broadcast]"},
               "collective.algorithms[0]",
               "XY routing"},
+        Check{"u_torus_needs_a_torus",
+              kCollective,
+              {"collective.algorithms=[recursive_doubling, u_torus]"},
+              "collective.algorithms[1]",
+              "u_torus"},
+        Check{"edn_torus_needs_power_of_two_planes",
+              kCollective,
+              {"network.topology=torus", "network.router.vcs=2", "network.dims=[6,6]",
+               "collective.algorithms=[edn_broadcast]"},
+              "collective.algorithms[0]",
+              "2^d x 2^d or 2^d x 2^d x z"},
+        Check{"edn_torus_needs_square_planes",
+              kCollective,
+              {"network.topology=torus", "network.router.vcs=2", "network.dims=[4,8,2]",
+               "collective.algorithms=[edn_broadcast]"},
+              "collective.algorithms[0]",
+              "2^d x 2^d or 2^d x 2^d x z"},
+        Check{"edn_torus_needs_all_port",
+              kCollective,
+              {"network.topology=torus", "network.router.vcs=2",
+               "network.router.port_model=one_port", "collective.algorithms=[edn_broadcast]"},
+              "collective.algorithms[0]",
+              "all_port (seed 000 section 4.1)"},
+        Check{"edn_torus_needs_xyz",
+              kCollective,
+              {"network.topology=torus", "network.router.vcs=2", "network.dims=[4,4,3]",
+               "network.routing.order=[2,1,0]", "collective.algorithms=[edn_broadcast]"},
+              "collective.algorithms[0]",
+              "x, then y, then z"},
         Check{"edn_is_a_broadcast",
               kCollective,
               {"collective.destinations=[1,2]", "collective.algorithms=[edn_broadcast]"},
