@@ -31,7 +31,7 @@ int fibonacci_steps(std::uint64_t p, int k) {
   return t;
 }
 
-FibonacciTree::FibonacciTree(int p, int k) : k_(k), steps_(0) {
+FibonacciTree::FibonacciTree(int p, int k) : k_(k) {
   if (p < 1 || k < 1)
     throw std::invalid_argument("FibonacciTree: needs p >= 1 and k >= 1 (p " + std::to_string(p) +
                                 ", k " + std::to_string(k) + ")");

@@ -51,7 +51,8 @@ class FibonacciTree {
  private:
   void build(int pos, int end, int slack);
 
-  int k_, steps_;
+  int k_;
+  int steps_ = 0;
   std::vector<int> parent_, first_;
   std::vector<std::vector<int>> children_;
   std::vector<std::uint64_t> capacity_;  // C(x): nodes a non-root node with slack x can hold
