@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config.h"
+#include "edn_mesh.h"
 #include "edn_pattern.h"
 #include "edn_reduction.h"
 #include "edn_transpose.h"
@@ -45,6 +46,9 @@ struct FirmwareTables {
   PortLayout layout;                               // the router's port model
   Cycle combine_cycles_per_element = 0;            // reductions: node.combine_cycles_per_element
   MultidestMode multidest = MultidestMode::kNone;  // the routers' multidestination support
+  // Set when the run uses edn_broadcast on a mesh other than 2^k x 2^k (seed 000 sections
+  // 3.3.2, 3.4; fw::EdnMesh).
+  std::shared_ptr<const EdnMesh> edn_mesh;
 };
 FirmwareTables make_firmware_tables(const Config& config);
 

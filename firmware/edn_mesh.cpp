@@ -68,8 +68,8 @@ std::optional<std::vector<Send>> assign(const std::vector<P>& senders, const std
     });
   }
   std::vector<int> owner(nt, -1), load(ns, 0);
-  std::set<int> used;
-  long budget = 20000;
+  std::vector<char> used(static_cast<std::size_t>(size[0] * size[1] * size[2]) * 6, 0);
+  long budget = 5000;
   std::function<bool(std::size_t)> place = [&](std::size_t i) -> bool {
     if (i == nt) return true;
     if (--budget < 0) return false;
@@ -77,12 +77,13 @@ std::optional<std::vector<Send>> assign(const std::vector<P>& senders, const std
     for (std::size_t s : choices[t]) {
       if (load[s] >= cap) continue;
       const std::vector<int>& p = paths[t * ns + s];
-      if (std::any_of(p.begin(), p.end(), [&](int l) { return used.count(l) > 0; })) continue;
-      for (int l : p) used.insert(l);
+      if (std::any_of(p.begin(), p.end(), [&](int l) { return used[static_cast<std::size_t>(l)] != 0; }))
+        continue;
+      for (int l : p) used[static_cast<std::size_t>(l)] = 1;
       ++load[s];
       owner[t] = static_cast<int>(s);
       if (place(i + 1)) return true;
-      for (int l : p) used.erase(l);
+      for (int l : p) used[static_cast<std::size_t>(l)] = 0;
       --load[s];
     }
     return false;
@@ -366,20 +367,23 @@ class Builder {
   // hub first when `want_hub`), then the smallest set.
   Block base(const P& size, bool want_hub) {
     std::optional<Block> best;
+    std::vector<std::vector<std::array<int, 2>>> planes = dominating_sets(size[0], size[1]);
+    if (size[0] * size[1] <= 64) {
+      const auto exact = minimum_dominating_sets(size[0], size[1], 16);
+      planes.insert(planes.end(), exact.begin(), exact.end());
+    }
     for (bool hub : {want_hub, false}) {
-      std::vector<std::vector<std::array<int, 2>>> planes = dominating_sets(size[0], size[1]);
-      if (size[0] * size[1] <= 64) {
-        const auto exact = minimum_dominating_sets(size[0], size[1], 16);
-        planes.insert(planes.end(), exact.begin(), exact.end());
-      }
       for (const auto& plane : planes) {
         std::optional<Block> b = base_from(size, plane, hub);
         if (b && (!best || b->height < best->height ||
                   (b->height == best->height && b->tops.size() < best->tops.size())))
           best = b;
+        // No smaller set of top nodes exists.
+        if (best && (best->height < 2 || static_cast<int>(best->tops.size()) <= tmin())) break;
       }
-      if (best) return *best;
+      if (best || !want_hub) break;
     }
+    if (best) return *best;
     throw std::logic_error("EDN: no top nodes for a " + name(size) + " basic block");
   }
 

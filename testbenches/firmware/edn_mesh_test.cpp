@@ -152,5 +152,58 @@ TEST(EdnMesh, OtherShapes) {
   }
 }
 
+// Seed 000 Table 3.5: network size, levels of EDNs, total steps (startup 2 from every root,
+// section 3.4.3: "two, regardless of the location of the source").
+struct Table35Row {
+  std::vector<int> dims;
+  int levels, total;
+};
+class EdnTable35 : public ::testing::TestWithParam<Table35Row> {};
+
+TEST_P(EdnTable35, LevelsAndStepsFromEveryRoot) {
+  const Table35Row& row = GetParam();
+  const EdnMesh p(row.dims);
+  EXPECT_EQ(p.height(), row.levels);
+  const Range r = startup_range(p);
+  EXPECT_EQ(r.min_startup, 2);
+  EXPECT_EQ(r.max_startup, 2);
+  const int nodes = p.nodes();
+  for (NodeId root : sample_roots(p, r, nodes <= 100 ? 1 : nodes / 12))
+    EXPECT_EQ(walk(p, root), row.total) << "root " << root;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Sizes, EdnTable35,
+    ::testing::Values(Table35Row{{4, 4, 4}, 2, 4}, Table35Row{{4, 4, 5}, 2, 4},
+                      Table35Row{{4, 4, 12}, 3, 5}, Table35Row{{4, 4, 15}, 3, 5},
+                      Table35Row{{8, 8, 4}, 3, 5}, Table35Row{{8, 8, 5}, 3, 5},
+                      Table35Row{{4, 4, 36}, 4, 6}, Table35Row{{4, 4, 45}, 4, 6},
+                      Table35Row{{8, 8, 12}, 4, 6}, Table35Row{{8, 8, 15}, 4, 6},
+                      Table35Row{{16, 16, 4}, 4, 6}, Table35Row{{16, 16, 5}, 4, 6},
+                      Table35Row{{4, 4, 108}, 5, 7}, Table35Row{{4, 4, 135}, 5, 7},
+                      Table35Row{{8, 8, 36}, 5, 7}, Table35Row{{8, 8, 45}, 5, 7}),
+    [](const ::testing::TestParamInfo<Table35Row>& i) {
+      return "m" + std::to_string(i.param.dims[0]) + "x" + std::to_string(i.param.dims[1]) + "x" +
+             std::to_string(i.param.dims[2]);
+    });
+
+// 3D meshes outside the table that validation accepts (x and y sides 4 x 2^a, any z):
+// coverage, disjoint steps under XYZ routing, at least ceil(log7 N) steps.
+TEST(EdnMesh, Other3DShapes) {
+  for (const std::vector<int>& dims : std::vector<std::vector<int>>{
+           {4, 4, 1}, {4, 4, 2}, {4, 4, 3}, {4, 8, 6}, {8, 4, 7}, {8, 8, 9}, {4, 4, 11},
+           {4, 4, 17}, {16, 8, 10}}) {
+    const EdnMesh p(dims);
+    const Range r = startup_range(p);
+    const int nodes = p.nodes();
+    const int bound = static_cast<int>(std::ceil(std::log(nodes) / std::log(7.0) - 1e-9));
+    for (NodeId root : sample_roots(p, r, nodes <= 100 ? 1 : nodes / 10)) {
+      const int steps = walk(p, root);
+      EXPECT_EQ(steps, p.startup_steps(root) + p.height()) << "root " << root;
+      EXPECT_GE(steps, bound);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace wormsim::fw
