@@ -258,7 +258,7 @@ class Builder {
 
  private:
   int tmin() const { return dims_ == 3 ? 4 : 2; }
-  int tmax() const { return dims_ == 3 ? 6 : 4; }
+  int tmax() const { return 6; }
   // The largest basic-block side: 7 in 2D (Fig. 3.11), 5 in 3D (the 4 x 4 x 5 of Fig. 3.21).
   int base_side() const { return dims_ == 3 ? 5 : 7; }
 

@@ -113,7 +113,7 @@ TEST_P(EdnTables32to34, StepsOverEveryRoot) {
   // Whole walks: the min and max totals are reached, and no root takes more than k + 4.
   EXPECT_EQ(walk(p, r.argmin), k + 3) << "min total, n = " << n << " root " << r.argmin;
   EXPECT_EQ(walk(p, r.argmax), k + 4) << "max total, n = " << n << " root " << r.argmax;
-  const int every = n * n <= 400 ? 1 : n * n / 40;
+  const int every = n * n <= 400 ? 1 : n * n / 12;
   for (NodeId root : sample_roots(p, r, every)) {
     const int steps = walk(p, root);
     EXPECT_GE(steps, k + 3) << "n = " << n << " root " << root;
