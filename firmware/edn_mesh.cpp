@@ -51,8 +51,9 @@ bool all_disjoint(const std::vector<std::vector<int>>& paths) {
 
 // Assigns every target to a sender, at most `cap` targets per sender, all paths link-disjoint
 // (seed 000 Definition 2). Backtracking with a step budget; nullopt if none found.
-std::optional<std::vector<Send>> assign(const std::vector<P>& senders, const std::vector<P>& targets,
-                                        const P& size, int cap, int round) {
+std::optional<std::vector<Send>> assign(const std::vector<P>& senders,
+                                        const std::vector<P>& targets, const P& size, int cap,
+                                        int round) {
   const std::size_t ns = senders.size(), nt = targets.size();
   std::vector<std::vector<int>> paths(nt * ns);
   for (std::size_t t = 0; t < nt; ++t)
@@ -77,7 +78,8 @@ std::optional<std::vector<Send>> assign(const std::vector<P>& senders, const std
     for (std::size_t s : choices[t]) {
       if (load[s] >= cap) continue;
       const std::vector<int>& p = paths[t * ns + s];
-      if (std::any_of(p.begin(), p.end(), [&](int l) { return used[static_cast<std::size_t>(l)] != 0; }))
+      if (std::any_of(p.begin(), p.end(),
+                      [&](int l) { return used[static_cast<std::size_t>(l)] != 0; }))
         continue;
       for (int l : p) used[static_cast<std::size_t>(l)] = 1;
       ++load[s];
@@ -134,7 +136,9 @@ std::optional<std::pair<std::vector<P>, std::vector<Send>>> choose_tops(std::vec
       std::vector<P> tops, rest;
       std::vector<bool> in(static_cast<std::size_t>(n), false);
       for (int i : pick) in[static_cast<std::size_t>(i)] = true;
-      for (int i = 0; i < n; ++i) (in[static_cast<std::size_t>(i)] ? tops : rest).push_back(cands[static_cast<std::size_t>(i)]);
+      for (int i = 0; i < n; ++i)
+        (in[static_cast<std::size_t>(i)] ? tops : rest)
+            .push_back(cands[static_cast<std::size_t>(i)]);
       const int cap = (static_cast<int>(rest.size()) + t - 1) / t;
       if (cap > ports) break;  // each send leaves on its own link
       if (!want_hub || hub_of(tops, size)) {
@@ -164,12 +168,14 @@ std::vector<std::vector<std::array<int, 2>>> dominating_sets(int w, int h) {
     for (int s : {2, 0, 1, 3, 4}) {
       std::vector<char> dom(static_cast<std::size_t>(w * h), 0);
       for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x) dom[static_cast<std::size_t>(x + w * y)] = ((a * x + b * y) % 5 == s);
+        for (int x = 0; x < w; ++x)
+          dom[static_cast<std::size_t>(x + w * y)] = ((a * x + b * y) % 5 == s);
       const auto covered = [&](int x, int y) {
         const int nb[5][2] = {{0, 0}, {1, 0}, {-1, 0}, {0, 1}, {0, -1}};
         for (const auto& d : nb) {
           const int u = x + d[0], v = y + d[1];
-          if (u >= 0 && u < w && v >= 0 && v < h && dom[static_cast<std::size_t>(u + w * v)]) return true;
+          if (u >= 0 && u < w && v >= 0 && v < h && dom[static_cast<std::size_t>(u + w * v)])
+            return true;
         }
         return false;
       };
@@ -207,13 +213,14 @@ std::vector<std::vector<std::array<int, 2>>> minimum_dominating_sets(int w, int 
     const int nb[5][2] = {{0, 0}, {1, 0}, {-1, 0}, {0, 1}, {0, -1}};
     for (const auto& d : nb) {
       const int u = x + d[0], v = y + d[1];
-      if (u >= 0 && u < w && v >= 0 && v < h) closed[static_cast<std::size_t>(i)] |= std::uint64_t{1} << (u + w * v);
+      if (u >= 0 && u < w && v >= 0 && v < h)
+        closed[static_cast<std::size_t>(i)] |= std::uint64_t{1} << (u + w * v);
     }
   }
   const std::uint64_t all = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
   std::set<std::uint64_t> found;
   std::function<void(std::uint64_t, std::uint64_t, int)> rec = [&](std::uint64_t chosen,
-                                                                     std::uint64_t covered, int k) {
+                                                                   std::uint64_t covered, int k) {
     if (found.size() >= limit) return;
     if (covered == all) {
       found.insert(chosen);
@@ -281,8 +288,10 @@ class Builder {
       throw std::logic_error("EDN: no top nodes for a " + name(size) + " block");
     }
     if (size[0] > base_side() || size[1] > base_side()) {
-      const std::vector<int> xs = size[0] > base_side() ? split(size[0], 2) : std::vector<int>{size[0]};
-      const std::vector<int> ys = size[1] > base_side() ? split(size[1], 2) : std::vector<int>{size[1]};
+      const std::vector<int> xs =
+          size[0] > base_side() ? split(size[0], 2) : std::vector<int>{size[0]};
+      const std::vector<int> ys =
+          size[1] > base_side() ? split(size[1], 2) : std::vector<int>{size[1]};
       // Mirror masks per part (ix, iy): centre-symmetric (Fig. 3.9), none, x only, y only,
       // Appendix A's (upper right mirrored, lower quadrants rotated).
       const auto mask = [](int variant, int ix, int iy) -> std::array<bool, 3> {
@@ -342,8 +351,9 @@ class Builder {
       const auto place = [&](P p) {
         for (int d = 0; d < 3; ++d)
           p[static_cast<std::size_t>(d)] =
-              (part.mirror[static_cast<std::size_t>(d)] ? part.size[static_cast<std::size_t>(d)] - 1 - p[static_cast<std::size_t>(d)]
-                                                        : p[static_cast<std::size_t>(d)]) +
+              (part.mirror[static_cast<std::size_t>(d)]
+                   ? part.size[static_cast<std::size_t>(d)] - 1 - p[static_cast<std::size_t>(d)]
+                   : p[static_cast<std::size_t>(d)]) +
               part.offset[static_cast<std::size_t>(d)];
         return p;
       };
@@ -470,7 +480,8 @@ EdnMesh::EdnMesh(std::vector<int> dims) : dims_(std::move(dims)) {
     round_[to] = s.round;
   }
   for (std::size_t v = 0; v < n; ++v) {
-    if (round_[v] < 0) throw std::logic_error("EDN: node " + std::to_string(v) + " is never reached");
+    if (round_[v] < 0)
+      throw std::logic_error("EDN: node " + std::to_string(v) + " is never reached");
     std::stable_sort(sends_[v].begin(), sends_[v].end(),
                      [](const TreeSend& a, const TreeSend& c) { return a.round < c.round; });
     for (const TreeSend& s : sends_[v])

@@ -310,7 +310,6 @@ INSTANTIATE_TEST_SUITE_P(Sizes, EdnTransposeOddK, ::testing::Values(8, 32),
                            return "n" + std::to_string(param_info.param);
                          });
 
-
 // ---- EDN broadcast on general meshes: seed 000 sections 3.3.2-3.4 ---------------------------
 
 struct BroadcastCase {

@@ -135,14 +135,27 @@ INSTANTIATE_TEST_SUITE_P(Sizes, EdnTables32to34, ::testing::ValuesIn(table_cases
 
 // Other 2D shapes: coverage, disjoint steps, at least the all-port bound ceil(log5 N).
 TEST(EdnMesh, OtherShapes) {
-  for (const std::vector<int>& dims :
-       std::vector<std::vector<int>>{{1, 1}, {2, 2}, {3, 3}, {1, 9}, {2, 7}, {8, 4}, {4, 8},
-                                     {9, 9}, {11, 13}, {13, 13}, {10, 20}, {5, 7}, {12, 40},
-                                     {17, 3}, {33, 33}, {16, 32}}) {
+  for (const std::vector<int>& dims : std::vector<std::vector<int>>{{1, 1},
+                                                                    {2, 2},
+                                                                    {3, 3},
+                                                                    {1, 9},
+                                                                    {2, 7},
+                                                                    {8, 4},
+                                                                    {4, 8},
+                                                                    {9, 9},
+                                                                    {11, 13},
+                                                                    {13, 13},
+                                                                    {10, 20},
+                                                                    {5, 7},
+                                                                    {12, 40},
+                                                                    {17, 3},
+                                                                    {33, 33},
+                                                                    {16, 32}}) {
     const EdnMesh p(dims);
     const Range r = startup_range(p);
     const int nodes = p.nodes();
-    const int bound = nodes == 1 ? 0 : static_cast<int>(std::ceil(std::log(nodes) / std::log(5.0) - 1e-9));
+    const int bound =
+        nodes == 1 ? 0 : static_cast<int>(std::ceil(std::log(nodes) / std::log(5.0) - 1e-9));
     for (NodeId root : sample_roots(p, r, nodes <= 200 ? 1 : nodes / 20)) {
       const int steps = walk(p, root);
       EXPECT_EQ(steps, p.startup_steps(root) + (nodes == 1 ? 0 : p.height()))
@@ -190,9 +203,15 @@ INSTANTIATE_TEST_SUITE_P(
 // 3D meshes outside the table that validation accepts (x and y sides 4 x 2^a, any z):
 // coverage, disjoint steps under XYZ routing, at least ceil(log7 N) steps.
 TEST(EdnMesh, Other3DShapes) {
-  for (const std::vector<int>& dims : std::vector<std::vector<int>>{
-           {4, 4, 1}, {4, 4, 2}, {4, 4, 3}, {4, 8, 6}, {8, 4, 7}, {8, 8, 9}, {4, 4, 11},
-           {4, 4, 17}, {16, 8, 10}}) {
+  for (const std::vector<int>& dims : std::vector<std::vector<int>>{{4, 4, 1},
+                                                                    {4, 4, 2},
+                                                                    {4, 4, 3},
+                                                                    {4, 8, 6},
+                                                                    {8, 4, 7},
+                                                                    {8, 8, 9},
+                                                                    {4, 4, 11},
+                                                                    {4, 4, 17},
+                                                                    {16, 8, 10}}) {
     const EdnMesh p(dims);
     const Range r = startup_range(p);
     const int nodes = p.nodes();
