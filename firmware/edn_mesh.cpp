@@ -53,7 +53,7 @@ bool all_disjoint(const std::vector<std::vector<int>>& paths) {
 // (seed 000 Definition 2). Backtracking with a step budget; nullopt if none found.
 std::optional<std::vector<Send>> assign(const std::vector<P>& senders,
                                         const std::vector<P>& targets, const P& size, int cap,
-                                        int round) {
+                                        int round, long budget) {
   const std::size_t ns = senders.size(), nt = targets.size();
   std::vector<std::vector<int>> paths(nt * ns);
   for (std::size_t t = 0; t < nt; ++t)
@@ -70,7 +70,6 @@ std::optional<std::vector<Send>> assign(const std::vector<P>& senders,
   }
   std::vector<int> owner(nt, -1), load(ns, 0);
   std::vector<char> used(static_cast<std::size_t>(size[0] * size[1] * size[2]) * 6, 0);
-  long budget = 5000;
   std::function<bool(std::size_t)> place = [&](std::size_t i) -> bool {
     if (i == nt) return true;
     if (--budget < 0) return false;
@@ -111,11 +110,12 @@ std::optional<P> hub_of(const std::vector<P>& tops, const P& size) {
 
 // Chooses the fewest top nodes (tmin..tmax) among `cands` that reach all the others in one
 // round over disjoint paths, sending ceil(others / tops) each at most; central candidates
-// first. With `want_hub`, only sets with a hub.
+// first. With `want_hub`, only sets with a hub. `relaxed` (when nothing else is found): any
+// load up to `ports` and a longer search.
 std::optional<std::pair<std::vector<P>, std::vector<Send>>> choose_tops(std::vector<P> cands,
                                                                         const P& size, int tmin,
                                                                         int tmax, bool want_hub,
-                                                                        int ports) {
+                                                                        int ports, bool relaxed) {
   const int n = static_cast<int>(cands.size());
   if (n <= tmin) return std::make_pair(cands, std::vector<Send>{});
   // Twice the distance from the box centre, then position: deterministic.
@@ -132,18 +132,19 @@ std::optional<std::pair<std::vector<P>, std::vector<Send>>> choose_tops(std::vec
     std::vector<int> pick(static_cast<std::size_t>(t));
     for (int i = 0; i < t; ++i) pick[static_cast<std::size_t>(i)] = i;
     while (true) {
-      if (++subsets > 4000) break;
+      if (++subsets > (relaxed ? 40000 : 4000)) break;
       std::vector<P> tops, rest;
       std::vector<bool> in(static_cast<std::size_t>(n), false);
       for (int i : pick) in[static_cast<std::size_t>(i)] = true;
       for (int i = 0; i < n; ++i)
         (in[static_cast<std::size_t>(i)] ? tops : rest)
             .push_back(cands[static_cast<std::size_t>(i)]);
-      const int cap = (static_cast<int>(rest.size()) + t - 1) / t;
-      if (cap > ports) break;  // each send leaves on its own link
-      if (!want_hub || hub_of(tops, size)) {
-        if (auto sends = assign(tops, rest, size, cap, 1)) return std::make_pair(tops, *sends);
-      }
+      const int balanced = (static_cast<int>(rest.size()) + t - 1) / t;
+      if (balanced > ports) break;  // each send leaves on its own link
+      if (!want_hub || hub_of(tops, size))
+        for (int cap = balanced; cap <= (relaxed ? ports : balanced); ++cap)
+          if (auto sends = assign(tops, rest, size, cap, 1, relaxed ? 50000 : 5000))
+            return std::make_pair(tops, *sends);
       // Next combination.
       int i = t - 1;
       while (i >= 0 && pick[static_cast<std::size_t>(i)] == n - t + i) --i;
@@ -274,17 +275,16 @@ class Builder {
     if (dims_ == 3 && size[2] > base_side()) {
       const int parts = size[2] >= 12 ? 3 : 2;
       std::vector<int> cuts = split(size[2], parts);
-      for (int variant = 0; variant < 2; ++variant) {
+      for (int variant = 0; variant < 4; ++variant) {  // 2, 3: the relaxed search
         std::vector<Part> ps;
         int z = 0;
         for (int i = 0; i < parts; ++i) {
           const P s{size[0], size[1], cuts[static_cast<std::size_t>(i)]};
-          ps.push_back({s, {0, 0, z}, {false, false, variant == 1 && i % 2 == 1}});
+          ps.push_back({s, {0, 0, z}, {false, false, variant % 2 == 1 && i % 2 == 1}});
           z += s[2];
         }
-        if (auto b = combine(ps, size, want_hub)) return *b;
+        if (auto b = combine(ps, size, false, variant >= 2)) return *b;
       }
-      if (want_hub) return make(size, false);
       throw std::logic_error("EDN: no top nodes for a " + name(size) + " block");
     }
     if (size[0] > base_side() || size[1] > base_side()) {
@@ -303,7 +303,9 @@ class Builder {
           default: return {ix == 1 || iy == 1, iy == 1, false};
         }
       };
-      for (bool hub : {want_hub, false}) {
+      // Passes: with a hub if wanted, without, then the relaxed search.
+      for (const auto& [hub, relaxed] :
+           {std::pair<bool, bool>{want_hub, false}, {false, false}, {false, true}}) {
         for (int variant = 0; variant < 5; ++variant) {
           std::vector<Part> ps;
           int y = 0;
@@ -317,9 +319,8 @@ class Builder {
             }
             y += ys[iy];
           }
-          if (auto b = combine(ps, size, hub)) return *b;
+          if (auto b = combine(ps, size, hub, relaxed)) return *b;
         }
-        if (!want_hub) break;
       }
       throw std::logic_error("EDN: no top nodes for a " + name(size) + " block");
     }
@@ -342,7 +343,8 @@ class Builder {
     return std::to_string(s[0]) + "x" + std::to_string(s[1]) + "x" + std::to_string(s[2]);
   }
 
-  std::optional<Block> combine(const std::vector<Part>& parts, const P& size, bool want_hub) {
+  std::optional<Block> combine(const std::vector<Part>& parts, const P& size, bool want_hub,
+                               bool relaxed = false) {
     Block b;
     b.size = size;
     std::vector<P> cands;
@@ -361,7 +363,7 @@ class Builder {
       for (const Send& s : sub.sends) b.sends.push_back({place(s.from), place(s.to), s.round + 1});
       b.height = std::max(b.height, sub.height + 1);
     }
-    auto tops = choose_tops(cands, size, tmin(), tmax(), want_hub, 2 * dims_);
+    auto tops = choose_tops(cands, size, tmin(), tmax(), want_hub, 2 * dims_, relaxed);
     if (!tops) return std::nullopt;
     b.tops = tops->first;
     if (tops->second.empty()) {
@@ -437,7 +439,7 @@ class Builder {
       for (Send s : last) b.sends.push_back({s.from, s.to, 1});
       return b;
     }
-    auto tops = choose_tops(d1, size, tmin(), tmax(), want_hub, 2 * dims_);
+    auto tops = choose_tops(d1, size, tmin(), tmax(), want_hub, 2 * dims_, false);
     if (!tops) return std::nullopt;
     b.tops = tops->first;
     b.sends = tops->second;
@@ -592,12 +594,34 @@ EdnMesh::Startup EdnMesh::startup(NodeId root) const {
     }
   }
   if (found) return best;
-  // Fallback (not met in the sizes tested): one top node per step from the root.
+  // Fallback (more than 2 steps; only some odd sizes): every step, each holder in turn sends
+  // to every remaining top node whose path is disjoint from the step's paths so far.
   best = Startup{};
-  best.steps = static_cast<int>(m);
-  best.step1.emplace_back(root, others[0]);
-  if (m > 1) best.step2.emplace_back(root, others[1]);
-  for (std::size_t i = 2; i < m; ++i) best.later.push_back({{root, others[i]}});
+  std::vector<NodeId> holders{root}, rest = others;
+  std::vector<std::vector<std::pair<NodeId, NodeId>>> steps;
+  while (!rest.empty()) {
+    std::vector<std::pair<NodeId, NodeId>> step;
+    std::set<int> used;
+    std::vector<NodeId> reached;
+    for (NodeId h : holders)
+      for (auto it = rest.begin(); it != rest.end();) {
+        const std::vector<int> p = path(h, *it);
+        if (std::none_of(p.begin(), p.end(), [&](int l) { return used.count(l) > 0; })) {
+          used.insert(p.begin(), p.end());
+          step.emplace_back(h, *it);
+          reached.push_back(*it);
+          it = rest.erase(it);
+        } else {
+          ++it;
+        }
+      }
+    holders.insert(holders.end(), reached.begin(), reached.end());
+    steps.push_back(std::move(step));
+  }
+  best.steps = static_cast<int>(steps.size());
+  best.step1 = steps[0];
+  if (steps.size() > 1) best.step2 = steps[1];
+  for (std::size_t i = 2; i < steps.size(); ++i) best.later.push_back(steps[i]);
   return best;
 }
 

@@ -5,7 +5,9 @@ meshes, ceil(log5 N) for 3D four-port meshes), from the patterns the firmware ru
 (build/systemc/wormsim_edn_steps: min and max over roots). Writes DIR/edn_fig3_13.png,
 DIR/edn_fig3_24.png and DIR/edn_steps.md (the tables).
 
-Usage: scripts/edn_figures.py [--out DIR] [--tool PATH] [--max-side N]
+Usage: scripts/edn_figures.py [--out DIR] [--tool PATH] [--max-side N] [--square-steps FILE]
+--square-steps: the output of `wormsim_edn_steps square 1 N` saved earlier (the 2D sweep takes
+minutes), instead of running it again.
 Default DIR: docs/img (the tables go to docs/edn-steps.md). docs/edn-general.md shows them."""
 import argparse
 import math
@@ -32,12 +34,17 @@ def ceil_log(n, base):
 missing = []  # meshes without a pattern
 
 
-def run(tool, args):
-    out = subprocess.run([tool] + args, capture_output=True, text=True)
-    if out.returncode != 0:
-        sys.exit(f"edn_figures: {tool} failed: {out.stderr}")
+def run(tool, args, saved=None):
+    if saved:
+        with open(saved) as f:
+            text = f.read()
+    else:
+        out = subprocess.run([tool] + args, capture_output=True, text=True)
+        if out.returncode != 0:
+            sys.exit(f"edn_figures: {tool} failed: {out.stderr}")
+        text = out.stdout
     rows = []
-    for line in out.stdout.split("\n"):
+    for line in text.split("\n"):
         if line.strip():
             name, nodes, lo, hi = line.split()
             if lo == "-":
@@ -74,9 +81,10 @@ def main():
     ap.add_argument("--table", default=os.path.join(ROOT, "docs", "edn-steps.md"))
     ap.add_argument("--tool", default=os.path.join(ROOT, "build", "systemc", "wormsim_edn_steps"))
     ap.add_argument("--max-side", type=int, default=256)
+    ap.add_argument("--square-steps")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    sq = run(args.tool, ["square", "1", str(args.max_side)])
+    sq = run(args.tool, ["square", "1", str(args.max_side)], args.square_steps)
     m3 = run(args.tool, MESH3D)
     plot(os.path.join(args.out, "edn_fig3_13.png"),
          f"EDN broadcast steps in n x n meshes, 1 <= n <= {args.max_side} (seed 000 Fig. 3.13)", sq, 4,
