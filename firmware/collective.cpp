@@ -42,10 +42,16 @@ FirmwareTables make_firmware_tables(const Config& config) {
       uses(CollectiveAlgorithm::kEdnGather) || uses(CollectiveAlgorithm::kEdnTranspose))
     while ((1 << k) < config.network.topology.dims.at(0)) ++k;
   const bool torus = config.network.topology.kind == TopologyKind::kTorus;
-  if (uses(CollectiveAlgorithm::kEdnBroadcast) && !torus)
-    t.edn = std::make_shared<const EdnPattern>(k);
   if (uses(CollectiveAlgorithm::kEdnBroadcast) && torus)
     t.edn_torus = std::make_shared<const EdnTorusPattern>(config.network.topology.dims);
+  if (uses(CollectiveAlgorithm::kEdnBroadcast) && !torus) {
+    // 2^k x 2^k squares keep the Appendix A pattern (Table 3.1); every other mesh EdnMesh.
+    const std::vector<int>& dims = config.network.topology.dims;
+    if (dims.size() == 2 && dims[0] == dims[1] && dims[0] >= 4 && (dims[0] & (dims[0] - 1)) == 0)
+      t.edn = std::make_shared<const EdnPattern>(k);
+    else
+      t.edn_mesh = std::make_shared<const EdnMesh>(dims);
+  }
   if (uses(CollectiveAlgorithm::kEdnReduce) || uses(CollectiveAlgorithm::kEdnGather))
     t.edn_reduction = std::make_shared<const EdnReduction>(k);
   if (uses(CollectiveAlgorithm::kEdnTranspose))

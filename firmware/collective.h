@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config.h"
+#include "edn_mesh.h"
 #include "edn_pattern.h"
 #include "edn_torus_pattern.h"
 #include "edn_reduction.h"
@@ -49,6 +50,9 @@ struct FirmwareTables {
   MultidestMode multidest = MultidestMode::kNone;  // the routers' multidestination support
   // Set when the run uses edn_broadcast on a torus (seed 000 chapter 4).
   std::shared_ptr<const EdnTorusPattern> edn_torus;
+  // Set when the run uses edn_broadcast on a mesh other than 2^k x 2^k (seed 000 sections
+  // 3.3.2, 3.4; fw::EdnMesh).
+  std::shared_ptr<const EdnMesh> edn_mesh;
 };
 FirmwareTables make_firmware_tables(const Config& config);
 

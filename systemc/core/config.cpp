@@ -855,12 +855,34 @@ void Config::validate_node_layer(int nodes) const {
                 "of a torus; it needs network.topology: torus (seed 000 section 4.4)");
         break;
       case CollectiveAlgorithm::kEdnBroadcast: {
-        if (topo.kind == TopologyKind::kTorus)
-          require_edn_torus();
-        else
-          require_edn_mesh("3.3");
         require(col.destinations.empty() && col.random_destinations == 0, "collective.destinations",
                 "edn_broadcast is a broadcast; leave destinations empty");
+        if (topo.kind == TopologyKind::kTorus) {
+          require_edn_torus();
+          break;
+        }
+        // Seed 000 sections 3.3-3.4 (fw::EdnPattern for 2^k x 2^k, fw::EdnMesh otherwise): any
+        // 2D mesh; 3D meshes whose x and y sides are 4 x 2^a (section 3.4.1's XY recursion
+        // from 4 x 4 planes), any z (section 3.4.2).
+        const auto four_times_power_of_two = [](int s) {
+          return s >= 4 && s % 4 == 0 && ((s / 4) & (s / 4 - 1)) == 0;
+        };
+        const bool mesh = topo.kind == TopologyKind::kMesh;
+        require(mesh && (topo.dims.size() == 2 ||
+                         (topo.dims.size() == 3 && four_times_power_of_two(topo.dims[0]) &&
+                          four_times_power_of_two(topo.dims[1]))),
+                key,
+                "edn_broadcast needs a 2D mesh, or a 3D mesh whose x and y sides are 4 x 2^a "
+                "(seed 000 sections 3.3-3.4)");
+        require(network.router.port_model == PortModel::kAllPort, key,
+                "edn_broadcast needs network.router.port_model: all_port (seed 000 section 3.3)");
+        std::vector<int> identity;
+        for (std::size_t d = 0; d < topo.dims.size(); ++d) identity.push_back(static_cast<int>(d));
+        require(network.routing.algorithm == RoutingAlgorithm::kDimensionOrder &&
+                    (network.routing.order.empty() || network.routing.order == identity),
+                key,
+                "edn_broadcast's patterns assume XY routing (XYZ in 3D: network.routing.algorithm "
+                "dor, network.routing.order in dimension order)");
         break;
       }
       case CollectiveAlgorithm::kUCube:

@@ -67,7 +67,7 @@ enum class CollectiveAlgorithm {
   kSeparateAddressing,    // the root sends to every destination
   kRecursiveDoubling,     // U-mesh / RD, seed 000 sections 3.2.2, 3.3.3
   kDimensionalBroadcast,  // seed 000 section 5.3, Fig. 5.5
-  kEdnBroadcast,          // seed 000 section 3.3, Appendix A
+  kEdnBroadcast,          // seed 000 sections 3.3-3.4, Appendix A
   kPathMulticast,         // path worms with intermediate reception (multidest: path)
   kTreeMulticast,         // one worm replicated along the DOR tree (multidest: tree)
   kMArray,                // M-array broadcast (Def. 1, Example 1), path worms, seed 004

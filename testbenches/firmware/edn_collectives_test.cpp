@@ -20,6 +20,13 @@
 //     the seed's claim for even k (4x4, 16x16); for odd k (8x8) the seed counts 3n/4 messages
 //     in contention, and the reconstruction is link-disjoint there too
 //     (docs/edn-reduction-transpose.md), so the test expects none either;
+//   - edn_broadcast on meshes other than 2^k x 2^k (seed 000 sections 3.3.2-3.4, fw::EdnMesh):
+//     5x5, 6x6, 7x7 (Fig. 3.11's blocks), 10x10, 12x12, 14x14 (Tables 3.2-3.4), an 8x4 and a 9x9
+//     mesh, 4x4x4, 4x4x5 and 8x8x5 (Table 3.5), all-port, XY/XYZ: every node gets the root's
+//     bytes once (N - 1 messages), the harness's steps equal the pure function's (startup +
+//     tree height, checked against the seed's tables in edn_mesh_test) and lie in the table's
+//     [min total, max total], and no two messages of one step meet (stepwise contention 0,
+//     the seed's "without channel contention");
 //   - edn_transpose on 8x8 and 32x32 (odd k) with 2048-byte blocks: the messages involved in
 //     contention events between steps, counted from the contention log for comparison with the
 //     seed's 3n/4 (recorded as test properties and printed; the docs report the numbers). The
@@ -37,6 +44,7 @@
 #include "collective_data.h"
 #include "collective_harness.h"
 #include "collective_report.h"
+#include "edn_mesh.h"
 #include "edn_reduction.h"
 #include "edn_transpose.h"
 #include "network_test_util.h"
@@ -301,6 +309,62 @@ INSTANTIATE_TEST_SUITE_P(Sizes, EdnTransposeOddK, ::testing::Values(8, 32),
                          [](const auto& param_info) {
                            return "n" + std::to_string(param_info.param);
                          });
+
+// ---- EDN broadcast on general meshes: seed 000 sections 3.3.2-3.4 ---------------------------
+
+struct BroadcastCase {
+  std::string name;
+  std::vector<int> dims;
+  RootSelection roots;
+  int sample;
+  int min_total, max_total;  // seed 000 Tables 3.2-3.5 (0: no table row)
+};
+
+class EdnBroadcastGeneral : public ::testing::TestWithParam<BroadcastCase> {};
+
+TEST_P(EdnBroadcastGeneral, VerifiedInThePatternsStepsWithoutStepwiseContention) {
+  const BroadcastCase& b = GetParam();
+  Config c = testing::mesh_config(b.dims);
+  c.network.router.port_model = PortModel::kAllPort;
+  c.workload = Workload::kCollective;
+  c.collective.algorithms = {CollectiveAlgorithm::kEdnBroadcast};
+  c.collective.roots = b.roots;
+  if (b.roots == RootSelection::kSample) c.collective.sample = b.sample;
+  c.collective.message_bytes = {24};
+  c.node.alpha_cycles = 20;
+  c.node.gamma_cycles = 10;
+  c.validate();
+  CollectiveHarness h("h", c);
+  run(h);
+  const fw::EdnMesh pattern(b.dims);
+  const auto nodes = static_cast<std::size_t>(pattern.nodes());
+  const std::size_t roots = b.roots == RootSelection::kAll ? nodes : std::size_t(b.sample);
+  ASSERT_EQ(h.results().size(), roots);
+  for (const OperationResult& r : h.results()) {
+    EXPECT_EQ(r.messages, nodes - 1) << "root " << r.op.root;
+    EXPECT_EQ(r.steps, pattern.startup_steps(r.op.root) + pattern.height()) << "root " << r.op.root;
+    if (b.max_total > 0) {
+      EXPECT_GE(r.steps, b.min_total) << "root " << r.op.root;
+      EXPECT_LE(r.steps, b.max_total) << "root " << r.op.root;
+    }
+    EXPECT_EQ(r.contention_stepwise, 0u) << "root " << r.op.root;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Sizes, EdnBroadcastGeneral,
+    ::testing::Values(BroadcastCase{"m5x5_all_roots", {5, 5}, RootSelection::kAll, 0, 3, 4},
+                      BroadcastCase{"m6x6_sample", {6, 6}, RootSelection::kSample, 8, 3, 4},
+                      BroadcastCase{"m7x7_all_roots", {7, 7}, RootSelection::kAll, 0, 3, 4},
+                      BroadcastCase{"m10x10_sample", {10, 10}, RootSelection::kSample, 6, 4, 5},
+                      BroadcastCase{"m12x12_sample", {12, 12}, RootSelection::kSample, 4, 4, 5},
+                      BroadcastCase{"m14x14_sample", {14, 14}, RootSelection::kSample, 4, 4, 5},
+                      BroadcastCase{"m8x4_all_roots", {8, 4}, RootSelection::kAll, 0, 0, 0},
+                      BroadcastCase{"m9x9_sample", {9, 9}, RootSelection::kSample, 4, 0, 0},
+                      BroadcastCase{"m4x4x4_sample", {4, 4, 4}, RootSelection::kSample, 8, 4, 4},
+                      BroadcastCase{"m4x4x5_sample", {4, 4, 5}, RootSelection::kSample, 4, 4, 4},
+                      BroadcastCase{"m8x8x5_sample", {8, 8, 5}, RootSelection::kSample, 2, 5, 5}),
+    [](const auto& param_info) { return param_info.param.name; });
 
 }  // namespace
 }  // namespace wormsim
