@@ -38,22 +38,38 @@ FirmwareTables make_firmware_tables(const Config& config) {
            std::find(algs.begin(), algs.end(), a) != algs.end();
   };
   int k = 0;
-  if (uses(CollectiveAlgorithm::kEdnBroadcast) || uses(CollectiveAlgorithm::kEdnReduce) ||
-      uses(CollectiveAlgorithm::kEdnGather) || uses(CollectiveAlgorithm::kEdnTranspose))
+  if (uses(CollectiveAlgorithm::kEdnTranspose))
     while ((1 << k) < config.network.topology.dims.at(0)) ++k;
   const bool torus = config.network.topology.kind == TopologyKind::kTorus;
+  const std::vector<int>& dims = config.network.topology.dims;
+  // The general constructions are searches (EdnMesh, the reduction's completion); validation
+  // admits every 2D mesh, so a size for which a search finds nothing is reported as a
+  // configuration error naming the algorithm, not as a firmware fault.
+  const auto build = [&](CollectiveAlgorithm a, auto make) {
+    try {
+      return make();
+    } catch (const std::logic_error& e) {
+      const auto i =
+          static_cast<std::size_t>(std::find(algs.begin(), algs.end(), a) - algs.begin());
+      throw ConfigError("collective.algorithms[" + std::to_string(i) + "]",
+                        to_string(a) + ": no pattern for this network: " + e.what());
+    }
+  };
   if (uses(CollectiveAlgorithm::kEdnBroadcast) && torus)
-    t.edn_torus = std::make_shared<const EdnTorusPattern>(config.network.topology.dims);
+    t.edn_torus = std::make_shared<const EdnTorusPattern>(dims);
   if (uses(CollectiveAlgorithm::kEdnBroadcast) && !torus) {
     // 2^k x 2^k squares keep the Appendix A pattern (Table 3.1); every other mesh EdnMesh.
-    const std::vector<int>& dims = config.network.topology.dims;
-    if (dims.size() == 2 && dims[0] == dims[1] && dims[0] >= 4 && (dims[0] & (dims[0] - 1)) == 0)
+    if (dims.size() == 2 && dims[0] == dims[1] && dims[0] >= 4 && (dims[0] & (dims[0] - 1)) == 0) {
+      while ((1 << k) < dims[0]) ++k;
       t.edn = std::make_shared<const EdnPattern>(k);
-    else
-      t.edn_mesh = std::make_shared<const EdnMesh>(dims);
+    } else {
+      t.edn_mesh = build(CollectiveAlgorithm::kEdnBroadcast,
+                         [&] { return std::make_shared<const EdnMesh>(dims); });
+    }
   }
-  if (uses(CollectiveAlgorithm::kEdnReduce) || uses(CollectiveAlgorithm::kEdnGather))
-    t.edn_reduction = std::make_shared<const EdnReduction>(k);
+  for (CollectiveAlgorithm a : {CollectiveAlgorithm::kEdnReduce, CollectiveAlgorithm::kEdnGather})
+    if (uses(a) && !t.edn_reduction)
+      t.edn_reduction = build(a, [&] { return std::make_shared<const EdnReduction>(dims); });
   if (uses(CollectiveAlgorithm::kEdnTranspose))
     t.edn_transpose = std::make_shared<const EdnTranspose>(k);
   return t;

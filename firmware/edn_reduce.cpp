@@ -1,6 +1,6 @@
-// EDN reduction and gather on a 2^k x 2^k all-port mesh under XY routing (seed 000 section
-// 3.5, Fig. 3.26): the rotated, reversed EDN tree in k - 1 steps, then the completion steps to
-// the root (fw::EdnReduction, computed once per run in FirmwareTables). Every node but the
+// EDN reduction and gather on an all-port 2D mesh under XY routing (seed 000 section 3.5,
+// Fig. 3.26, Tables 3.6-3.7): the rotated, reversed EDN tree (k - 1 steps on 2^k x 2^k), then
+// the completion steps to the root (fw::EdnReduction, computed once per run in FirmwareTables). Every node but the
 // root sends exactly one message, after taking every message its role lists (by source and
 // step, fw::Mailbox), tagged with its step.
 //  - edn_reduce: each message is the element-wise reduction of its sender's subtree, combined

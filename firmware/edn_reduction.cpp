@@ -1,6 +1,7 @@
 #include "edn_reduction.h"
 
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -24,18 +25,35 @@ bool disjoint(const std::vector<int>& a, const std::vector<int>& b) {
 
 }  // namespace
 
-EdnReduction::EdnReduction(int k) : k_(k), side_(1 << k) {
+EdnReduction::EdnReduction(int k) { from_pattern(k); }
+
+EdnReduction::EdnReduction(const std::vector<int>& dims) {
+  if (dims.size() != 2 || dims[0] < 1 || dims[1] < 1)
+    throw std::invalid_argument("EDN reduction: needs a 2D mesh {w, h}, w, h >= 1");
+  const int w = dims[0];
+  if (w == dims[1] && w >= 4 && w <= 1024 && (w & (w - 1)) == 0) {
+    int k = 0;
+    while ((1 << k) < w) ++k;
+    from_pattern(k);
+  } else {
+    from_mesh(dims);
+  }
+}
+
+void EdnReduction::from_pattern(int k) {
   const EdnPattern pattern(k);  // validates k
-  const auto n = static_cast<std::size_t>(side_) * static_cast<std::size_t>(side_);
+  w_ = h_ = 1 << k;
+  tree_height_ = k - 1;
+  const int side = w_;
+  const auto n = static_cast<std::size_t>(side) * static_cast<std::size_t>(side);
   // 90 degrees: (x, y) -> (side - 1 - y, x).
-  const auto rotate = [this](NodeId v) {
-    const int x = static_cast<int>(v) % side_, y = static_cast<int>(v) / side_;
-    return static_cast<NodeId>((side_ - 1 - y) + x * side_);
+  const auto rotate = [side](NodeId v) {
+    const int x = static_cast<int>(v) % side, y = static_cast<int>(v) / side;
+    return static_cast<NodeId>((side - 1 - y) + x * side);
   };
   parent_.assign(n, kNoNode);
   step_.assign(n, 0);
   tree_children_.assign(n, {});
-  subtree_.assign(n, {});
   for (std::size_t v = 0; v < n; ++v)
     for (NodeId c : pattern.tree_children(static_cast<NodeId>(v))) {
       // The broadcast sends v -> c in the step of level(c) + 1 from the bottom; reversed, the
@@ -45,13 +63,48 @@ EdnReduction::EdnReduction(int k) : k_(k), side_(1 << k) {
       step_[rc] = pattern.level(c) + 1;
       tree_children_[rv].push_back(rc);
     }
-  for (std::size_t i = 0; i < 4; ++i) tops_[i] = rotate(pattern.tops()[i]);
+  for (NodeId t : pattern.tops()) tops_.push_back(rotate(t));
+  finish();
+}
+
+void EdnReduction::from_mesh(const std::vector<int>& dims) {
+  w_ = dims[0];
+  h_ = dims[1];
+  // The descent on the h x w mesh; its node (x, y) lands on (w - 1 - y, x) of the w x h mesh.
+  const EdnMesh mesh({h_, w_});
+  tree_height_ = mesh.height();
+  const int w = w_, h = h_;
+  const auto rotate = [w, h](NodeId v) {
+    const int x = static_cast<int>(v) % h, y = static_cast<int>(v) / h;
+    return static_cast<NodeId>((w - 1 - y) + x * w);
+  };
+  const auto n = static_cast<std::size_t>(w_) * static_cast<std::size_t>(h_);
+  parent_.assign(n, kNoNode);
+  step_.assign(n, 0);
+  tree_children_.assign(n, {});
+  for (std::size_t v = 0; v < n; ++v)
+    for (const EdnMesh::TreeSend& t : mesh.tree_sends(static_cast<NodeId>(v))) {
+      // Received in descent round r, so it sends up in step height - r + 1, after every node
+      // it reached in a later round.
+      const NodeId rc = rotate(t.to), rv = rotate(static_cast<NodeId>(v));
+      parent_[rc] = rv;
+      step_[rc] = tree_height_ - t.round + 1;
+      tree_children_[rv].push_back(rc);
+    }
+  for (NodeId t : mesh.tops()) tops_.push_back(rotate(t));
+  finish();
+}
+
+void EdnReduction::finish() {
+  const std::size_t n = parent_.size();
+  subtree_.assign(n, {});
   // Subtrees, children before parents (a parent's step is above all its children's).
   std::vector<NodeId> order(n);
   for (std::size_t v = 0; v < n; ++v) order[v] = static_cast<NodeId>(v);
-  std::stable_sort(order.begin(), order.end(), [this](NodeId a, NodeId b) {
-    const int sa = parent_[a] == kNoNode ? k_ : step_[a];
-    const int sb = parent_[b] == kNoNode ? k_ : step_[b];
+  const int top_key = tree_height_ + 1;
+  std::stable_sort(order.begin(), order.end(), [this, top_key](NodeId a, NodeId b) {
+    const int sa = parent_[a] == kNoNode ? top_key : step_[a];
+    const int sb = parent_[b] == kNoNode ? top_key : step_[b];
     return sa < sb;
   });
   for (NodeId v : order) {
@@ -66,19 +119,19 @@ EdnReduction::EdnReduction(int k) : k_(k), side_(1 << k) {
   }
   std::size_t covered = 0;
   for (NodeId t : tops_) covered += subtree_[t].size();
-  if (covered != n) throw std::logic_error("EDN reduction: the four subtrees miss nodes");
+  if (covered != n) throw std::logic_error("EDN reduction: the top nodes' subtrees miss nodes");
 }
 
 std::vector<int> EdnReduction::xy_path(NodeId a, NodeId b) const {
   std::vector<int> out;
-  int x = static_cast<int>(a) % side_, y = static_cast<int>(a) / side_;
-  const int bx = static_cast<int>(b) % side_, by = static_cast<int>(b) / side_;
+  int x = static_cast<int>(a) % w_, y = static_cast<int>(a) / w_;
+  const int bx = static_cast<int>(b) % w_, by = static_cast<int>(b) / w_;
   while (x != bx) {
-    out.push_back((x + y * side_) * 4 + (bx > x ? 0 : 1));
+    out.push_back((x + y * w_) * 4 + (bx > x ? 0 : 1));
     x += bx > x ? 1 : -1;
   }
   while (y != by) {
-    out.push_back((x + y * side_) * 4 + (by > y ? 2 : 3));
+    out.push_back((x + y * w_) * 4 + (by > y ? 2 : 3));
     y += by > y ? 1 : -1;
   }
   return out;
@@ -91,67 +144,68 @@ std::vector<EdnSend> EdnReduction::completion(NodeId root) const {
   for (NodeId t : tops_)
     if (t != root) m.push_back(t);
   const std::size_t ms = m.size();
+  if (ms == 0) return {};
   std::vector<NodeId> targets = m;
   targets.push_back(root);
-  std::vector<std::vector<int>> path(ms * targets.size());
-  for (std::size_t i = 0; i < ms; ++i)
-    for (std::size_t j = 0; j < targets.size(); ++j)
-      if (i != j) path[i * targets.size() + j] = xy_path(m[i], targets[j]);
+  const std::size_t nt = targets.size();
   const std::size_t root_index = ms;
-  if (ms == 0) return {};
+  std::vector<std::vector<int>> path(ms * nt);
+  for (std::size_t i = 0; i < ms; ++i)
+    for (std::size_t j = 0; j < nt; ++j)
+      if (i != j) path[i * nt + j] = xy_path(m[i], targets[j]);
   for (int steps = 1; steps <= 4; ++steps) {
+    // Depth-first over (parent, step) per sender, pruning a partial assignment as soon as two
+    // sends of one step share a link or a sender would send before it has received. Among the
+    // complete ones: fewest messages arriving at one node in one step, then fewest hops, then
+    // the smallest assignment (parents, then steps, read as numbers with sender 0 the lowest
+    // digit), so the choice does not depend on the search order.
+    using Score = std::tuple<int, std::size_t, std::size_t, std::size_t>;
     bool found = false;
-    std::tuple<int, std::size_t> best{0, 0};  // (busiest receiver per step, hops)
-    std::vector<std::size_t> best_parent;
-    std::vector<int> best_step;
-    std::size_t parent_combos = 1, step_combos = 1;
-    for (std::size_t i = 0; i < ms; ++i) parent_combos *= targets.size();
-    for (std::size_t i = 0; i < ms; ++i) step_combos *= static_cast<std::size_t>(steps);
-    std::vector<std::size_t> parent(ms);
-    std::vector<int> step(ms);
-    for (std::size_t pc = 0; pc < parent_combos; ++pc) {
-      std::size_t code = pc;
-      bool ok = true;
-      for (std::size_t i = 0; i < ms; ++i) {
-        parent[i] = code % targets.size();
-        code /= targets.size();
-        if (parent[i] == i) ok = false;
+    Score best{};
+    std::vector<std::size_t> parent(ms), best_parent;
+    std::vector<int> step(ms), best_step;
+    const auto evaluate = [&] {
+      int busiest = 0;
+      std::size_t hops = 0, pcode = 0, scode = 0;
+      for (std::size_t i = ms; i-- > 0;) {
+        int same = 0;
+        for (std::size_t j = 0; j < ms; ++j)
+          if (parent[j] == parent[i] && step[j] == step[i]) ++same;
+        busiest = std::max(busiest, same);
+        hops += path[i * nt + parent[i]].size();
+        pcode = pcode * nt + parent[i];
+        scode = scode * static_cast<std::size_t>(steps) + static_cast<std::size_t>(step[i] - 1);
       }
-      if (!ok) continue;
-      for (std::size_t sc = 0; sc < step_combos; ++sc) {
-        code = sc;
-        for (std::size_t i = 0; i < ms; ++i) {
-          step[i] = 1 + static_cast<int>(code % static_cast<std::size_t>(steps));
-          code /= static_cast<std::size_t>(steps);
-        }
-        // A top node sends after it has received (this also rules out cycles).
-        bool valid = true;
-        for (std::size_t i = 0; i < ms && valid; ++i)
-          if (parent[i] != root_index && step[parent[i]] <= step[i]) valid = false;
-        for (std::size_t i = 0; i < ms && valid; ++i)
-          for (std::size_t j = i + 1; j < ms && valid; ++j)
-            if (step[i] == step[j] && !disjoint(path[i * targets.size() + parent[i]],
-                                                path[j * targets.size() + parent[j]]))
-              valid = false;
-        if (!valid) continue;
-        int busiest = 0;
-        std::size_t hops = 0;
-        for (std::size_t i = 0; i < ms; ++i) {
-          int same = 0;
-          for (std::size_t j = 0; j < ms; ++j)
-            if (parent[j] == parent[i] && step[j] == step[i]) ++same;
-          busiest = std::max(busiest, same);
-          hops += path[i * targets.size() + parent[i]].size();
-        }
-        const auto score = std::make_tuple(busiest, hops);
-        if (!found || score < best) {
-          found = true;
-          best = score;
-          best_parent = parent;
-          best_step = step;
+      const Score score{busiest, hops, pcode, scode};
+      if (!found || score < best) {
+        found = true;
+        best = score;
+        best_parent = parent;
+        best_step = step;
+      }
+    };
+    const std::function<void(std::size_t)> assign = [&](std::size_t i) {
+      if (i == ms) {
+        evaluate();
+        return;
+      }
+      for (std::size_t p = 0; p < nt; ++p) {
+        if (p == i) continue;
+        for (int s = 1; s <= steps; ++s) {
+          bool ok = true;
+          for (std::size_t j = 0; j < i && ok; ++j) {
+            if (step[j] == s && !disjoint(path[i * nt + p], path[j * nt + parent[j]])) ok = false;
+            if (parent[j] == i && s <= step[j]) ok = false;  // i sends after j's arrival
+            if (p == j && step[j] <= s) ok = false;          // j forwards after i's arrival
+          }
+          if (!ok) continue;
+          parent[i] = p;
+          step[i] = s;
+          assign(i + 1);
         }
       }
-    }
+    };
+    assign(0);
     if (!found) continue;
     // Carries: a top node's subtree plus what it received, in step order.
     std::vector<std::vector<NodeId>> carries(ms);

@@ -1,5 +1,5 @@
-// EDN reduction and gather pattern of a 2^k x 2^k all-port mesh under XY routing (seed 000
-// section 3.5, Fig. 3.26, Table 3.6), as a pure function of the root.
+// EDN reduction and gather pattern of an all-port 2D mesh under XY routing (seed 000 section
+// 3.5, Fig. 3.26, Tables 3.6-3.7), as a pure function of the root.
 //
 // Seed 000 section 3.5: reversing the EDN broadcast tree fails under XY routing ("the children
 // nodes of some parent nodes cannot all transmit to that parent at the same time because the
@@ -8,23 +8,27 @@
 // an EDN. After three steps, the four level-3 EDNs have received the data from their
 // children. Two more completion steps are required to deliver the data to the root node."
 //
-// Tree (steps 1 .. k-1): the broadcast pattern (EdnPattern, seed 000 section 3.3) rotated by 90
-// degrees, (x, y) -> (2^k - 1 - y, x), with every edge reversed. A level-j node sends its
-// subtree's data to its parent in step j + 1. Why this stays contention-free (docs/
-// edn-reduction-transpose.md): the rotation turns a broadcast step's link-disjoint XY paths
-// into YX paths, and a YX path reversed is exactly the XY route from child to parent, over the
-// same links in the opposite direction.
-// Completion (RECONSTRUCTED; the seed gives it only as a step count): the four rotated top
-// nodes deliver to the root along a tree over {tops, root} whose sends are found by search:
+// Tree: the broadcast pattern rotated by 90 degrees, (x, y) -> (w - 1 - y, x), with every edge
+// reversed. On 2^k x 2^k meshes the pattern is Appendix A's (EdnPattern, section 3.3; k - 1
+// steps, Table 3.6): a level-j node sends its subtree's data to its parent in step j + 1. On
+// every other w x h mesh it is the general EDN descent (EdnMesh, sections 3.3.2-3.3.3, built
+// on the h x w mesh that the rotation maps onto w x h; height() rounds, Tables 3.2-3.4): a node
+// reached in descent round r sends in step height - r + 1. Why this stays contention-free
+// (docs/edn-reduction-transpose.md): the rotation turns a broadcast step's link-disjoint XY
+// paths into YX paths, and a YX path reversed is exactly the XY route from child to parent,
+// over the same links in the opposite direction.
+// Completion (RECONSTRUCTED; the seed gives it only as a step count): the rotated top nodes
+// (four on 2^k x 2^k, two to six elsewhere) deliver to the root along a tree over {tops,
+// root} whose sends are found by search:
 // fewest steps with link-disjoint XY paths in every step, then fewest messages arriving at one
 // node in one step, then fewest hops. The root keeps its data and what its tree children send
 // it; its ancestors forward their subtrees without the root's, so every node but the root
 // sends exactly once: N - 1 messages.
 #pragma once
 
-#include <array>
 #include <vector>
 
+#include "edn_mesh.h"
 #include "edn_pattern.h"
 #include "flit.h"
 
@@ -43,12 +47,17 @@ struct EdnSend {
 class EdnReduction {
  public:
   explicit EdnReduction(int k);  // 2^k x 2^k, 2 <= k <= 10; node id = x + y * 2^k
+  // dims {w, h}, w, h >= 1: the 2^k x 2^k squares (k >= 2) as EdnReduction(k), every other
+  // mesh from EdnMesh. Node id = x + y * w. Throws std::invalid_argument for other shapes and
+  // std::logic_error if no pattern or no completion is found.
+  explicit EdnReduction(const std::vector<int>& dims);
 
-  int side() const { return side_; }
-  // Steps of the tree phase (seed 000 Table 3.6's "tree height"): k - 1.
-  int tree_height() const { return k_ - 1; }
-  // The rotated pattern's four top nodes, which hold their subtrees after the tree phase.
-  const std::array<NodeId, 4>& tops() const { return tops_; }
+  int columns() const { return w_; }
+  int rows() const { return h_; }
+  // Steps of the tree phase (seed 000 Tables 3.6-3.7's "tree height"): k - 1 on 2^k x 2^k.
+  int tree_height() const { return tree_height_; }
+  // The rotated pattern's top nodes, which hold their subtrees after the tree phase.
+  const std::vector<NodeId>& tops() const { return tops_; }
   // The parent of `n` in the rotated, reversed tree (kNoNode for the top nodes) and the step
   // in which n sends to it.
   NodeId tree_parent(NodeId n) const { return parent_[n]; }
@@ -76,9 +85,15 @@ class EdnReduction {
   // ancestor of the root.
   std::vector<NodeId> carries_of(NodeId v, NodeId root) const;
 
-  int k_;
-  int side_;
-  std::array<NodeId, 4> tops_{};
+  void from_pattern(int k);
+  void from_mesh(const std::vector<int>& dims);
+  // Subtrees from parent_ / step_ / tree_children_; checks that the tops cover every node.
+  void finish();
+
+  int w_ = 0;
+  int h_ = 0;
+  int tree_height_ = 0;
+  std::vector<NodeId> tops_;
   std::vector<NodeId> parent_;
   std::vector<int> step_;
   std::vector<std::vector<NodeId>> tree_children_;

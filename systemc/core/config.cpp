@@ -806,15 +806,22 @@ void Config::validate_node_layer(int nodes) const {
   for (std::size_t i = 0; i < col.algorithms.size(); ++i) {
     const std::string key = fmt::format("collective.algorithms[{}]", i);
     const std::string name = to_string(col.algorithms[i]);
-    // The EDN patterns (seed 000 sections 3.3, 3.5): 2^k x 2^k all-port meshes, XY routing.
-    const auto require_edn_mesh = [&](const char* section) {
-      const bool square =
-          topo.kind == TopologyKind::kMesh && topo.dims.size() == 2 && topo.dims[0] == topo.dims[1];
-      const int side = square ? topo.dims[0] : 0;
-      require(square && side >= 4 && side <= 1024 && (side & (side - 1)) == 0, key,
-              fmt::format("{} needs a 2D mesh of 2^k x 2^k nodes, 2 <= k <= 10 (seed 000 "
-                          "section {})",
-                          name, section));
+    // The EDN patterns (seed 000 sections 3.5-3.6): all-port 2D meshes, XY routing; the
+    // transpose only on 2^k x 2^k (any_size false), reduction and gather on any size (fw::
+    // EdnReduction over fw::EdnMesh, Table 3.7).
+    const auto require_edn_mesh = [&](const char* section, bool any_size) {
+      const bool mesh2d = topo.kind == TopologyKind::kMesh && topo.dims.size() == 2;
+      if (any_size) {
+        require(mesh2d, key,
+                fmt::format("{} needs a 2D mesh (seed 000 section {})", name, section));
+      } else {
+        const bool square = mesh2d && topo.dims[0] == topo.dims[1];
+        const int side = square ? topo.dims[0] : 0;
+        require(square && side >= 4 && side <= 1024 && (side & (side - 1)) == 0, key,
+                fmt::format("{} needs a 2D mesh of 2^k x 2^k nodes, 2 <= k <= 10 (seed 000 "
+                            "section {})",
+                            name, section));
+      }
       require(network.router.port_model == PortModel::kAllPort, key,
               fmt::format("{} needs network.router.port_model: all_port (seed 000 section {})",
                           name, section));
@@ -954,7 +961,7 @@ void Config::validate_node_layer(int nodes) const {
                 "use network.routing.algorithm dor or ecube");
         break;
       case CollectiveAlgorithm::kEdnTranspose:
-        require_edn_mesh("3.6");
+        require_edn_mesh("3.6", false);
         for (std::size_t b = 0; b < col.message_bytes.size(); ++b) {
           const std::uint64_t blocks = edn_transpose_max_blocks(topo.dims[0]);
           require(col.message_bytes[b] * blocks <= kMaxMessageBytes,
@@ -975,7 +982,8 @@ void Config::validate_node_layer(int nodes) const {
         [[fallthrough]];
       case CollectiveAlgorithm::kEdnReduce:
       case CollectiveAlgorithm::kEdnGather:
-        if (col.algorithms[i] != CollectiveAlgorithm::kDirectTranspose) require_edn_mesh("3.5");
+        if (col.algorithms[i] != CollectiveAlgorithm::kDirectTranspose)
+          require_edn_mesh("3.5", true);
         if (col.algorithms[i] == CollectiveAlgorithm::kEdnGather)
           // A completion message can carry every node's block (fw::EdnReduction).
           for (std::size_t b = 0; b < col.message_bytes.size(); ++b)
