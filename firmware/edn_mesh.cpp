@@ -336,7 +336,8 @@ class Builder {
   // hub first when `want_hub`), then the smallest set.
   Block base(const P& size, bool want_hub) {
     std::optional<Block> best;
-    std::vector<std::vector<std::array<int, 2>>> planes = cockayne_dominating_sets(size[0], size[1]);
+    std::vector<std::vector<std::array<int, 2>>> planes =
+        cockayne_dominating_sets(size[0], size[1]);
     if (size[0] * size[1] <= 64) {
       const auto exact = minimum_dominating_sets(size[0], size[1], 16);
       planes.insert(planes.end(), exact.begin(), exact.end());

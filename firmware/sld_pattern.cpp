@@ -79,9 +79,8 @@ std::vector<std::vector<NodeId>> SldPattern::umesh_groups(const Phase1& p1, Node
   std::vector<std::vector<NodeId>> groups;
   for (NodeId to : s) {
     const int channel = first_hop(self, to);
-    if (groups.empty() ||
-        std::any_of(groups.back().begin(), groups.back().end(),
-                    [&](NodeId t) { return first_hop(self, t) == channel; }))
+    if (groups.empty() || std::any_of(groups.back().begin(), groups.back().end(),
+                                      [&](NodeId t) { return first_hop(self, t) == channel; }))
       groups.emplace_back();
     groups.back().push_back(to);
   }
@@ -91,8 +90,8 @@ std::vector<std::vector<NodeId>> SldPattern::umesh_groups(const Phase1& p1, Node
 SldPattern::Phase1 SldPattern::phase1(NodeId root, PortModel ports) const {
   Phase1 p1;
   p1.chain = chain(root);
-  p1.root_index =
-      static_cast<std::size_t>(std::find(p1.chain.begin(), p1.chain.end(), root) - p1.chain.begin());
+  p1.root_index = static_cast<std::size_t>(std::find(p1.chain.begin(), p1.chain.end(), root) -
+                                           p1.chain.begin());
   p1.received.assign(static_cast<std::size_t>(nodes()), -1);
   p1.received[root] = 0;
   const std::uint64_t span = 4 * static_cast<std::uint64_t>(nodes());
@@ -106,7 +105,8 @@ SldPattern::Phase1 SldPattern::phase1(NodeId root, PortModel ports) const {
           const int step = p1.received[u] + 1 + static_cast<int>(g);
           p1.received[c] = step;
           for (int l : path(u, c))
-            p1.links.insert(static_cast<std::uint64_t>(step) * span + static_cast<std::uint64_t>(l));
+            p1.links.insert(static_cast<std::uint64_t>(step) * span +
+                            static_cast<std::uint64_t>(l));
           next.push_back(c);
         }
     }
@@ -125,7 +125,8 @@ std::vector<std::vector<NodeId>> SldPattern::children(const Phase1& p1, NodeId r
   for (NodeId v : assigned_[self]) {
     if (v == root) continue;
     const int channel = first_hop(self, v);
-    const std::uint64_t link = static_cast<std::uint64_t>(self) * 4 + static_cast<std::uint64_t>(channel);
+    const std::uint64_t link =
+        static_cast<std::uint64_t>(self) * 4 + static_cast<std::uint64_t>(channel);
     std::size_t g = ports == PortModel::kAllPort ? 0 : from;
     // The channel is busy in a step when a U-mesh worm (this node's own included) crosses it.
     while (p1.links.count(static_cast<std::uint64_t>(p1.received[self] + 1 + static_cast<int>(g)) *

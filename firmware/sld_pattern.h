@@ -31,7 +31,7 @@
 // passing through a dominating node in the same step would share that link (on 5x7, 8x8, 9x9
 // ... it does), so the neighbour send waits: RECONSTRUCTED, the seed's 4x4 example has no such
 // case. Every step's sends are then link-disjoint under XY routing (U-mesh's unicasts are
-// contention-free, [103]), and the broadcast ends within one step of the last U-mesh step.
+// contention-free, [103]); an all-port broadcast ends at most one step after U-mesh's bound.
 // This is Fig. 3.3 exactly: from the source (2,0), (1,0) and (2,3) in step 1; in step 2 (1,0)
 // sends to (0,2) and (1,1), (2,3) to (3,1), (1,3) and (2,2); the rest in step 3.
 // Phase 1 takes ceil(log2(|D'| + 1)) steps on one-port semantics (U-mesh's bound; the seed
@@ -79,7 +79,7 @@ class SldPattern {
   struct Send {
     NodeId from = 0;
     NodeId to = 0;
-    int step = 0;      // 1, 2, ...
+    int step = 0;         // 1, 2, ...
     bool phase2 = false;  // a dominator to an assigned neighbour
   };
   // The whole broadcast from `root`, ordered by step.

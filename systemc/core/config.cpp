@@ -857,11 +857,12 @@ void Config::validate_node_layer(int nodes) const {
         require(topo.kind == TopologyKind::kMesh && topo.dims.size() == 2, key,
                 "sld_broadcast needs a 2D mesh (network.topology: mesh, two sides; seed 000 "
                 "section 3.2)");
-        require(network.routing.algorithm == RoutingAlgorithm::kDimensionOrder &&
-                    (network.routing.order.empty() || network.routing.order == std::vector<int>{0, 1}),
-                key,
-                "sld_broadcast's U-mesh chain assumes XY routing (network.routing.algorithm dor, "
-                "network.routing.order [0, 1])");
+        require(
+            network.routing.algorithm == RoutingAlgorithm::kDimensionOrder &&
+                (network.routing.order.empty() || network.routing.order == std::vector<int>{0, 1}),
+            key,
+            "sld_broadcast's U-mesh chain assumes XY routing (network.routing.algorithm dor, "
+            "network.routing.order [0, 1])");
         break;
       case CollectiveAlgorithm::kUTorus:
         require(topo.kind == TopologyKind::kTorus, key,

@@ -78,14 +78,13 @@ TEST_P(SldBroadcast, VerifiedInThePatternsStepsWithoutStepwiseContention) {
 
 INSTANTIATE_TEST_SUITE_P(
     Sizes, SldBroadcast,
-    ::testing::Values(SldCase{"m4x4_all_port", 4, 4, PortModel::kAllPort, RootSelection::kAll, 0},
-                      SldCase{"m4x4_one_port", 4, 4, PortModel::kOnePort, RootSelection::kAll, 0},
-                      SldCase{"m5x7_all_port", 5, 7, PortModel::kAllPort, RootSelection::kAll, 0},
-                      SldCase{"m5x7_one_port", 5, 7, PortModel::kOnePort, RootSelection::kAll, 0},
-                      SldCase{"m8x8_all_port", 8, 8, PortModel::kAllPort, RootSelection::kSample,
-                              8},
-                      SldCase{"m8x8_one_port", 8, 8, PortModel::kOnePort, RootSelection::kSample,
-                              8}),
+    ::testing::Values(
+        SldCase{"m4x4_all_port", 4, 4, PortModel::kAllPort, RootSelection::kAll, 0},
+        SldCase{"m4x4_one_port", 4, 4, PortModel::kOnePort, RootSelection::kAll, 0},
+        SldCase{"m5x7_all_port", 5, 7, PortModel::kAllPort, RootSelection::kAll, 0},
+        SldCase{"m5x7_one_port", 5, 7, PortModel::kOnePort, RootSelection::kAll, 0},
+        SldCase{"m8x8_all_port", 8, 8, PortModel::kAllPort, RootSelection::kSample, 8},
+        SldCase{"m8x8_one_port", 8, 8, PortModel::kOnePort, RootSelection::kSample, 8}),
     [](const auto& param_info) { return param_info.param.name; });
 
 TEST(Fig33, ThreeStepsFromTwoZeroOnTheAllPortFourByFour) {

@@ -80,14 +80,14 @@ Walk walk(const SldPattern& p, NodeId root, PortModel ports, bool children = fal
       const auto [it, fresh] = used[s].emplace(l, std::make_pair(u, c));
       EXPECT_TRUE(fresh) << "link " << l.first << "/" << l.second << " twice in step " << s
                          << " (root " << root << ", " << p.width() << "x" << p.height() << ", "
-                         << (ports == PortModel::kAllPort ? "all" : "one") << "-port): "
-                         << it->second.first << "->" << it->second.second << " and " << u << "->"
-                         << c;
+                         << (ports == PortModel::kAllPort ? "all" : "one")
+                         << "-port): " << it->second.first << "->" << it->second.second << " and "
+                         << u << "->" << c;
     }
   }
   for (int n = 0; n < nodes; ++n)
-    EXPECT_NE(step[static_cast<std::size_t>(n)], -1) << "node " << n << " never reached (root "
-                                                      << root << ")";
+    EXPECT_NE(step[static_cast<std::size_t>(n)], -1)
+        << "node " << n << " never reached (root " << root << ")";
   if (children) {
     std::set<std::tuple<NodeId, NodeId, int>> from_children;
     for (int n = 0; n < nodes; ++n) {
@@ -128,8 +128,10 @@ TEST(Fig33, FourByFourFromTwoZero) {
   // in step 2 ... node (1,0) can also forward the message to node (1,1) in step 2, and node
   // (2,3) can also forward the message to nodes (1,3) and (2,2) in step 2."
   const std::set<std::pair<NodeId, NodeId>> want1{{source, id(1, 0)}, {source, id(2, 3)}};
-  const std::set<std::pair<NodeId, NodeId>> want2{{id(1, 0), id(0, 2)}, {id(1, 0), id(1, 1)},
-                                                  {id(2, 3), id(3, 1)}, {id(2, 3), id(1, 3)},
+  const std::set<std::pair<NodeId, NodeId>> want2{{id(1, 0), id(0, 2)},
+                                                  {id(1, 0), id(1, 1)},
+                                                  {id(2, 3), id(3, 1)},
+                                                  {id(2, 3), id(1, 3)},
                                                   {id(2, 3), id(2, 2)}};
   EXPECT_EQ(step1, want1);
   EXPECT_EQ(step2, want2);
@@ -213,8 +215,8 @@ TEST(Schedule, EveryRootLargerMeshes) {
 TEST(Schedule, AgainstTheSeedsEstimate) {
   std::cout << "mesh N |D| seed(ceil(log2 N)-1) umesh(ceil(log2 N)) all_port[min,max] "
                "one_port[min,max]\n";
-  for (const auto& [w, h] : {std::pair<int, int>{4, 4}, {5, 5}, {8, 8}, {16, 16}, {5, 7},
-                             {32, 32}}) {
+  for (const auto& [w, h] :
+       {std::pair<int, int>{4, 4}, {5, 5}, {8, 8}, {16, 16}, {5, 7}, {32, 32}}) {
     const SldPattern p(w, h);
     int amin = 1 << 30, amax = 0, omin = 1 << 30, omax = 0;
     for (int r = 0; r < w * h; ++r) {
