@@ -72,6 +72,9 @@ FirmwareTables make_firmware_tables(const Config& config) {
       t.edn_reduction = build(a, [&] { return std::make_shared<const EdnReduction>(dims); });
   if (uses(CollectiveAlgorithm::kEdnTranspose))
     t.edn_transpose = std::make_shared<const EdnTranspose>(k);
+  if (uses(CollectiveAlgorithm::kSldBroadcast))
+    t.sld = std::make_shared<const SldPattern>(config.network.topology.dims.at(0),
+                                               config.network.topology.dims.at(1));
   return t;
 }
 
@@ -168,6 +171,9 @@ void run_scatter_collect(Runtime& rt, const Operation& op, const std::vector<std
 void run_fibonacci_tree(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                         const Deliver& deliver, const FirmwareTables& tables);
 
+void run_sld_broadcast(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                       const Deliver& deliver, const FirmwareTables& tables);
+
 void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                     const Deliver& deliver, const FirmwareTables& tables) {
   switch (op.algorithm) {
@@ -253,6 +259,8 @@ void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uin
     case CollectiveAlgorithm::kFibonacciTree:
       return run_fibonacci_tree(rt, op, data, deliver, tables);
     case CollectiveAlgorithm::kUTorus: return run_u_torus(rt, op, data, deliver, tables);
+    case CollectiveAlgorithm::kSldBroadcast:
+      return run_sld_broadcast(rt, op, data, deliver, tables);
   }
   throw std::logic_error("run_collective: unknown algorithm");
 }

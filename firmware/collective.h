@@ -14,6 +14,7 @@
 #include "edn_reduction.h"
 #include "edn_transpose.h"
 #include "runtime.h"
+#include "sld_pattern.h"
 
 namespace wormsim::fw {
 
@@ -53,6 +54,8 @@ struct FirmwareTables {
   // Set when the run uses edn_broadcast on a mesh other than 2^k x 2^k (seed 000 sections
   // 3.3.2, 3.4; fw::EdnMesh).
   std::shared_ptr<const EdnMesh> edn_mesh;
+  // Set when the run uses sld_broadcast (seed 000 section 3.2; fw::SldPattern).
+  std::shared_ptr<const SldPattern> sld;
 };
 FirmwareTables make_firmware_tables(const Config& config);
 

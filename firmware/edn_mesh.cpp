@@ -9,6 +9,8 @@
 #include <string>
 #include <tuple>
 
+#include "dominating_set.h"
+
 namespace wormsim::fw {
 
 namespace {
@@ -155,51 +157,6 @@ std::optional<std::pair<std::vector<P>, std::vector<Send>>> choose_tops(std::vec
     }
   }
   return std::nullopt;
-}
-
-// A dominating set of the w x h grid after Cockayne (seed 000 Fig. 3.2): the diagonal
-// pattern {(x, y): a x + b y = s (mod 5)} of the infinite grid, (a, b) in {(2, 1), (1, 2)},
-// framed; every node left undominated (its dominator lies outside the frame) gets a dominator
-// moved onto it; then dominators whose removal leaves every node dominated are dropped, first
-// in scan order. The distinct results over the ten patterns, smallest first (stable); for
-// 4 x 4 the first is pattern B of Fig. 3.6.
-std::vector<std::vector<std::array<int, 2>>> dominating_sets(int w, int h) {
-  std::vector<std::vector<std::array<int, 2>>> out;
-  for (const auto& [a, b] : {std::pair<int, int>{2, 1}, std::pair<int, int>{1, 2}})
-    for (int s : {2, 0, 1, 3, 4}) {
-      std::vector<char> dom(static_cast<std::size_t>(w * h), 0);
-      for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x)
-          dom[static_cast<std::size_t>(x + w * y)] = ((a * x + b * y) % 5 == s);
-      const auto covered = [&](int x, int y) {
-        const int nb[5][2] = {{0, 0}, {1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-        for (const auto& d : nb) {
-          const int u = x + d[0], v = y + d[1];
-          if (u >= 0 && u < w && v >= 0 && v < h && dom[static_cast<std::size_t>(u + w * v)])
-            return true;
-        }
-        return false;
-      };
-      for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x)
-          if (!covered(x, y)) dom[static_cast<std::size_t>(x + w * y)] = 1;
-      for (int i = 0; i < w * h; ++i) {
-        if (!dom[static_cast<std::size_t>(i)]) continue;
-        dom[static_cast<std::size_t>(i)] = 0;
-        bool ok = true;
-        for (int y = 0; y < h && ok; ++y)
-          for (int x = 0; x < w && ok; ++x) ok = covered(x, y);
-        if (!ok) dom[static_cast<std::size_t>(i)] = 1;
-      }
-      std::vector<std::array<int, 2>> set;
-      for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x)
-          if (dom[static_cast<std::size_t>(x + w * y)]) set.push_back({x, y});
-      if (std::find(out.begin(), out.end(), set) == out.end()) out.push_back(set);
-    }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const auto& a, const auto& b) { return a.size() < b.size(); });
-  return out;
 }
 
 // Every minimum dominating set of the w x h grid (w * h <= 64), up to `limit` of them, in
@@ -379,7 +336,8 @@ class Builder {
   // hub first when `want_hub`), then the smallest set.
   Block base(const P& size, bool want_hub) {
     std::optional<Block> best;
-    std::vector<std::vector<std::array<int, 2>>> planes = dominating_sets(size[0], size[1]);
+    std::vector<std::vector<std::array<int, 2>>> planes =
+        cockayne_dominating_sets(size[0], size[1]);
     if (size[0] * size[1] <= 64) {
       const auto exact = minimum_dominating_sets(size[0], size[1], 16);
       planes.insert(planes.end(), exact.begin(), exact.end());

@@ -87,7 +87,7 @@ std::optional<E> parse_of(const NameTable<E, N>& table, const std::string& name)
 
 constexpr NameTable<Workload, 2> kWorkloadNames{
     {{Workload::kSynthetic, "synthetic"}, {Workload::kCollective, "collective"}}};
-constexpr NameTable<CollectiveAlgorithm, 57> kCollectiveNames{
+constexpr NameTable<CollectiveAlgorithm, 58> kCollectiveNames{
     {{CollectiveAlgorithm::kPingPong, "ping_pong"},
      {CollectiveAlgorithm::kSeparateAddressing, "separate_addressing"},
      {CollectiveAlgorithm::kRecursiveDoubling, "recursive_doubling"},
@@ -144,7 +144,8 @@ constexpr NameTable<CollectiveAlgorithm, 57> kCollectiveNames{
      {CollectiveAlgorithm::kTreeRowcolAllreduce, "tree_rowcol_allreduce"},
      {CollectiveAlgorithm::kScatterCollect, "scatter_collect"},
      {CollectiveAlgorithm::kFibonacciTree, "fibonacci_tree"},
-     {CollectiveAlgorithm::kUTorus, "u_torus"}}};
+     {CollectiveAlgorithm::kUTorus, "u_torus"},
+     {CollectiveAlgorithm::kSldBroadcast, "sld_broadcast"}}};
 constexpr NameTable<CollectiveKind, 10> kKindNames{{{CollectiveKind::kPingPong, "ping_pong"},
                                                     {CollectiveKind::kBroadcast, "broadcast"},
                                                     {CollectiveKind::kScatter, "scatter"},
@@ -856,6 +857,20 @@ void Config::validate_node_layer(int nodes) const {
                           name, xyz.size() == 2 ? "[0, 1]" : "[0, 1, 2]"));
     };
     switch (col.algorithms[i]) {
+      case CollectiveAlgorithm::kSldBroadcast:
+        // Seed 000 section 3.2: a dominating set of a 2D mesh (Fig. 3.2), XY paths (fw::SldPattern).
+        require(col.destinations.empty() && col.random_destinations == 0, "collective.destinations",
+                "sld_broadcast is a broadcast; leave destinations empty");
+        require(topo.kind == TopologyKind::kMesh && topo.dims.size() == 2, key,
+                "sld_broadcast needs a 2D mesh (network.topology: mesh, two sides; seed 000 "
+                "section 3.2)");
+        require(
+            network.routing.algorithm == RoutingAlgorithm::kDimensionOrder &&
+                (network.routing.order.empty() || network.routing.order == std::vector<int>{0, 1}),
+            key,
+            "sld_broadcast's U-mesh chain assumes XY routing (network.routing.algorithm dor, "
+            "network.routing.order [0, 1])");
+        break;
       case CollectiveAlgorithm::kUTorus:
         require(topo.kind == TopologyKind::kTorus, key,
                 "u_torus orders nodes by their addresses relative to the root around the rings "

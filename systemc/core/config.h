@@ -133,6 +133,8 @@ enum class CollectiveAlgorithm {
   kScatterCollect,  // scatter_collect: scatter in row and columns, ring collects (Table 5.2)
   kFibonacciTree,   // fibonacci_tree: collective.segments-piece pipelined tree (Fig. 5.7)
   kUTorus,  // u_torus: U-mesh's halving over addresses relative to the root, seed 000 s. 4.4
+  // sld_broadcast: U-mesh to a dominating set, then one step to the neighbours, seed 000 s. 3.2
+  kSldBroadcast,
 };
 // What an operation computes, which fixes each node's input and what it must deliver
 // (firmware/collective_data.h; docs/collectives.md):
