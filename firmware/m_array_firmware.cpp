@@ -338,7 +338,8 @@ std::vector<std::uint8_t> in_node_order(const Runtime& rt, const Grid& g,
   std::vector<std::uint8_t> out;
   out.reserve(all.size());
   for (int n = 0; n < rt.nodes(); ++n) {
-    const std::vector<std::uint8_t> b = blocks_of(all, g.position(static_cast<NodeId>(n)), 1, bytes);
+    const std::vector<std::uint8_t> b =
+        blocks_of(all, g.position(static_cast<NodeId>(n)), 1, bytes);
     out.insert(out.end(), b.begin(), b.end());
   }
   return out;
@@ -382,8 +383,7 @@ void run_m_mesh_allgather(Runtime& rt, const Operation& op, const std::vector<st
     // The sender's blocks are contiguous in position order: a piece of a row or whole rows.
     const std::vector<std::uint32_t> theirs = m_mesh_gathered(g.cols, g.rows, from, step - 1);
     place_blocks(all, theirs.front(), theirs.size(), bytes,
-                 box.take(g.node(from), static_cast<std::uint32_t>(step)).data,
-                 "m_mesh_allgather");
+                 box.take(g.node(from), static_cast<std::uint32_t>(step)).data, "m_mesh_allgather");
   }
   if (box.unclaimed() > 0) throw std::logic_error("m_mesh_allgather: unexpected messages");
   deliver(in_node_order(rt, g, all, bytes));
@@ -418,8 +418,7 @@ void run_tree_rowcol_allgather(Runtime& rt, const Operation& op,
       if (rank + mask < length) {
         const int end = std::min(rank + 2 * mask, length);
         place_blocks(all, first(rank + mask), u(end - rank - mask) * unit, bytes,
-                     box.take(node(rank + mask), tag(base + k + 1)).data,
-                     "tree_rowcol_allgather");
+                     box.take(node(rank + mask), tag(base + k + 1)).data, "tree_rowcol_allgather");
       }
     }
     return true;
@@ -429,8 +428,8 @@ void run_tree_rowcol_allgather(Runtime& rt, const Operation& op,
     for (int j = 0; j < levels; ++j) {
       const int mask = 1 << (levels - 1 - j);
       if (rank % (2 * mask) == mask)
-        place_blocks(all, 0, u(rt.nodes()), bytes, box.take(node(rank - mask), tag(base + j + 1)).data,
-                     "tree_rowcol_allgather");
+        place_blocks(all, 0, u(rt.nodes()), bytes,
+                     box.take(node(rank - mask), tag(base + j + 1)).data, "tree_rowcol_allgather");
       else if (rank % (2 * mask) == 0 && rank + mask < length)
         rt.send(node(rank + mask), all, tag(base + j + 1));
     }

@@ -1225,7 +1225,7 @@ void Config::check_packet_flits(CollectiveAlgorithm alg, std::size_t dests, int 
       : alg == A::kEdnTranspose ? edn_transpose_max_blocks(network.topology.dims.at(0))
       : alg == A::kMArrayAllgather
           ? std::uint64_t{1} << (array_levels_of(static_cast<std::uint64_t>(nodes)) - 1)
-      : alg == A::kMMeshAllgather ? m_mesh_allgather_max_blocks(network.topology)
+      : alg == A::kMMeshAllgather      ? m_mesh_allgather_max_blocks(network.topology)
       : alg == A::kTreeRowcolAllgather ? static_cast<std::uint64_t>(nodes)
                                        : 1;
   const auto fb = static_cast<std::uint64_t>(network.flit_bytes);

@@ -344,8 +344,8 @@ TEST(MMesh, AllgatherConcatenatesEveryBlockInNodeOrder) {
           EXPECT_EQ(carried, holds[s.from]);
           EXPECT_EQ(carried.back() - carried.front() + 1, carried.size());  // contiguous
           if (powers) {
-            EXPECT_EQ(carried.size(), s.dim == 0 ? (1u << s.level)
-                                                 : static_cast<std::uint32_t>(cols) << s.level);
+            EXPECT_EQ(carried.size(),
+                      s.dim == 0 ? (1u << s.level) : static_cast<std::uint32_t>(cols) << s.level);
           }
           for (std::uint32_t p : s.to) {
             ++got[p];
