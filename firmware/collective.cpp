@@ -163,6 +163,10 @@ void run_m_array_allgather(Runtime& rt, const Operation& op, const std::vector<s
 void run_tree_rowcol_allreduce(Runtime& rt, const Operation& op, std::vector<std::uint8_t> data,
                                const Deliver& deliver, const Combine& combine,
                                Cycle combine_cycles);
+void run_m_mesh_allgather(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                          const Deliver& deliver);
+void run_tree_rowcol_allgather(Runtime& rt, const Operation& op,
+                               const std::vector<std::uint8_t>& data, const Deliver& deliver);
 
 void run_cube_multicast(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
                         const Deliver& deliver, const FirmwareTables& tables);
@@ -261,6 +265,15 @@ void run_collective(Runtime& rt, const Operation& op, const std::vector<std::uin
     case CollectiveAlgorithm::kUTorus: return run_u_torus(rt, op, data, deliver, tables);
     case CollectiveAlgorithm::kSldBroadcast:
       return run_sld_broadcast(rt, op, data, deliver, tables);
+    // Seed 004: the M-mesh's and the row/column tree's all-to-all broadcasts, the REM-array's
+    // reductions (firmware/m_array_firmware.cpp).
+    case CollectiveAlgorithm::kMMeshAllgather: return run_m_mesh_allgather(rt, op, data, deliver);
+    case CollectiveAlgorithm::kTreeRowcolAllgather:
+      return run_tree_rowcol_allgather(rt, op, data, deliver);
+    case CollectiveAlgorithm::kRemArrayReduce:
+    case CollectiveAlgorithm::kRemArrayAllreduce:
+      return run_m_array_reduction(rt, op, data, deliver,
+                                   builtin_combine(op.reduce_op, op.reduce_type), tables);
   }
   throw std::logic_error("run_collective: unknown algorithm");
 }

@@ -71,6 +71,18 @@ std::vector<ArraySend> array_broadcast(ArrayTopology t, std::size_t length, std:
 // (none when its sibling block is empty). Uses only REM-array channels, so it runs on both.
 std::vector<ArraySend> array_reduction(std::size_t length);
 
+// Reduction to `root` on the REM-array (RECONSTRUCTED; seed 004 section 4 leaves the REM-array's
+// algorithms to the companion report [17]): array_reduction pruned to one direction per pair of
+// sibling blocks. Every block B has a target: the root for the blocks that contain it, else the
+// holder of B's own channel (boundary_node), which passes B's result on. In step s = level + 1,
+// for every level-(level + 1) block, its half that does not contain the block's target sends
+// its result from its channel holder (its own target) on its level-`level` channel to the other
+// half. So after step s every level-s block's target holds the block's result, and the root the
+// whole result after ceil(log2 length) steps; every send is on a REM-array channel, every step
+// at one level (normal), length - 1 sends, each position sends at most once and receives at most
+// once per step.
+std::vector<ArraySend> rem_array_reduce(std::size_t length, std::uint32_t root);
+
 // Definition 4: "An M-mesh topology is a 2D grid in which M-arrays are constructed along
 // every row and every column." Node (x, y) of a cols x rows grid is x + y * cols; a row's
 // M-array has position x, a column's position y. dim 0: a row channel, 1: a column channel.
@@ -87,5 +99,12 @@ struct MeshSend {
 std::vector<MeshSend> m_mesh_broadcast(int cols, int rows, std::uint32_t root);
 // N/N global reduction: array_reduction in every row, then in every column.
 std::vector<MeshSend> m_mesh_reduction(int cols, int rows);
+// All-to-all broadcast on the M-mesh: m_mesh_reduction with concatenation as the operator
+// (section 4's N/N reduction "with message concatenation", applied along the rows, then the
+// columns). The grid positions node position p holds after `step` (0: only p), ascending: its
+// row's level-`step` block while step <= ceil(log2 cols), then whole rows: the level-(step -
+// ceil(log2 cols)) block of rows of its column. A message in step s carries its sender's
+// blocks of step s - 1 in this order; after the last step every node holds all positions.
+std::vector<std::uint32_t> m_mesh_gathered(int cols, int rows, std::uint32_t p, int step);
 
 }  // namespace wormsim::fw

@@ -15,6 +15,17 @@
 //    m_array_reduce: only the root delivers.
 //  - m_array_allgather: all-to-all broadcast as the N/N reduction with concatenation as the
 //    operator (section 4): a level-i message carries the 2^i blocks of the sender's block.
+//  - rem_array_allreduce: the same N/N reduction, named for the REM-array: array_reduction uses
+//    only REM-array channels, so the worms are m_array_allreduce's (docs/multidestination.md).
+//  - rem_array_reduce: rem_array_reduce's pruned schedule to the root (N - 1 channel
+//    multicasts); a node combines what it receives until it has sent its block's result on, and
+//    only takes the later channel messages (they are for its block's target).
+//  - m_mesh_allgather: all-to-all broadcast on the M-mesh, m_mesh_reduction with concatenation:
+//    a message carries its sender's m_mesh_gathered blocks, row blocks, then whole rows.
+//  - tree_rowcol_allgather: the unicast baseline of Table 1 for all-to-all broadcast on the
+//    same binomial trees as tree_rowcol_allreduce: gather along every row to column 0, along
+//    column 0 to node (0, 0), each message the sender's contiguous blocks; then the N blocks
+//    back down column 0 and along the rows; 2 (ceil(log2 cols) + ceil(log2 rows)) steps.
 //  - tree_rowcol_allreduce: the seed's unicast baseline, "a spanning binomial tree in each row
 //    and column" (Table 1, Fig. 7): binomial reduction along every row to column 0, along
 //    column 0 to node (0, 0), then binomial broadcast back down column 0 and along the rows;
@@ -138,6 +149,9 @@ std::vector<Send> reduction_sends(const Runtime& rt, const Operation& op,
     return in_nodes(m_mesh_reduction(g.cols, g.rows), [&](std::uint32_t p) { return order[p]; });
   }
   order = array_order(rt, all_nodes(rt), tables);
+  if (op.algorithm == CollectiveAlgorithm::kRemArrayReduce)
+    return in_nodes(rem_array_reduce(order.size(), position_of(order, op.root)),
+                    [&](std::uint32_t p) { return order[p]; });
   return in_nodes(array_reduction(order.size()), [&](std::uint32_t p) { return order[p]; });
 }
 
@@ -172,15 +186,20 @@ void run_m_array_reduction(Runtime& rt, const Operation& op, std::vector<std::ui
   int steps = 0;
   for (const Send& s : sends) steps = std::max(steps, s.step);
   Mailbox box(rt);
+  bool passed_on = false;  // rem_array_reduce: this node has sent its block's result on
   for (int step = 1; step <= steps; ++step) {
     NodeId from = kNoNode;
     for (const Send& s : sends) {
       if (s.step != step) continue;
-      if (s.from == self) multicast(rt, s.to, data, step);
+      if (s.from == self) {
+        multicast(rt, s.to, data, step);
+        passed_on = op.algorithm == CollectiveAlgorithm::kRemArrayReduce;
+      }
       if (std::find(s.to.begin(), s.to.end(), self) != s.to.end()) from = s.from;
     }
     if (from == kNoNode) continue;
     std::vector<std::uint8_t> theirs = box.take(from, static_cast<std::uint32_t>(step)).data;
+    if (passed_on) continue;
     if (position_of(order, from) > me) {
       combine(data, theirs);
     } else {
@@ -190,7 +209,9 @@ void run_m_array_reduction(Runtime& rt, const Operation& op, std::vector<std::ui
     charge(rt, op, tables.combine_cycles_per_element);
   }
   if (box.unclaimed() > 0) throw std::logic_error("m_array reduction: unexpected messages");
-  if (op.algorithm != CollectiveAlgorithm::kMArrayReduce || self == op.root) deliver(data);
+  const bool to_root = op.algorithm == CollectiveAlgorithm::kMArrayReduce ||
+                       op.algorithm == CollectiveAlgorithm::kRemArrayReduce;
+  if (!to_root || self == op.root) deliver(data);
 }
 
 void run_m_array_allgather(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
@@ -291,6 +312,138 @@ void run_tree_rowcol_allreduce(Runtime& rt, const Operation& op, std::vector<std
   broadcast_line(x, cols, nc, b(nc + 2 * nr), in_row);
   if (box.unclaimed() > 0) throw std::logic_error("tree_rowcol_allreduce: unexpected messages");
   deliver(data);
+}
+
+namespace {
+
+// The copy of `count` blocks of `bytes` from block `first` of `all`.
+std::vector<std::uint8_t> blocks_of(const std::vector<std::uint8_t>& all, std::size_t first,
+                                    std::size_t count, std::size_t bytes) {
+  const auto begin = all.begin() + static_cast<std::ptrdiff_t>(first * bytes);
+  return {begin, begin + static_cast<std::ptrdiff_t>(count * bytes)};
+}
+
+// Places `m` (`count` blocks) at block `first` of `all`, checking its size.
+void place_blocks(std::vector<std::uint8_t>& all, std::size_t first, std::size_t count,
+                  std::size_t bytes, const std::vector<std::uint8_t>& m, const char* who) {
+  if (m.size() != count * bytes)
+    throw std::logic_error(std::string(who) + ": message of " + std::to_string(m.size()) +
+                           " bytes for " + std::to_string(count) + " blocks");
+  std::copy(m.begin(), m.end(), all.begin() + static_cast<std::ptrdiff_t>(first * bytes));
+}
+
+// Every node's block in node order from `all`, indexed by grid position.
+std::vector<std::uint8_t> in_node_order(const Runtime& rt, const Grid& g,
+                                        const std::vector<std::uint8_t>& all, std::size_t bytes) {
+  std::vector<std::uint8_t> out;
+  out.reserve(all.size());
+  for (int n = 0; n < rt.nodes(); ++n) {
+    const std::vector<std::uint8_t> b =
+        blocks_of(all, g.position(static_cast<NodeId>(n)), 1, bytes);
+    out.insert(out.end(), b.begin(), b.end());
+  }
+  return out;
+}
+
+}  // namespace
+
+void run_m_mesh_allgather(Runtime& rt, const Operation& op, const std::vector<std::uint8_t>& data,
+                          const Deliver& deliver) {
+  const Grid g = grid_of(rt);
+  const std::size_t bytes = op.bytes;
+  const std::uint32_t me = g.position(rt.id());
+  // all: every grid position's block, those this node holds filled in.
+  std::vector<std::uint8_t> all(static_cast<std::size_t>(rt.nodes()) * bytes);
+  place_blocks(all, me, 1, bytes, data, "m_mesh_allgather");
+  const std::vector<MeshSend> sends = m_mesh_reduction(g.cols, g.rows);
+  int steps = 0;
+  for (const MeshSend& s : sends) steps = std::max(steps, s.step);
+  Mailbox box(rt);
+  for (int step = 1; step <= steps; ++step) {
+    std::uint32_t from = 0;
+    bool receives = false;
+    for (const MeshSend& s : sends) {
+      if (s.step != step) continue;
+      if (s.from == me) {
+        std::vector<std::uint8_t> message;
+        for (std::uint32_t q : m_mesh_gathered(g.cols, g.rows, me, step - 1)) {
+          const std::vector<std::uint8_t> b = blocks_of(all, q, 1, bytes);
+          message.insert(message.end(), b.begin(), b.end());
+        }
+        std::vector<NodeId> to;
+        for (std::uint32_t q : s.to) to.push_back(g.node(q));
+        multicast(rt, to, message, step);
+      }
+      if (std::find(s.to.begin(), s.to.end(), me) != s.to.end()) {
+        from = s.from;
+        receives = true;
+      }
+    }
+    if (!receives) continue;
+    // The sender's blocks are contiguous in position order: a piece of a row or whole rows.
+    const std::vector<std::uint32_t> theirs = m_mesh_gathered(g.cols, g.rows, from, step - 1);
+    place_blocks(all, theirs.front(), theirs.size(), bytes,
+                 box.take(g.node(from), static_cast<std::uint32_t>(step)).data, "m_mesh_allgather");
+  }
+  if (box.unclaimed() > 0) throw std::logic_error("m_mesh_allgather: unexpected messages");
+  deliver(in_node_order(rt, g, all, bytes));
+}
+
+void run_tree_rowcol_allgather(Runtime& rt, const Operation& op,
+                               const std::vector<std::uint8_t>& data, const Deliver& deliver) {
+  const Grid g = grid_of(rt);
+  const std::size_t bytes = op.bytes;
+  const int x = g.topology->coord(rt.id(), 0), y = g.topology->coord(rt.id(), 1);
+  const int nc = array_levels(static_cast<std::size_t>(g.cols));
+  const int nr = array_levels(static_cast<std::size_t>(g.rows));
+  const auto cols = static_cast<std::size_t>(g.cols);
+  const auto u = [](int v) { return static_cast<std::size_t>(v); };
+  const auto tag = [](int v) { return static_cast<std::uint32_t>(v); };
+  std::vector<std::uint8_t> all(static_cast<std::size_t>(rt.nodes()) * bytes);
+  place_blocks(all, u(y) * cols + u(x), 1, bytes, data, "tree_rowcol_allgather");
+  Mailbox box(rt);
+  // Binomial gather along a line toward rank 0: in round k a rank with bit k set sends the
+  // blocks of ranks [rank, rank + 2^k) to rank - 2^k; a line rank is `unit` blocks starting
+  // at block first(rank). Returns whether this node gathered its whole line.
+  const auto gather_line = [&](int rank, int length, int levels, int base, std::size_t unit,
+                               const auto& first, const auto& node) {
+    for (int k = 0; k < levels; ++k) {
+      const int mask = 1 << k;
+      if (rank & mask) {
+        const int end = std::min(rank + mask, length);
+        rt.send(node(rank - mask), blocks_of(all, first(rank), u(end - rank) * unit, bytes),
+                tag(base + k + 1));
+        return false;
+      }
+      if (rank + mask < length) {
+        const int end = std::min(rank + 2 * mask, length);
+        place_blocks(all, first(rank + mask), u(end - rank - mask) * unit, bytes,
+                     box.take(node(rank + mask), tag(base + k + 1)).data, "tree_rowcol_allgather");
+      }
+    }
+    return true;
+  };
+  // Binomial broadcast of every block along a line from rank 0, largest half first.
+  const auto broadcast_line = [&](int rank, int length, int levels, int base, const auto& node) {
+    for (int j = 0; j < levels; ++j) {
+      const int mask = 1 << (levels - 1 - j);
+      if (rank % (2 * mask) == mask)
+        place_blocks(all, 0, u(rt.nodes()), bytes,
+                     box.take(node(rank - mask), tag(base + j + 1)).data, "tree_rowcol_allgather");
+      else if (rank % (2 * mask) == 0 && rank + mask < length)
+        rt.send(node(rank + mask), all, tag(base + j + 1));
+    }
+  };
+  const auto in_row = [&](int r) { return g.topology->node_at({r, y}); };
+  const auto in_column0 = [&](int r) { return g.topology->node_at({0, r}); };
+  const auto row_block = [&](int r) { return u(y) * cols + u(r); };
+  const auto row_start = [&](int r) { return u(r) * cols; };
+  if (gather_line(x, g.cols, nc, 0, 1, row_block, in_row) && x == 0)
+    gather_line(y, g.rows, nr, nc, cols, row_start, in_column0);
+  if (x == 0) broadcast_line(y, g.rows, nr, nc + nr, in_column0);
+  broadcast_line(x, g.cols, nc, nc + 2 * nr, in_row);
+  if (box.unclaimed() > 0) throw std::logic_error("tree_rowcol_allgather: unexpected messages");
+  deliver(in_node_order(rt, g, all, bytes));
 }
 
 }  // namespace wormsim::fw

@@ -87,7 +87,7 @@ std::optional<E> parse_of(const NameTable<E, N>& table, const std::string& name)
 
 constexpr NameTable<Workload, 2> kWorkloadNames{
     {{Workload::kSynthetic, "synthetic"}, {Workload::kCollective, "collective"}}};
-constexpr NameTable<CollectiveAlgorithm, 58> kCollectiveNames{
+constexpr NameTable<CollectiveAlgorithm, 62> kCollectiveNames{
     {{CollectiveAlgorithm::kPingPong, "ping_pong"},
      {CollectiveAlgorithm::kSeparateAddressing, "separate_addressing"},
      {CollectiveAlgorithm::kRecursiveDoubling, "recursive_doubling"},
@@ -145,7 +145,11 @@ constexpr NameTable<CollectiveAlgorithm, 58> kCollectiveNames{
      {CollectiveAlgorithm::kScatterCollect, "scatter_collect"},
      {CollectiveAlgorithm::kFibonacciTree, "fibonacci_tree"},
      {CollectiveAlgorithm::kUTorus, "u_torus"},
-     {CollectiveAlgorithm::kSldBroadcast, "sld_broadcast"}}};
+     {CollectiveAlgorithm::kSldBroadcast, "sld_broadcast"},
+     {CollectiveAlgorithm::kMMeshAllgather, "m_mesh_allgather"},
+     {CollectiveAlgorithm::kTreeRowcolAllgather, "tree_rowcol_allgather"},
+     {CollectiveAlgorithm::kRemArrayReduce, "rem_array_reduce"},
+     {CollectiveAlgorithm::kRemArrayAllreduce, "rem_array_allreduce"}}};
 constexpr NameTable<CollectiveKind, 10> kKindNames{{{CollectiveKind::kPingPong, "ping_pong"},
                                                     {CollectiveKind::kBroadcast, "broadcast"},
                                                     {CollectiveKind::kScatter, "scatter"},
@@ -255,14 +259,18 @@ CollectiveKind kind_of(CollectiveAlgorithm a) {
     case A::kBarrierDissemination: return CollectiveKind::kBarrier;
     case A::kReduceBinomial:
     case A::kEdnReduce:
-    case A::kMArrayReduce: return CollectiveKind::kReduce;
+    case A::kMArrayReduce:
+    case A::kRemArrayReduce: return CollectiveKind::kReduce;
     case A::kAllreduceRecursiveDoubling:
     case A::kMArrayAllreduce:
     case A::kMMeshAllreduce:
-    case A::kTreeRowcolAllreduce: return CollectiveKind::kAllreduce;
+    case A::kTreeRowcolAllreduce:
+    case A::kRemArrayAllreduce: return CollectiveKind::kAllreduce;
     case A::kAllgatherRing:
     case A::kAllgatherMulticast:
-    case A::kMArrayAllgather: return CollectiveKind::kAllgather;
+    case A::kMArrayAllgather:
+    case A::kMMeshAllgather:
+    case A::kTreeRowcolAllgather: return CollectiveKind::kAllgather;
     case A::kDirectTranspose:
     case A::kEdnTranspose: return CollectiveKind::kTranspose;
     default: return CollectiveKind::kBroadcast;
@@ -326,7 +334,8 @@ int array_levels_of(std::uint64_t n) {
 bool is_seed004_worms(CollectiveAlgorithm a) {
   using A = CollectiveAlgorithm;
   return a == A::kMArray2Level || a == A::kMMesh || a == A::kMArrayAllgather ||
-         a == A::kMArrayReduce || a == A::kMArrayAllreduce || a == A::kMMeshAllreduce;
+         a == A::kMArrayReduce || a == A::kMArrayAllreduce || a == A::kMMeshAllreduce ||
+         a == A::kMMeshAllgather || a == A::kRemArrayReduce || a == A::kRemArrayAllreduce;
 }
 
 // Why `alg` (an all-to-all of seed 002 section 5) cannot run on `topo`, or "" if it can. The
@@ -1040,6 +1049,10 @@ void Config::validate_node_layer(int nodes) const {
       case CollectiveAlgorithm::kMArrayAllreduce:
       case CollectiveAlgorithm::kMMeshAllreduce:
       case CollectiveAlgorithm::kTreeRowcolAllreduce:
+      case CollectiveAlgorithm::kMMeshAllgather:
+      case CollectiveAlgorithm::kTreeRowcolAllgather:
+      case CollectiveAlgorithm::kRemArrayReduce:
+      case CollectiveAlgorithm::kRemArrayAllreduce:
         check_seed004(col.algorithms[i], key);
         [[fallthrough]];
       case CollectiveAlgorithm::kGatherDirect:
@@ -1112,16 +1125,18 @@ void Config::check_seed004(CollectiveAlgorithm alg, const std::string& key) cons
   const TopologyConfig& topo = network.topology;
   const std::string name = to_string(alg);
   // Reached by fall-through from the personalized and allgather cases too.
-  if (!is_seed004_worms(alg) && alg != A::kTreeRowcolAllreduce) return;
-  if (alg != A::kTreeRowcolAllreduce)
+  const bool tree = alg == A::kTreeRowcolAllreduce || alg == A::kTreeRowcolAllgather;
+  const bool m_mesh = alg == A::kMMesh || alg == A::kMMeshAllreduce || alg == A::kMMeshAllgather;
+  if (!is_seed004_worms(alg) && !tree) return;
+  if (!tree)
     require(network.router.multidest == MultidestMode::kPath, key,
             fmt::format("{} sends path worms; it needs network.router.multidest: path", name));
-  if (alg == A::kMMesh || alg == A::kMMeshAllreduce || alg == A::kTreeRowcolAllreduce)
+  if (m_mesh || tree)
     require(topo.kind == TopologyKind::kMesh && topo.dims.size() == 2, key,
             fmt::format("{} works along the rows and columns of a 2D mesh (seed 004 "
                         "Definition 4); network.topology must be mesh with two dims",
                         name));
-  if (alg == A::kMMesh || alg == A::kMMeshAllreduce)
+  if (m_mesh)
     require(network.routing.algorithm == RoutingAlgorithm::kDimensionOrder, key,
             fmt::format("{} sends its row and column worms under dimension-ordered routing; "
                         "network.routing.algorithm must be dor",
@@ -1198,6 +1213,17 @@ std::uint64_t seed002_largest_blocks(CollectiveAlgorithm alg, const TopologyConf
     default: return p - 1;
   }
 }
+
+// The most blocks one m_mesh_allgather message holds (fw::m_mesh_gathered): a row's level
+// ceil(log2 cols) - 1 block, or cols times a column's level ceil(log2 rows) - 1 block.
+std::uint64_t m_mesh_allgather_max_blocks(const TopologyConfig& topo) {
+  const std::uint64_t cols = topo.dims.empty() ? 1 : static_cast<std::uint64_t>(topo.dims[0]);
+  const std::uint64_t rows = topo.dims.size() < 2 ? 1 : static_cast<std::uint64_t>(topo.dims[1]);
+  const int lr = array_levels_of(rows);
+  const int lc = array_levels_of(cols);
+  if (lr > 0) return cols * (std::uint64_t{1} << (lr - 1));
+  return lc > 0 ? std::uint64_t{1} << (lc - 1) : 1;
+}
 }  // namespace
 
 // Every packet must fit the 65535 flits a packet can have (16-bit flit index). The NI sends a
@@ -1222,7 +1248,9 @@ void Config::check_packet_flits(CollectiveAlgorithm alg, std::size_t dests, int 
       : alg == A::kEdnTranspose ? edn_transpose_max_blocks(network.topology.dims.at(0))
       : alg == A::kMArrayAllgather
           ? std::uint64_t{1} << (array_levels_of(static_cast<std::uint64_t>(nodes)) - 1)
-          : 1;
+      : alg == A::kMMeshAllgather      ? m_mesh_allgather_max_blocks(network.topology)
+      : alg == A::kTreeRowcolAllgather ? static_cast<std::uint64_t>(nodes)
+                                       : 1;
   const auto fb = static_cast<std::uint64_t>(network.flit_bytes);
   const std::uint64_t list_flits = worms ? destination_list_flits(network, dests, nodes) : 0;
   const bool cut_through = worms && workload == Workload::kCollective &&

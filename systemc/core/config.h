@@ -135,6 +135,12 @@ enum class CollectiveAlgorithm {
   kUTorus,  // u_torus: U-mesh's halving over addresses relative to the root, seed 000 s. 4.4
   // sld_broadcast: U-mesh to a dominating set, then one step to the neighbours, seed 000 s. 3.2
   kSldBroadcast,
+  // Seed 004's all-to-all broadcasts on the M-mesh and the row/column tree (Table 1) and the
+  // REM-array's reductions (firmware/m_array.h; docs/multidestination.md):
+  kMMeshAllgather,       // m_mesh_allgather: N/N reduction with concatenation, rows then columns
+  kTreeRowcolAllgather,  // tree_rowcol_allgather: binomial gather + broadcast in rows and columns
+  kRemArrayReduce,       // rem_array_reduce: the N/N reduction pruned to the root, N - 1 multicasts
+  kRemArrayAllreduce,    // rem_array_allreduce: the N/N reduction over the REM-array's channels
 };
 // What an operation computes, which fixes each node's input and what it must deliver
 // (firmware/collective_data.h; docs/collectives.md):

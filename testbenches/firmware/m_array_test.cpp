@@ -225,5 +225,147 @@ TEST(MMesh, BroadcastAndReductionAlongRowsThenColumns) {
     }
 }
 
+// The positions of x's level-`level` block (those agreeing with x above bit level - 1) that
+// exist.
+std::set<std::uint32_t> own_block(std::size_t length, std::uint32_t x, int level) {
+  std::set<std::uint32_t> out;
+  const std::uint32_t first = (x >> level) << level;
+  for (std::uint32_t p = first; p < first + (1u << level) && p < length; ++p) out.insert(p);
+  return out;
+}
+
+// rem_array_reduce (our reconstruction of the REM-array's reduction, m_array.h): every send on
+// a REM-array channel to the whole sibling block, one level a step (normal), sent by a
+// position that holds exactly its block's contributions and has not sent before; a position
+// that has passed its result on only takes later messages; the root ends with every
+// contribution exactly once after ceil(log2 N) steps; N - 1 sends in all, each position
+// receives at most once a step, and on N = 2^n the root n times, every position N/2 in all.
+TEST(RemArray, ReduceToTheRootPrunesTheNNReductionToNMinusOneSends) {
+  for (std::size_t length = 1; length <= 70; ++length)
+    for (std::uint32_t root = 0; root < length; ++root) {
+      SCOPED_TRACE(::testing::Message() << "length " << length << " root " << root);
+      const auto sends = rem_array_reduce(length, root);
+      std::vector<std::set<std::uint32_t>> holds(length);
+      for (std::uint32_t p = 0; p < length; ++p) holds[p] = {p};
+      std::vector<bool> passed_on(length, false);
+      std::vector<int> receives(length, 0);
+      std::size_t deliveries = 0;
+      int steps = 0;
+      for (int step = 1; step <= array_levels(length); ++step) {
+        std::vector<std::set<std::uint32_t>> next = holds;
+        std::set<std::uint32_t> received;
+        for (const ArraySend& s : sends) {
+          if (s.step != step) continue;
+          steps = step;
+          EXPECT_EQ(s.level, step - 1);
+          EXPECT_TRUE(has_channel(ArrayTopology::kRemArray, length, s.from, s.level));
+          EXPECT_EQ(s.to, sibling_block(length, s.from, s.level));
+          EXPECT_FALSE(passed_on[s.from]) << "position " << s.from << " sends twice";
+          EXPECT_NE(s.from, root);
+          EXPECT_EQ(holds[s.from], own_block(length, s.from, s.level)) << s.from;
+          passed_on[s.from] = true;
+          for (std::uint32_t p : s.to) {
+            EXPECT_TRUE(received.insert(p).second) << "position " << p << " step " << step;
+            ++receives[p];
+            ++deliveries;
+            if (passed_on[p]) continue;
+            for (std::uint32_t c : holds[s.from]) EXPECT_TRUE(next[p].insert(c).second) << c;
+          }
+        }
+        holds = next;
+      }
+      EXPECT_EQ(holds[root], own_block(length, root, array_levels(length)));
+      EXPECT_EQ(holds[root].size(), length);
+      EXPECT_EQ(sends.size(), length - 1);
+      EXPECT_EQ(steps, array_levels(length));
+      expect_normal(sends);
+      if ((length & (length - 1)) == 0) {
+        EXPECT_EQ(receives[root], array_levels(length));
+        EXPECT_EQ(deliveries, length / 2 * static_cast<std::size_t>(array_levels(length)));
+      }
+    }
+}
+
+// A small case by hand: 8 positions, root 0. The root's chain: 1, then [2, 3]'s holder 2,
+// then [4, 7]'s holder 4; 2 gets 3's, 4 gets 5's and then [6, 7]'s holder 6's (which got 7's).
+TEST(RemArray, ReduceOnEightPositionsToZero) {
+  expect_sends(rem_array_reduce(8, 0), {{1, 0, 1, {0}},
+                                        {1, 0, 3, {2}},
+                                        {1, 0, 5, {4}},
+                                        {1, 0, 7, {6}},
+                                        {2, 1, 2, {0, 1}},
+                                        {2, 1, 6, {4, 5}},
+                                        {3, 2, 4, {0, 1, 2, 3}}});
+}
+
+// rem_array_allreduce runs array_reduction: on N = 2^n positions 2(N - 1) multicasts (N / 2^i
+// at level i), all on REM-array channels, one level a step, each position receiving once a
+// step (n times), against the M-array's N n channels of which it uses these 2(N - 1).
+TEST(RemArray, AllreduceIsTheNormalNNScheduleOverRemChannels) {
+  for (int n = 0; n <= 8; ++n) {
+    const std::size_t N = std::size_t{1} << n;
+    const auto sends = array_reduction(N);
+    std::vector<int> receives(N, 0);
+    for (const ArraySend& s : sends) {
+      EXPECT_TRUE(has_channel(ArrayTopology::kRemArray, N, s.from, s.level));
+      EXPECT_EQ(s.level, s.step - 1);
+      for (std::uint32_t p : s.to) ++receives[p];
+    }
+    EXPECT_EQ(sends.size(), 2 * (N - 1));
+    for (std::size_t p = 0; p < N; ++p) EXPECT_EQ(receives[p], n) << p;
+    expect_normal(sends);
+  }
+}
+
+// All-to-all broadcast on the M-mesh (section 4's reduction with concatenation along
+// Definition 4's rows, then columns): in every step each node receives one message, the
+// blocks its sender held (m_mesh_gathered, contiguous in position order), none of which it
+// had; after step s it holds m_mesh_gathered(s); after ceil(log2 cols) + ceil(log2 rows) steps
+// every node holds all N blocks in position order. On 2^a x 2^b grids a row message of level i
+// carries 2^i blocks and a column message cols 2^j (at most N / 2), every node receives
+// a + b = log2 N messages, N log2 N deliveries in all.
+TEST(MMesh, AllgatherConcatenatesEveryBlockInNodeOrder) {
+  for (int cols = 1; cols <= 9; ++cols)
+    for (int rows = 1; rows <= 9; ++rows) {
+      SCOPED_TRACE(::testing::Message() << cols << " x " << rows);
+      const auto nodes = static_cast<std::uint32_t>(cols * rows);
+      const int lc = array_levels(static_cast<std::size_t>(cols));
+      const int lr = array_levels(static_cast<std::size_t>(rows));
+      const bool powers = (cols & (cols - 1)) == 0 && (rows & (rows - 1)) == 0;
+      std::vector<std::vector<std::uint32_t>> holds(nodes);
+      for (std::uint32_t p = 0; p < nodes; ++p) holds[p] = {p};
+      const auto sends = m_mesh_reduction(cols, rows);
+      for (int step = 1; step <= lc + lr; ++step) {
+        std::vector<std::vector<std::uint32_t>> next = holds;
+        std::vector<int> got(nodes, 0);
+        for (const MeshSend& s : sends) {
+          if (s.step != step) continue;
+          const std::vector<std::uint32_t> carried = m_mesh_gathered(cols, rows, s.from, step - 1);
+          EXPECT_EQ(carried, holds[s.from]);
+          EXPECT_EQ(carried.back() - carried.front() + 1, carried.size());  // contiguous
+          if (powers) {
+            EXPECT_EQ(carried.size(),
+                      s.dim == 0 ? (1u << s.level) : static_cast<std::uint32_t>(cols) << s.level);
+          }
+          for (std::uint32_t p : s.to) {
+            ++got[p];
+            for (std::uint32_t c : carried)
+              EXPECT_FALSE(std::binary_search(holds[p].begin(), holds[p].end(), c)) << p;
+            next[p].insert(next[p].end(), carried.begin(), carried.end());
+          }
+        }
+        for (std::uint32_t p = 0; p < nodes; ++p) {
+          std::sort(next[p].begin(), next[p].end());
+          EXPECT_EQ(next[p], m_mesh_gathered(cols, rows, p, step)) << p << " step " << step;
+          if (powers) {
+            EXPECT_EQ(got[p], 1) << p << " step " << step;
+          }
+        }
+        holds = next;
+      }
+      for (std::uint32_t p = 0; p < nodes; ++p) EXPECT_EQ(holds[p], range(0, nodes)) << p;
+    }
+}
+
 }  // namespace
 }  // namespace wormsim::fw
