@@ -138,7 +138,7 @@ Network::~Network() {
   if (stacks_.poisoned() && stacks_.stacks() > 0)
     std::cerr << fmt::format("wormsim: fibre stacks: deepest use {} of {} bytes ({} stacks)\n",
                              stacks_.high_water(),
-                             stacks_.stack_bytes() - StackArena::kCanaryBytes, stacks_.stacks());
+                             stacks_.slot_bytes() - StackArena::kCanaryBytes, stacks_.stacks());
 }
 
 Link& Network::make_link(int latency, int credit_latency, Endpoint up, Endpoint down) {

@@ -27,9 +27,7 @@ struct FibreEntry {
 
 Fibre::Fibre(StackArena::Stack stack, std::function<void()> body)
     : stack_(stack), body_(std::move(body)) {
-  // The stack grows down from its top; the canary's bytes at the low end are not the fibre's.
-  context_ = bctx::make_fcontext(stack_.low + stack_.bytes, stack_.bytes - StackArena::kCanaryBytes,
-                                 &FibreEntry::run);
+  context_ = bctx::make_fcontext(stack_.low + stack_.bytes, stack_.bytes, &FibreEntry::run);
 }
 
 void Fibre::resume() {

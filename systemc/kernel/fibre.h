@@ -13,7 +13,7 @@
 //    SystemC thread left suspended when the simulation stops).
 //  - The body must not suspend inside a catch handler (the C++ runtime keeps the exceptions
 //    being handled per OS thread, not per fibre; the same holds for SystemC's own threads).
-//  - stack_intact() says whether the canary at the low end of the stack survived; the owner
+//  - stack_intact() says whether the canary below the stack's low end survived; the owner
 //    checks it after every resume() (docs/architecture.md, "Firmware fibres").
 #pragma once
 

@@ -21,6 +21,10 @@ constexpr std::uint64_t canary_word(std::size_t i) {
   return 0x57a6c0ffee5afe11ull ^ (0x9e3779b97f4a7c15ull * (i + 1));
 }
 
+std::uint64_t* canary_of(std::byte* low) {
+  return reinterpret_cast<std::uint64_t*>(low - StackArena::kCanaryBytes);
+}
+
 }  // namespace
 
 StackArena::StackArena(std::size_t stacks_per_chunk, bool poison)
@@ -30,16 +34,16 @@ StackArena::~StackArena() {
   for (const Chunk& c : chunks_) ::munmap(c.base, c.bytes);
 }
 
-StackArena::Stack StackArena::allocate(std::size_t bytes) {
-  if (bytes == 0 || bytes % kPage != 0 || bytes <= kCanaryBytes)
-    throw std::invalid_argument("StackArena: a stack size must be a positive multiple of 4096");
-  if (stack_bytes_ == 0) stack_bytes_ = bytes;
-  if (bytes != stack_bytes_)
-    throw std::invalid_argument("StackArena: every stack of an arena has the same size");
+StackArena::Stack StackArena::allocate(std::size_t slot_bytes) {
+  if (slot_bytes == 0 || slot_bytes % kPage != 0)
+    throw std::invalid_argument("StackArena: a stack slot must be a positive multiple of 4096");
+  if (slot_bytes_ == 0) slot_bytes_ = slot_bytes;
+  if (slot_bytes != slot_bytes_)
+    throw std::invalid_argument("StackArena: every stack slot of an arena has the same size");
   if (chunks_.empty() || chunks_.back().used == chunks_.back().slots) {
     Chunk c;
     c.slots = per_chunk_ + 1;  // + the spare slot at the bottom
-    c.bytes = c.slots * bytes;
+    c.bytes = c.slots * slot_bytes;
     void* p = ::mmap(nullptr, c.bytes, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED)
@@ -50,31 +54,33 @@ StackArena::Stack StackArena::allocate(std::size_t bytes) {
     chunks_.push_back(c);
   }
   Chunk& c = chunks_.back();
-  Stack s{c.base + c.used * bytes, bytes};
+  const Stack s{c.base + c.used * slot_bytes, slot_bytes - kCanaryBytes};
   ++c.used;
   ++stacks_;
-  auto* words = reinterpret_cast<std::uint64_t*>(s.low);
-  for (std::size_t i = 0; i < kCanaryWords; ++i) words[i] = canary_word(i);
-  if (poison_)
-    std::fill(words + kCanaryWords, words + bytes / sizeof(std::uint64_t), kPoisonWord);
+  std::uint64_t* canary = canary_of(s.low);
+  for (std::size_t i = 0; i < kCanaryWords; ++i) canary[i] = canary_word(i);
+  if (poison_) {
+    auto* words = reinterpret_cast<std::uint64_t*>(s.low);
+    std::fill(words, words + s.bytes / sizeof(std::uint64_t), kPoisonWord);
+  }
   return s;
 }
 
 bool StackArena::intact(const Stack& stack) {
-  const auto* words = reinterpret_cast<const std::uint64_t*>(stack.low);
+  const std::uint64_t* canary = canary_of(stack.low);
   for (std::size_t i = 0; i < kCanaryWords; ++i)
-    if (words[i] != canary_word(i)) return false;
+    if (canary[i] != canary_word(i)) return false;
   return true;
 }
 
 std::size_t StackArena::high_water() const {
   if (!poison_) return 0;
-  const std::size_t words = stack_bytes_ / sizeof(std::uint64_t);
+  const std::size_t words = (slot_bytes_ - kCanaryBytes) / sizeof(std::uint64_t);
   std::size_t deepest = 0;
   for (const Chunk& c : chunks_)
     for (std::size_t slot = 1; slot < c.used; ++slot) {
-      const auto* w = reinterpret_cast<const std::uint64_t*>(c.base + slot * stack_bytes_);
-      std::size_t i = kCanaryWords;
+      const auto* w = reinterpret_cast<const std::uint64_t*>(c.base + slot * slot_bytes_);
+      std::size_t i = 0;
       while (i < words && w[i] == kPoisonWord) ++i;
       deepest = std::max(deepest, (words - i) * sizeof(std::uint64_t));
     }
