@@ -137,8 +137,8 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config,
 Network::~Network() {
   if (stacks_.poisoned() && stacks_.stacks() > 0)
     std::cerr << fmt::format("wormsim: fibre stacks: deepest use {} of {} bytes ({} stacks)\n",
-                             stacks_.high_water(),
-                             stacks_.slot_bytes() - StackArena::kCanaryBytes, stacks_.stacks());
+                             stacks_.high_water(), stacks_.slot_bytes() - StackArena::kCanaryBytes,
+                             stacks_.stacks());
 }
 
 Link& Network::make_link(int latency, int credit_latency, Endpoint up, Endpoint down) {

@@ -48,9 +48,8 @@ NetworkInterface::NetworkInterface(const sc_core::sc_module_name& name, const Ni
     TrafficConfig traffic;
     traffic.pattern = params.background_pattern;
     picker_ = std::make_unique<DestinationPicker>(*topology, traffic);
-    background_rng_ = std::make_unique<std::mt19937_64>(params.background_seed *
-                                                            0x9e3779b97f4a7c15ull +
-                                                        params.id);
+    background_rng_ = std::make_unique<std::mt19937_64>(
+        params.background_seed * 0x9e3779b97f4a7c15ull + params.id);
     background_probability_ =
         std::min(1.0, params.background_load / params.background_packet_length);
   }

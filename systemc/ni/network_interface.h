@@ -161,10 +161,10 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
     int flits = 0;
   };
   struct TxChannel {
-    InjectionChannel wire;         // busy() while a packet is on the wire
+    InjectionChannel wire;        // busy() while a packet is on the wire
     LazyDeque<Descriptor> queue;  // descriptors not yet packetised
     LazyDeque<Packet> packets;    // packets of the message in progress
-    Packet packet;                 // the packet on the wire
+    Packet packet;                // the packet on the wire
     // Registers.
     std::uint32_t dst = 0, len = 0, tag = 0, last_seq = 0;
     // TXc_DONE: the last message whose last flit has left, visible from the cycle after.

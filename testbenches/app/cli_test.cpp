@@ -643,16 +643,15 @@ TEST_F(CliTest, LayoutOpensFromAnyDirectoryAtTheFirstFlit) {
 
 // Issue 23's acceptance run (docs/performance.md, "Firmware at scale"): an EDN broadcast on a
 // 256x256 all-port mesh, 65,536 nodes, one root, 256 bytes, with the kernel's default
-// vm.max_map_count (one SystemC thread per node needed about 131k mappings and aborted with
-// bad_alloc). It must complete, verified, in seed 000 Table 3.1's log2(256) + 1 = 9 steps, with
-// a peak resident set under 4 GB (the wall time is a benchmark, scripts/bench, not a test).
+// vm.max_map_count (issue 23 reports the SystemC thread per node aborting with bad_alloc for
+// want of mappings). It must complete, verified, in seed 000 Table 3.1's log2(256) + 1 = 9
+// steps, with a peak resident set under 4 GB (the wall time is a benchmark, scripts/bench).
 TEST_F(CliTest, LARGE_EdnBroadcast256x256AllPortOneRootFitsIn4GB) {
-  const Result r = run_cli(
-      "run --quiet --out " + dir_.string() +
-      " --set network.dims=[256,256] --set network.router.port_model=all_port"
-      " --set collective.algorithms=[edn_broadcast] --set collective.roots=one"
-      " --set collective.message_bytes=[256] --set trace.enabled=false"
-      " --set trace.timeline=false");
+  const Result r = run_cli("run --quiet --out " + dir_.string() +
+                           " --set network.dims=[256,256] --set network.router.port_model=all_port"
+                           " --set collective.algorithms=[edn_broadcast] --set collective.roots=one"
+                           " --set collective.message_bytes=[256] --set trace.enabled=false"
+                           " --set trace.timeline=false");
   rusage usage{};
   ASSERT_EQ(getrusage(RUSAGE_CHILDREN, &usage), 0);
   ASSERT_EQ(r.code, 0) << r.out;

@@ -40,8 +40,8 @@ TEST(Fibre, ResumeAndSuspendInterleave) {
     trace.push_back("resume " + std::to_string(i));
     f.resume();
   }
-  EXPECT_EQ(trace, (std::vector<std::string>{"resume 0", "body 0", "resume 1", "body 1",
-                                             "resume 2", "body 2", "resume 3", "body end"}));
+  EXPECT_EQ(trace, (std::vector<std::string>{"resume 0", "body 0", "resume 1", "body 1", "resume 2",
+                                             "body 2", "resume 3", "body end"}));
   EXPECT_TRUE(f.finished());
   EXPECT_FALSE(f.error());
   EXPECT_TRUE(f.stack_intact());

@@ -31,11 +31,9 @@ struct Rig {
     options.mode = RunMode::kHosted;
     options.make_endpoint =
         [this, program, config](const EndpointContext& ctx) -> std::unique_ptr<NetworkEndpoint> {
-      auto node = std::make_unique<Node>(("n" + std::to_string(ctx.id)).c_str(),
-                                         node_params(config, ctx), ctx, log,
-                                         [this, program, id = ctx.id](ProcessorBus&) {
-                                           program(id, nodes[id]->cpu());
-                                         });
+      auto node = std::make_unique<Node>(
+          ("n" + std::to_string(ctx.id)).c_str(), node_params(config, ctx), ctx, log,
+          [this, program, id = ctx.id](ProcessorBus&) { program(id, nodes[id]->cpu()); });
       nodes.push_back(node.get());
       return node;
     };
