@@ -128,7 +128,7 @@ void CollectiveHarness::program(ProcessorBus& bus) {
   fw::Runtime rt(bus, network_->topology(), network_->route_compute(), network_->layout());
   const NodeId self = rt.id();
   for (;;) {
-    sc_core::wait(start_event_);
+    nodes_[self]->cpu().wait_event(start_event_);
     if (shutting_down_) return;
     const fw::Operation& op = ops_[current_];
     const Topology& topo = network_->topology();
@@ -145,8 +145,6 @@ void CollectiveHarness::program(ProcessorBus& bus) {
                                          correct ? kNoNode : whose_delivery(op, self, data)});
           },
           tables_);
-    } catch (const sc_core::sc_unwind_exception&) {
-      throw;  // the kernel killing or resetting the thread
     } catch (const FirmwareFault& e) {
       // "node N, cycle C: <register and reason>" (NetworkInterface::fault, Processor).
       std::string what = e.what();

@@ -249,26 +249,10 @@ void report_rtl_traces(const Network& network, const Config& config) {
   }
 }
 
-// Each processor thread's stack costs the kernel about two memory mappings (stack and guard
-// page); past vm.max_map_count, allocations fail late with std::bad_alloc. Warn up front.
-void warn_if_map_count_low(long nodes) {
-  std::ifstream in("/proc/sys/vm/max_map_count");
-  long limit = 0;
-  if (!(in >> limit)) return;
-  const long needed = 2 * nodes + 4096;
-  if (needed > limit)
-    std::cerr << fmt::format(
-        "wormsim: warning: {} processor threads need about {} memory mappings but "
-        "vm.max_map_count is {}; if the run aborts with bad_alloc, raise it "
-        "(sysctl -w vm.max_map_count={})\n",
-        nodes, needed, limit, 2 * needed);
-}
-
 // workload: collective -- node firmware runs the configured collective operations.
 int run_collective(const Config& config, const RunInfo& run_info, const std::string& out_dir,
                    bool quiet) {
   CollectiveHarness harness("harness", config, network_options(config, out_dir, quiet));
-  warn_if_map_count_low(static_cast<long>(harness.network().topology().nodes()));
   std::unique_ptr<WaveTracer> tracer = make_tracer(harness.network(), config, out_dir);
   if (!quiet)
     std::cerr << fmt::format("[wormsim] {} collective operations on {} nodes\n",

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -52,6 +53,8 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config,
                                               : config.simulation.measure_cycles),
       blocking_(stats_),
       calendar_(2 * node_count(config.network.topology)),
+      stacks_(static_cast<std::size_t>(node_count(config.network.topology)),
+              std::getenv("WORMSIM_STACK_HIGH_WATER") != nullptr),
       period_(config.network.clock_period_ns, sc_core::SC_NS) {
   if (options.record_packets) stats_.enable_packet_log();
   stats_.track_consumption(layout_.ejection);
@@ -100,6 +103,7 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config,
     ctx.scoreboard = &scoreboard_;
     ctx.stats = &stats_;
     ctx.host = this;
+    ctx.stacks = &stacks_;
     endpoints_.push_back(options_.make_endpoint(ctx));
   }
   for (int n = 0; n < nodes; ++n) {
@@ -128,6 +132,13 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config,
   next_progress_report_ = config.simulation.progress_interval;
   next_progress_wall_ = std::chrono::steady_clock::now() + std::chrono::seconds(5);
   SC_METHOD(tick);
+}
+
+Network::~Network() {
+  if (stacks_.poisoned() && stacks_.stacks() > 0)
+    std::cerr << fmt::format("wormsim: fibre stacks: deepest use {} of {} bytes ({} stacks)\n",
+                             stacks_.high_water(), stacks_.slot_bytes() - StackArena::kCanaryBytes,
+                             stacks_.stacks());
 }
 
 Link& Network::make_link(int latency, int credit_latency, Endpoint up, Endpoint down) {

@@ -38,6 +38,7 @@
 #include "router.h"
 #include "router_factory.h"
 #include "scoreboard.h"
+#include "stack_arena.h"
 #include "statistics.h"
 #include "topology.h"
 
@@ -65,6 +66,7 @@ class Network : public sc_core::sc_module, public EndpointHost {
   // Throws ConfigError naming network.router.implementation if the config asks for routers
   // that options.router_factory cannot make (none given and implementation rtl).
   Network(const sc_core::sc_module_name& name, const Config& config, const NetworkOptions& options);
+  ~Network() override;
 
   const Config& config() const { return config_; }
   const Topology& topology() const { return topology_; }
@@ -75,6 +77,7 @@ class Network : public sc_core::sc_module, public EndpointHost {
   const MulticastTable& multicast_table() const { return multicast_table_; }
   const std::vector<std::unique_ptr<Router>>& routers() const { return routers_; }
   const std::deque<Link>& links() const { return links_; }
+  const StackArena& fibre_stacks() const { return stacks_; }
   Router& router(NodeId n) { return *routers_[n]; }
   NetworkEndpoint& endpoint(NodeId n) { return *endpoints_[n]; }
   bool hosted() const { return options_.mode == RunMode::kHosted; }
@@ -138,6 +141,10 @@ class Network : public sc_core::sc_module, public EndpointHost {
   ActivityCalendar calendar_;
   std::deque<Link> links_;
   std::vector<std::unique_ptr<Router>> routers_;
+  // The endpoints' firmware stacks: one reserved mapping for all nodes, declared before the
+  // endpoints so it outlives them. WORMSIM_STACK_HIGH_WATER (any value) poisons it and reports
+  // the deepest stack use on stderr when the network is destroyed (docs/architecture.md).
+  StackArena stacks_;
   std::vector<std::unique_ptr<NetworkEndpoint>> endpoints_;
   sc_core::sc_event wake_event_;
   sc_core::sc_event evaluated_event_;

@@ -16,6 +16,7 @@
 #include "port_layout.h"
 #include "route_compute.h"
 #include "scoreboard.h"
+#include "stack_arena.h"
 #include "statistics.h"
 #include "topology.h"
 
@@ -67,6 +68,9 @@ struct EndpointContext {
   Scoreboard* scoreboard = nullptr;
   Statistics* stats = nullptr;
   EndpointHost* host = nullptr;
+  // Stacks for firmware fibres (kernel/fibre.h), one arena per network: an endpoint that runs
+  // firmware takes one stack from it; nothing is mapped until the first does.
+  StackArena* stacks = nullptr;
 };
 using EndpointFactory = std::function<std::unique_ptr<NetworkEndpoint>(const EndpointContext&)>;
 

@@ -48,7 +48,8 @@ NetworkInterface::NetworkInterface(const sc_core::sc_module_name& name, const Ni
     TrafficConfig traffic;
     traffic.pattern = params.background_pattern;
     picker_ = std::make_unique<DestinationPicker>(*topology, traffic);
-    background_rng_.seed(params.background_seed * 0x9e3779b97f4a7c15ull + params.id);
+    background_rng_ = std::make_unique<std::mt19937_64>(
+        params.background_seed * 0x9e3779b97f4a7c15ull + params.id);
     background_probability_ =
         std::min(1.0, params.background_load / params.background_packet_length);
   }
@@ -66,13 +67,13 @@ Cycle NetworkInterface::background_gap() {
   // (log1p keeps tiny p accurate), as the synthetic terminal draws them.
   const double p = background_probability_;
   if (p >= 1.0) return 0;
-  const double u = 1.0 - std::generate_canonical<double, 53>(background_rng_);  // (0, 1]
+  const double u = 1.0 - std::generate_canonical<double, 53>(*background_rng_);  // (0, 1]
   const double gap = std::floor(std::log(u) / std::log1p(-p));
   return gap >= 1e18 ? Cycle{1} << 60 : static_cast<Cycle>(gap);
 }
 
 void NetworkInterface::create_background(Cycle now) {
-  const NodeId dst = picker_->pick(params_.id, background_rng_);
+  const NodeId dst = picker_->pick(params_.id, *background_rng_);
   if (dst == kNoNode) return;
   BackgroundPacket b;
   b.id = packet_sequence_++ * static_cast<PacketId>(params_.nodes) + params_.id;

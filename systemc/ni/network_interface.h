@@ -36,7 +36,6 @@
 // naming node, cycle and register (NiFault extension); the processor stops the run.
 #pragma once
 
-#include <deque>
 #include <memory>
 #include <random>
 #include <string>
@@ -46,6 +45,7 @@
 #include <vector>
 
 #include "injection_channel.h"
+#include "lazy_deque.h"
 #include "message_log.h"
 #include "multicast_table.h"
 #include "network_endpoint.h"
@@ -161,10 +161,10 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
     int flits = 0;
   };
   struct TxChannel {
-    InjectionChannel wire;         // busy() while a packet is on the wire
-    std::deque<Descriptor> queue;  // descriptors not yet packetised
-    std::deque<Packet> packets;    // packets of the message in progress
-    Packet packet;                 // the packet on the wire
+    InjectionChannel wire;        // busy() while a packet is on the wire
+    LazyDeque<Descriptor> queue;  // descriptors not yet packetised
+    LazyDeque<Packet> packets;    // packets of the message in progress
+    Packet packet;                // the packet on the wire
     // Registers.
     std::uint32_t dst = 0, len = 0, tag = 0, last_seq = 0;
     // TXc_DONE: the last message whose last flit has left, visible from the cycle after.
@@ -174,7 +174,7 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
     std::vector<NodeId> dlist;
     // Background: the hardware queue, the packet on the wire when background_on_wire, and
     // whose turn it is when both sources have a packet for a free wire.
-    std::deque<BackgroundPacket> background;
+    LazyDeque<BackgroundPacket> background;
     BackgroundPacket background_packet;
     bool background_on_wire = false;
     bool background_turn = false;
@@ -228,7 +228,7 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   std::vector<Link*> ejection_;
   PacketReassembly reassembly_;
   std::unordered_map<std::uint64_t, Assembly> assembly_;  // (src, seq)
-  std::vector<std::deque<RxEntry>> rx_;
+  std::vector<LazyDeque<RxEntry>> rx_;
   std::uint64_t packet_sequence_ = 0;
   std::uint32_t message_sequence_ = 0;
   std::uint32_t irq_status_ = 0;
@@ -237,7 +237,7 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   sc_core::sc_event irq_event_;
   // Background traffic (background_load > 0).
   std::unique_ptr<DestinationPicker> picker_;
-  std::mt19937_64 background_rng_;
+  std::unique_ptr<std::mt19937_64> background_rng_;  // 2.5 KB: only with background
   double background_probability_ = 0;
   Cycle background_next_ = 0;
   Cycle background_stop_ = ~Cycle{0};

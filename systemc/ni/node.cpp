@@ -1,6 +1,18 @@
 #include "node.h"
 
+#include <stdexcept>
+
 namespace wormsim {
+
+namespace {
+
+StackArena& firmware_stacks(const EndpointContext& ctx) {
+  if (ctx.stacks == nullptr)
+    throw std::invalid_argument("Node: EndpointContext::stacks is required (firmware stacks)");
+  return *ctx.stacks;
+}
+
+}  // namespace
 
 NodeParams node_params(const Config& config, const EndpointContext& ctx) {
   NodeParams p;
@@ -39,7 +51,7 @@ Node::Node(const sc_core::sc_module_name& name, const NodeParams& params,
     : sc_core::sc_module(name),
       ni_("ni", params.ni, *ctx.route_compute, *ctx.multicast, *ctx.scoreboard, *ctx.stats,
           *ctx.host, log, ctx.topology),
-      cpu_("cpu", params.cpu, ni_.interrupt(), log, std::move(program)) {
+      cpu_("cpu", params.cpu, ni_.interrupt(), log, std::move(program), firmware_stacks(ctx)) {
   cpu_.socket.bind(ni_.socket);
 }
 

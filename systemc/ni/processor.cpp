@@ -1,5 +1,7 @@
 #include "processor.h"
 
+#include <exception>
+
 #include <fmt/format.h>
 
 #include "network_interface.h"
@@ -7,17 +9,44 @@
 namespace wormsim {
 
 Processor::Processor(const sc_core::sc_module_name& name, const ProcessorParams& params,
-                     const sc_core::sc_event& interrupt, MessageLog& log, Program program)
+                     const sc_core::sc_event& interrupt, MessageLog& log, Program program,
+                     StackArena& stacks)
     : sc_core::sc_module(name),
       socket("socket"),
       params_(params),
       interrupt_(interrupt),
       log_(log),
-      program_(std::move(program)) {
-  // Firmware frames are small; a small stack keeps 64K processors (256x256 mesh) affordable.
+      program_(std::move(program)),
+      stacks_(stacks),
+      fibre_(stacks.allocate(kStackBytes), [this] { run(); }) {
   sc_core::sc_spawn_options opts;
-  opts.set_stack_size(256 * 1024);
-  sc_core::sc_spawn(sc_bind(&Processor::run, this), "firmware", &opts);
+  opts.spawn_method();
+  sc_core::sc_spawn(sc_bind(&Processor::step, this), "firmware", &opts);
+}
+
+void Processor::step() {
+  // After an overflow the stack below the overflowing one is garbage: no fibre runs again.
+  if (fibre_.finished() || stacks_.overflowed()) return;
+  fibre_.resume();
+  if (!fibre_.stack_intact()) {
+    stacks_.mark_overflowed();
+    fault_ = fmt::format(
+        "node {}, cycle {}: firmware stack overflow: the firmware used more than its {}-byte "
+        "stack (Processor::kStackBytes)",
+        params_.id, cycle(), kStackBytes - StackArena::kCanaryBytes);
+    sc_core::sc_stop();
+    return;
+  }
+  if (fibre_.finished()) {
+    // Not a firmware fault (run() catches those): what SystemC does with an exception that
+    // leaves a process.
+    if (fibre_.error()) std::rethrow_exception(fibre_.error());
+    return;
+  }
+  if (wake_event_ != nullptr)
+    sc_core::next_trigger(*wake_event_);
+  else
+    sc_core::next_trigger(wake_delay_);
 }
 
 Cycle Processor::cycle() const {
@@ -79,13 +108,21 @@ void Processor::write_block(std::uint64_t addr, const std::uint8_t* data, std::s
 }
 
 void Processor::busy(Cycle cycles) {
-  if (cycles > 0) sc_core::wait(params_.clock_period * static_cast<double>(cycles));
+  if (cycles == 0) return;
+  wake_event_ = nullptr;
+  wake_delay_ = params_.clock_period * static_cast<double>(cycles);
+  fibre_.suspend();
 }
 
 void Processor::wait_interrupt() {
   waiting_ = true;
-  sc_core::wait(interrupt_);
+  wait_event(interrupt_);
   waiting_ = false;
+}
+
+void Processor::wait_event(const sc_core::sc_event& event) {
+  wake_event_ = &event;
+  fibre_.suspend();
 }
 
 void Processor::note_send(std::uint32_t seq, Cycle begin) {

@@ -88,6 +88,38 @@ TEST(CollectiveStatus, BadRegisterAccessIsAnErrorNamingNodeCycleAndRegister) {
   EXPECT_TRUE(has(s.message, "destination node 42 does not exist (9 nodes)")) << s.message;
 }
 
+// Uses about `frames` KiB of stack, writing all of it.
+__attribute__((noinline)) int deep(int frames) {
+  volatile char frame[1024];
+  for (volatile char& b : frame) b = static_cast<char>(frames);
+  if (frames == 0) return frame[0];
+  return deep(frames - 1) + frame[1023];
+}
+
+// A firmware stack overflow (the canary below the fibre's stack, ni/processor.h) is a firmware
+// error like a bad register access: exit 1, naming the node and the cycle. The operation starts
+// in cycle 1; node 4 computes 5 cycles, recurses past its stack and is found out when it next
+// switches back, in cycle 6.
+TEST(CollectiveStatus, FirmwareStackOverflowIsAnErrorNamingNodeAndCycle) {
+  const CollectiveFirmware firmware = [](fw::Runtime& rt, const fw::Operation& op,
+                                         const std::vector<std::uint8_t>& data,
+                                         const fw::Deliver& deliver, const fw::FirmwareTables&) {
+    if (rt.id() == 4) {
+      rt.compute(5);
+      deep(static_cast<int>(Processor::kStackBytes / 1024) + 8);  // 8 KiB past the stack
+      rt.compute(1);
+    }
+    if (rt.id() == op.root)
+      for (NodeId d : op.destinations) rt.send(d, data, 1);
+    else
+      deliver(rt.receive().data);
+  };
+  const RunStatus s = run(firmware);
+  EXPECT_EQ(s.code, ExitCode::kError);
+  EXPECT_TRUE(has(s.message, "wormsim: firmware error: node 4, cycle 6: firmware stack overflow"))
+      << s.message;
+}
+
 TEST(CollectiveStatus, ReceiveNeverMatchedIsAStallExitingThreeListingTheNodes) {
   Faulty f;
   f.root_send = [](fw::Runtime& rt, const fw::Operation&, const std::vector<std::uint8_t>& data) {

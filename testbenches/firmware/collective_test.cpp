@@ -167,9 +167,8 @@ INSTANTIATE_TEST_SUITE_P(
                       BroadcastCase{"k4_sample", 16, RootSelection::kSample, 12},
                       BroadcastCase{"k5_sample", 32, RootSelection::kSample, 4},
                       BroadcastCase{"k6_sample", 64, RootSelection::kSample, 2},
-                      // k = 8 (256x256, 65536 processor threads) is a documented measured run
-                      // (docs/collectives.md): its coroutine stacks need about twice
-                      // vm.max_map_count's default of 65530 mappings, which fails on some hosts.
+                      // k = 8 (256x256, 65536 nodes) with the default config's T3D timing:
+                      // CliTest.LARGE_EdnBroadcast256x256AllPortOneRootFitsIn4GB.
                       BroadcastCase{"LARGE_k7_one", 128, RootSelection::kSample, 1}),
     [](const auto& param_info) { return param_info.param.name; });
 
