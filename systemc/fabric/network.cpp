@@ -242,18 +242,41 @@ int Network::evaluate_parallel(Cycle now, bool measuring) {
     step_results_.resize(n);
     step_errors_.resize(n);
   }
-  const std::function<void(std::size_t)> task = [&](std::size_t i) {
+  // One contiguous block of router ids per thread: neighbours share links, so a block keeps
+  // most link and router state in one core's cache from cycle to cycle.
+  const std::size_t threads = static_cast<std::size_t>(pool_->threads());
+  buckets_.resize(threads);
+  for (auto& b : buckets_) b.clear();
+  for (std::size_t i = 0; i < n; ++i) {
     const int c = active_[i];
-    if (c >= router_count) return;
-    try {
-      step_results_[i] =
-          routers_[static_cast<std::size_t>(c)]->step(now, calendar_, measuring, true);
-    } catch (...) {
-      step_errors_[i] = std::current_exception();
+    if (c < router_count)
+      buckets_[static_cast<std::size_t>(c) * threads / static_cast<std::size_t>(router_count)]
+          .push_back(i);
+  }
+  const std::function<void(std::size_t)> step = [&](std::size_t t) {
+    for (std::size_t i : buckets_[t]) {
+      try {
+        step_results_[i] =
+            routers_[static_cast<std::size_t>(active_[i])]->step(now, calendar_, measuring, true);
+      } catch (...) {
+        step_errors_[i] = std::current_exception();
+      }
     }
   };
-  const std::size_t threads = static_cast<std::size_t>(pool_->threads());
-  pool_->run(n, std::max<std::size_t>(16, n / (threads * 8)), task);
+  // Phase 2: each router puts what it sent on its links (one sender per link and direction;
+  // the receivers' watch masks are set atomically).
+  const std::function<void(std::size_t)> send = [&](std::size_t t) {
+    for (std::size_t i : buckets_[t]) {
+      if (step_errors_[i]) continue;
+      try {
+        routers_[static_cast<std::size_t>(active_[i])]->send_deferred(now);
+      } catch (...) {
+        step_errors_[i] = std::current_exception();
+      }
+    }
+  };
+  pool_->run_each(step);
+  pool_->run_each(send);
   ++parallel_cycles_;
   int moved = 0;
   for (std::size_t i = 0; i < n; ++i) {

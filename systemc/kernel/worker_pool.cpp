@@ -31,7 +31,8 @@ bool poll(F waiting) {
 WorkerPool::WorkerPool(int threads) {
   if (threads < 1) throw std::invalid_argument("WorkerPool: threads must be >= 1");
   workers_.reserve(static_cast<std::size_t>(threads - 1));
-  for (int t = 1; t < threads; ++t) workers_.emplace_back([this] { worker_loop(); });
+  for (int t = 1; t < threads; ++t)
+    workers_.emplace_back([this, t] { worker_loop(static_cast<std::size_t>(t)); });
 }
 
 WorkerPool::~WorkerPool() {
@@ -53,7 +54,7 @@ void WorkerPool::work() {
   }
 }
 
-void WorkerPool::worker_loop() {
+void WorkerPool::worker_loop(std::size_t index) {
   std::uint64_t seen = 0;
   for (;;) {
     poll([&] { return generation_.load(std::memory_order_acquire) == seen; });
@@ -63,7 +64,10 @@ void WorkerPool::worker_loop() {
       seen = generation_.load(std::memory_order_acquire);
       if (stop_) return;
     }
-    work();
+    if (each_)
+      (*task_)(index);
+    else
+      work();
     if (running_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
       std::lock_guard<std::mutex> lock(mutex_);
       done_cv_.notify_one();
@@ -71,10 +75,27 @@ void WorkerPool::worker_loop() {
   }
 }
 
+void WorkerPool::start_phase() {
+  running_.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    generation_.fetch_add(1, std::memory_order_release);
+  }
+  start_cv_.notify_all();
+}
+
+void WorkerPool::finish_phase() {
+  if (poll([&] { return running_.load(std::memory_order_acquire) != 0; })) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_cv_.wait(lock, [&] { return running_.load(std::memory_order_acquire) == 0; });
+  }
+}
+
 void WorkerPool::run(std::size_t count, std::size_t chunk,
                      const std::function<void(std::size_t)>& task) {
   if (count == 0) return;
   task_ = &task;
+  each_ = false;
   count_ = count;
   chunk_ = chunk < 1 ? 1 : chunk;
   next_.store(0, std::memory_order_relaxed);
@@ -82,17 +103,17 @@ void WorkerPool::run(std::size_t count, std::size_t chunk,
     work();
     return;
   }
-  running_.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    generation_.fetch_add(1, std::memory_order_release);
-  }
-  start_cv_.notify_all();
+  start_phase();
   work();
-  if (poll([&] { return running_.load(std::memory_order_acquire) != 0; })) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    done_cv_.wait(lock, [&] { return running_.load(std::memory_order_acquire) == 0; });
-  }
+  finish_phase();
+}
+
+void WorkerPool::run_each(const std::function<void(std::size_t)>& task) {
+  task_ = &task;
+  each_ = true;
+  if (!workers_.empty()) start_phase();
+  task(0);
+  if (!workers_.empty()) finish_phase();
 }
 
 }  // namespace wormsim

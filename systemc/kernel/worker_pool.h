@@ -31,9 +31,14 @@ class WorkerPool {
   // Calls task(i) for every i in [0, count), items claimed in chunks of `chunk` (>= 1).
   // `task` must not throw (catch inside it and report through the item's own state).
   void run(std::size_t count, std::size_t chunk, const std::function<void(std::size_t)>& task);
+  // Calls task(t) once for every thread t in [0, threads()), thread t always the same one (0
+  // is the caller), so per-thread data stays in that thread's cache from call to call.
+  void run_each(const std::function<void(std::size_t)>& task);
 
  private:
-  void worker_loop();
+  void start_phase();
+  void finish_phase();
+  void worker_loop(std::size_t index);
   void work();
 
   std::vector<std::thread> workers_;
@@ -45,6 +50,7 @@ class WorkerPool {
   const std::function<void(std::size_t)>* task_ = nullptr;
   std::size_t count_ = 0;
   std::size_t chunk_ = 1;
+  bool each_ = false;                 // run_each(): worker t runs item t
   std::atomic<std::size_t> next_{0};  // first unclaimed item
   std::atomic<int> running_{0};       // workers still in the current phase
 };

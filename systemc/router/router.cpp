@@ -69,12 +69,18 @@ void Router::commit(Cycle now, ActivityCalendar& calendar) {
     }
   }
   notes_.clear();
+  for (const Wake& w : wakes_) calendar.wake(w.component, w.at);
+  wakes_.clear();
+}
+
+void Router::send_deferred(Cycle now) {
   for (const Push& p : pushes_) {
     if (p.credit_vc >= 0)
-      calendar.wake(p.link->upstream.component,
-                    p.link->send_credit(now, static_cast<std::uint8_t>(p.credit_vc)));
+      wakes_.push_back(
+          {p.link->upstream.component,
+           p.link->send_credit_concurrently(now, static_cast<std::uint8_t>(p.credit_vc))});
     else
-      calendar.wake(p.link->downstream.component, p.link->send_flit(now, p.flit));
+      wakes_.push_back({p.link->downstream.component, p.link->send_flit_concurrently(now, p.flit)});
   }
   pushes_.clear();
 }

@@ -64,9 +64,13 @@ class Router : public sc_core::sc_module {
   // With `defer` (the network's parallel phase, docs/architecture.md "One cycle") the step
   // writes only this router's own state: the flits and credits it sends, the wake-ups they
   // cause and the observer events are recorded in order, and `calendar` is not touched, so
-  // routers can step concurrently. commit() then applies them exactly as an undeferred step
-  // would have; a deferred step must be committed before the router steps again.
+  // routers can step concurrently. send_deferred() then puts the recorded flits and credits on
+  // the links (concurrently with other routers' send_deferred(), after every router's step of
+  // the cycle, whose reads of the links it would otherwise race), and commit() makes the
+  // wake-ups and observer calls, in the order an undeferred step makes them. A deferred step
+  // must be sent and committed before the router steps again.
   StepResult step(Cycle now, ActivityCalendar& calendar, bool measuring, bool defer = false);
+  void send_deferred(Cycle now);
   void commit(Cycle now, ActivityCalendar& calendar);
   // Which implementation this is ("systemc" or "rtl"), for reports.
   virtual const char* implementation() const { return "systemc"; }
@@ -250,6 +254,11 @@ class Router : public sc_core::sc_module {
   };
   bool deferring_ = false;
   std::vector<Push> pushes_;
+  struct Wake {
+    int component;
+    Cycle at;
+  };
+  std::vector<Wake> wakes_;  // of the sends, in order (send_deferred -> commit)
   std::vector<Note> notes_;
   bool probes_enabled_ = false;
   std::vector<FlitProbe> in_probes_;

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "worker_pool.h"
@@ -31,6 +32,23 @@ TEST(WorkerPool, EveryItemRunsOnceInEveryPhase) {
         ASSERT_EQ(hits[i], expected) << threads << " threads, chunk " << chunk << ", item " << i;
       }
     }
+  }
+}
+
+TEST(WorkerPool, RunEachGivesEveryThreadItsOwnIndexOnTheSameThread) {
+  for (int threads = 1; threads <= 4; ++threads) {
+    WorkerPool pool(threads);
+    std::vector<std::thread::id> first(static_cast<std::size_t>(threads));
+    std::vector<int> calls(static_cast<std::size_t>(threads), 0);
+    for (int phase = 0; phase < 100; ++phase) {
+      pool.run_each([&](std::size_t t) {
+        if (phase == 0) first[t] = std::this_thread::get_id();
+        EXPECT_EQ(first[t], std::this_thread::get_id()) << "item " << t << " moved threads";
+        ++calls[t];
+      });
+    }
+    for (int c : calls) EXPECT_EQ(c, 100);
+    EXPECT_EQ(first[0], std::this_thread::get_id());  // item 0 runs on the caller
   }
 }
 
