@@ -102,6 +102,16 @@ TEST_P(Threads, ResultsAndFlitLogAreBitIdenticalFor124Threads) {
   }
 }
 
+// --threads is simulation.threads: a bad value is a config error (exit 2) naming that key.
+TEST(ThreadsOption, BadValueExitsTwoNamingTheKey) {
+  for (const char* value : {"300", "-2", "two"}) {
+    const Cli r = wormsim(std::string("run --quiet --threads ") + value + " --out " +
+                          (fs::temp_directory_path() / "wormsim_threads_bad").string());
+    EXPECT_EQ(r.code, 2) << value << ": " << r.out;
+    EXPECT_NE(r.out.find("simulation.threads"), std::string::npos) << r.out;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Runs, Threads,
     ::testing::Values(
