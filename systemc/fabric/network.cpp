@@ -227,14 +227,16 @@ void Network::evaluate(Cycle now) {
   if (!options_.quiet) report_progress(now, in_flight);
 }
 
-// Parallel phase: each router's deferred step writes only its own state (its buffers, VC and
-// credit state, and the records of what it sends and reports); links, the calendar, the
-// statistics and the observers are untouched. Commit phase, on this thread, in active_ order:
-// each router's sends, wake-ups and observer events are applied, and each endpoint steps, in
-// the very order a serial evaluation has them, so every shared structure sees the same
-// sequence of operations whatever the thread count. The deferred steps read only state that
-// arrived in earlier cycles (links and credits take >= 1 cycle), which no commit of this cycle
-// changes, so they compute what the serial steps compute.
+// docs/architecture.md, "One cycle". Phase 1 (parallel): each router's deferred step writes
+// only its own state (its buffers, VC and credit state, and the records of what it sends and
+// reports); links, the calendar, the statistics and the observers are untouched. Phase 2
+// (parallel): each router puts its flits and credits on its links, which only it writes in
+// that direction. Phase 3 (this thread, in active_ order): each router's wake-ups and observer
+// events are applied and each endpoint steps, in the very order a serial evaluation has them,
+// so every shared structure sees the same sequence of operations whatever the thread count.
+// The deferred steps read only state that arrived in earlier cycles (links and credits take
+// >= 1 cycle), which nothing in this cycle changes before they read it, so they compute what
+// the serial steps compute.
 int Network::evaluate_parallel(Cycle now, bool measuring) {
   const int router_count = static_cast<int>(routers_.size());
   const std::size_t n = active_.size();

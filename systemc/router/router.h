@@ -169,6 +169,7 @@ class Router : public sc_core::sc_module {
   int traverse(Cycle now, ActivityCalendar& calendar, bool measuring);
   int traverse_replicas(Cycle now, ActivityCalendar& calendar, bool measuring, int& replicated);
   void emit_blocked(bool multidest, PacketId packet, Cycle cycles, Cycle now) {
+    if (blocking_observers_.empty()) return;
     if (deferring_) {
       notes_.push_back({Note::kBlocked, multidest, 0, 0, 0, packet, 0, cycles});
       return;
@@ -179,6 +180,7 @@ class Router : public sc_core::sc_module {
     }
   }
   void emit_blocked_by(bool multidest, PacketId packet, PacketId winner, Cycle now) {
+    if (blocking_observers_.empty()) return;
     if (deferring_) {
       notes_.push_back({Note::kBlockedBy, multidest, 0, 0, 0, packet, winner, 1});
       return;
