@@ -250,9 +250,25 @@ void report_rtl_traces(const Network& network, const Config& config) {
 }
 
 // workload: collective -- node firmware runs the configured collective operations.
+// --flit-log: every router departure of the run, one line each, in commit order.
+struct FlitLog {
+  FlitLog(Network& network, const std::string& path) : file(path), writer(&file) {
+    if (!file) throw OutputError(fmt::format("--flit-log: cannot write {}", path));
+    network.add_router_observer(&writer);
+  }
+  void close() {
+    file.close();
+    if (!file) throw OutputError("--flit-log: write failed");
+  }
+  std::ofstream file;
+  FlitEventWriter writer;
+};
+
 int run_collective(const Config& config, const RunInfo& run_info, const std::string& out_dir,
-                   bool quiet) {
+                   bool quiet, const std::string& flit_log) {
   CollectiveHarness harness("harness", config, network_options(config, out_dir, quiet));
+  std::unique_ptr<FlitLog> log;
+  if (!flit_log.empty()) log = std::make_unique<FlitLog>(harness.network(), flit_log);
   std::unique_ptr<WaveTracer> tracer = make_tracer(harness.network(), config, out_dir);
   if (!quiet)
     std::cerr << fmt::format("[wormsim] {} collective operations on {} nodes\n",
@@ -260,6 +276,7 @@ int run_collective(const Config& config, const RunInfo& run_info, const std::str
   const auto start = std::chrono::steady_clock::now();
   sc_core::sc_start();
   harness.finish();
+  if (log) log->close();
   RunInfo info = run_info;
   info.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -292,7 +309,7 @@ int run_collective(const Config& config, const RunInfo& run_info, const std::str
 }
 
 int run_command(const std::string& file, const std::vector<std::string>& sets,
-                const std::string& out_dir, bool trace, bool quiet,
+                const std::string& out_dir, bool trace, bool quiet, const std::string& flit_log,
                 const std::vector<std::string>& command_line) {
   RunInfo info;
   std::vector<GivenKey> given;
@@ -303,14 +320,18 @@ int run_command(const std::string& file, const std::vector<std::string>& sets,
   info.git_commit = build_git_commit();
   info.command_line = command_line;
   prepare_outputs(out_dir, config);
-  if (config.workload == Workload::kCollective) return run_collective(config, info, out_dir, quiet);
+  if (config.workload == Workload::kCollective)
+    return run_collective(config, info, out_dir, quiet, flit_log);
 
   SyntheticNetwork network("net", config, network_options(config, out_dir, quiet));
+  std::unique_ptr<FlitLog> log;
+  if (!flit_log.empty()) log = std::make_unique<FlitLog>(network, flit_log);
   std::unique_ptr<WaveTracer> tracer = make_tracer(network, config, out_dir);
   const auto start = std::chrono::steady_clock::now();
   sc_core::sc_start();
   info.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (log) log->close();
   finish_tracer(tracer);  // flush the VCD, write its layout
   network.close_router_traces();
 
@@ -355,6 +376,13 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--out", out_dir, "output directory for results.json and traces");
   run->add_flag("--trace", trace, "write a VCD of trace.routers and its .gtkw layout");
   run->add_flag("--quiet", quiet, "no progress lines on stderr");
+  std::string threads;
+  run->add_option("--threads", threads,
+                  "threads evaluating routers: same as --set simulation.threads=N (0 = one per "
+                  "core, capped by network size); results do not depend on it");
+  std::string flit_log;
+  run->add_option("--flit-log", flit_log,
+                  "write every flit departure (cycle, router, port, VC, packet, flit) to FILE");
 
   std::string validate_file;
   std::vector<std::string> validate_sets;
@@ -388,7 +416,8 @@ int sc_main(int argc, char* argv[]) {
       std::cerr << source << ": valid\n";
       return kOk;
     }
-    return run_command(config_file, sets, out_dir, trace, quiet,
+    if (!threads.empty()) sets.push_back("simulation.threads=" + threads);
+    return run_command(config_file, sets, out_dir, trace, quiet, flit_log,
                        std::vector<std::string>(argv, argv + argc));
   } catch (const ConfigError& e) {
     std::cerr << "wormsim: config error: " << e.what() << "\n";

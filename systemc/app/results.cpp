@@ -124,6 +124,10 @@ nlohmann::json results_json(const Network& net, const RunInfo& info) {
   j["cycles"] = net.cycles();
   j["evaluated_cycles"] = net.evaluated_cycles();
   j["wall_seconds"] = info.wall_seconds;
+  // How the run was evaluated, not what it computed: with wall_seconds, command_line and
+  // config.simulation.threads, the only fields that differ between thread counts.
+  j["threads"] = net.threads();
+  j["parallel_cycles"] = net.parallel_cycles();
   j["clock_period_ns"] = net.config().network.clock_period_ns;
   j["flits"] = {{"injected", st.flits_injected()},
                 {"ejected", st.flits_ejected()},

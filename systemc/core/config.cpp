@@ -693,6 +693,10 @@ void Config::validate() const {
           "network.clock_period_ns",
           "the run (warmup + measure + drain_max cycles at this period) exceeds SystemC's "
           "64-bit picosecond time");
+  require(simulation.threads >= 0 && simulation.threads <= 256, "simulation.threads",
+          fmt::format("must be 0 (one per core) or 1..256, got {}", simulation.threads));
+  require(simulation.parallel_min_routers >= 1, "simulation.parallel_min_routers",
+          fmt::format("must be at least 1, got {}", simulation.parallel_min_routers));
   validate_node_layer(nodes);
   for (std::size_t i = 0; i < trace.routers.size(); ++i)
     require(trace.routers[i] < static_cast<NodeId>(nodes), fmt::format("trace.routers[{}]", i),

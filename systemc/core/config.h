@@ -280,6 +280,12 @@ struct SimulationConfig {
   Cycle drain_max_cycles = 200000;  // after measurement: stop generating, drain the network
   Cycle watchdog_cycles = 20000;  // no flit movement for this long with flits in flight = deadlock
   Cycle progress_interval = 0;    // >0: progress line on stderr every this many cycles
+  // Threads evaluating routers within a cycle (docs/architecture.md "One cycle"); 0 = one per
+  // core, capped by the network's size. Results are identical for every value.
+  int threads = 0;
+  // With threads > 1: cycles with fewer active routers than this run serially (the hand-off
+  // to the threads costs more than it saves); 1 = every cycle in parallel (tests).
+  int parallel_min_routers = 256;
 };
 
 // The node layer: processor software costs and the NI (DESIGN.md section 6). A machine

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -20,6 +21,11 @@ std::string to_string(RunOutcome o) {
 }
 
 namespace {
+// With simulation.threads 0 a network gets one thread per this many routers at most: smaller
+// networks rarely have enough active routers in a cycle to pay for the hand-off to the threads
+// (simulation.parallel_min_routers; docs/performance.md "Threads").
+constexpr int kRoutersPerAutoThread = 512;
+
 // In-order delivery per (source, destination) is guaranteed when routing is deterministic,
 // every dateline class has a single VC and a source cannot start two packets in parallel.
 bool order_guaranteed(const Config& c) {
@@ -129,6 +135,9 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config,
     }
   }
   for (auto& t : endpoints_) t->start(calendar_);
+  const int threads = resolve_threads(config);
+  if (threads > 1) pool_ = std::make_unique<WorkerPool>(threads);
+  min_parallel_routers_ = static_cast<std::size_t>(config.simulation.parallel_min_routers);
   next_progress_report_ = config.simulation.progress_interval;
   next_progress_wall_ = std::chrono::steady_clock::now() + std::chrono::seconds(5);
   SC_METHOD(tick);
@@ -146,6 +155,16 @@ Link& Network::make_link(int latency, int credit_latency, Endpoint up, Endpoint 
   links_.back().upstream = up;
   links_.back().downstream = down;
   return links_.back();
+}
+
+int Network::resolve_threads(const Config& config) {
+  // RTL routers share one Verilated context per network: serial.
+  if (config.network.router.implementation != RouterImplementation::kSystemC) return 1;
+  const int requested = config.simulation.threads;
+  if (requested > 0) return requested;
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int useful = node_count(config.network.topology) / kRoutersPerAutoThread;
+  return std::max(1, std::min(cores, useful));
 }
 
 void Network::enable_probes(const std::vector<NodeId>& routers) {
@@ -179,18 +198,28 @@ void Network::evaluate(Cycle now) {
   const bool measuring = stats_.measuring(now);
   const int router_count = static_cast<int>(routers_.size());
   int moved = 0;
-  for (int c : active_) {
-    if (c < router_count) {
-      const Router::StepResult r =
-          routers_[static_cast<std::size_t>(c)]->step(now, calendar_, measuring);
-      moved += r.moved;
-      if (r.replicated > 0) stats_.on_flits_replicated(r.replicated);
-      if (r.wake_at != ActivityCalendar::kNever) calendar_.wake(c, r.wake_at);
-    } else {
-      const NetworkEndpoint::StepResult t =
-          endpoints_[static_cast<std::size_t>(c - router_count)]->step(now, calendar_, measuring);
-      moved += t.moved;
-      if (t.busy) calendar_.wake(c, now + 1);
+  const auto active_routers = [&] {
+    std::size_t n = 0;
+    for (int c : active_) n += c < router_count ? 1 : 0;
+    return n;
+  };
+  if (pool_ && active_.size() >= min_parallel_routers_ &&
+      active_routers() >= min_parallel_routers_) {
+    moved = evaluate_parallel(now, measuring);
+  } else {
+    for (int c : active_) {
+      if (c < router_count) {
+        const Router::StepResult r =
+            routers_[static_cast<std::size_t>(c)]->step(now, calendar_, measuring);
+        moved += r.moved;
+        if (r.replicated > 0) stats_.on_flits_replicated(r.replicated);
+        if (r.wake_at != ActivityCalendar::kNever) calendar_.wake(c, r.wake_at);
+      } else {
+        const NetworkEndpoint::StepResult t =
+            endpoints_[static_cast<std::size_t>(c - router_count)]->step(now, calendar_, measuring);
+        moved += t.moved;
+        if (t.busy) calendar_.wake(c, now + 1);
+      }
     }
   }
   if (probe_until_ > 0 && now + 1 >= probe_until_ && !probed_.empty()) {
@@ -207,6 +236,83 @@ void Network::evaluate(Cycle now) {
     outcome_ = RunOutcome::kDeadlock;
   }
   if (!options_.quiet) report_progress(now, in_flight);
+}
+
+// docs/architecture.md, "One cycle". Phase 1 (parallel): each router's deferred step writes
+// only its own state (its buffers, VC and credit state, and the records of what it sends and
+// reports); links, the calendar, the statistics and the observers are untouched. Phase 2
+// (parallel): each router puts its flits and credits on its links, which only it writes in
+// that direction. Phase 3 (this thread, in active_ order): each router's wake-ups and observer
+// events are applied and each endpoint steps, in the very order a serial evaluation has them,
+// so every shared structure sees the same sequence of operations whatever the thread count.
+// The deferred steps read only state that arrived in earlier cycles (links and credits take
+// >= 1 cycle), which nothing in this cycle changes before they read it, so they compute what
+// the serial steps compute.
+int Network::evaluate_parallel(Cycle now, bool measuring) {
+  const int router_count = static_cast<int>(routers_.size());
+  const std::size_t n = active_.size();
+  if (step_results_.size() < n) {
+    step_results_.resize(n);
+    step_errors_.resize(n);
+  }
+  // One contiguous block of router ids per thread: neighbours share links, so a block keeps
+  // most link and router state in one core's cache from cycle to cycle.
+  const std::size_t threads = static_cast<std::size_t>(pool_->threads());
+  buckets_.resize(threads);
+  for (auto& b : buckets_) b.clear();
+  for (std::size_t i = 0; i < n; ++i) {
+    const int c = active_[i];
+    if (c < router_count)
+      buckets_[static_cast<std::size_t>(c) * threads / static_cast<std::size_t>(router_count)]
+          .push_back(i);
+  }
+  const std::function<void(std::size_t)> step = [&](std::size_t t) {
+    for (std::size_t i : buckets_[t]) {
+      try {
+        step_results_[i] =
+            routers_[static_cast<std::size_t>(active_[i])]->step(now, calendar_, measuring, true);
+      } catch (...) {
+        step_errors_[i] = std::current_exception();
+      }
+    }
+  };
+  // Phase 2: each router puts what it sent on its links (one sender per link and direction;
+  // the receivers' watch masks are set atomically).
+  const std::function<void(std::size_t)> send = [&](std::size_t t) {
+    for (std::size_t i : buckets_[t]) {
+      if (step_errors_[i]) continue;
+      try {
+        routers_[static_cast<std::size_t>(active_[i])]->send_deferred(now);
+      } catch (...) {
+        step_errors_[i] = std::current_exception();
+      }
+    }
+  };
+  pool_->run_each(step);
+  pool_->run_each(send);
+  ++parallel_cycles_;
+  int moved = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const int c = active_[i];
+    if (c < router_count) {
+      if (step_errors_[i]) {
+        const std::exception_ptr e = step_errors_[i];
+        std::fill(step_errors_.begin(), step_errors_.end(), nullptr);
+        std::rethrow_exception(e);
+      }
+      routers_[static_cast<std::size_t>(c)]->commit(now, calendar_);
+      const Router::StepResult& r = step_results_[i];
+      moved += r.moved;
+      if (r.replicated > 0) stats_.on_flits_replicated(r.replicated);
+      if (r.wake_at != ActivityCalendar::kNever) calendar_.wake(c, r.wake_at);
+    } else {
+      const NetworkEndpoint::StepResult t =
+          endpoints_[static_cast<std::size_t>(c - router_count)]->step(now, calendar_, measuring);
+      moved += t.moved;
+      if (t.busy) calendar_.wake(c, now + 1);
+    }
+  }
+  return moved;
 }
 
 void Network::report_progress(Cycle now, std::uint64_t in_flight) {

@@ -41,6 +41,7 @@
 #include "stack_arena.h"
 #include "statistics.h"
 #include "topology.h"
+#include "worker_pool.h"
 
 namespace wormsim {
 
@@ -87,6 +88,11 @@ class Network : public sc_core::sc_module, public EndpointHost {
   RunOutcome outcome() const { return outcome_; }
   Cycle cycles() const { return cycle_; }                // last evaluated cycle + 1
   Cycle evaluated_cycles() const { return evaluated_; }  // cycles with any activity
+  // Threads that evaluate routers (simulation.threads resolved; 1 = serial). Results do not
+  // depend on it (docs/architecture.md, "One cycle").
+  int threads() const { return pool_ ? pool_->threads() : 1; }
+  // Cycles whose routers were evaluated in parallel (the others had too few active routers).
+  Cycle parallel_cycles() const { return parallel_cycles_; }
   const std::optional<DeadlockReport>& deadlock() const { return deadlock_; }
   // EndpointHost (hosted mode for the wake-up; see fabric/network_endpoint.h).
   void external_wake(int component, Cycle at) override;
@@ -123,6 +129,10 @@ class Network : public sc_core::sc_module, public EndpointHost {
   void tick();
   void tick_hosted();
   void evaluate(Cycle now);
+  // The routers among active_ step concurrently (deferred), then every component is
+  // committed or stepped in active_ order.
+  int evaluate_parallel(Cycle now, bool measuring);
+  static int resolve_threads(const Config& config);
   bool done(Cycle now);
   void report_progress(Cycle now, std::uint64_t in_flight);
   Link& make_link(int latency, int credit_latency, Endpoint up, Endpoint down);
@@ -165,6 +175,12 @@ class Network : public sc_core::sc_module, public EndpointHost {
   RunOutcome outcome_ = RunOutcome::kCompleted;
   std::optional<DeadlockReport> deadlock_;
   std::vector<int> active_;
+  std::unique_ptr<WorkerPool> pool_;               // null: serial
+  std::vector<Router::StepResult> step_results_;   // parallel phase: per position in active_
+  std::vector<std::exception_ptr> step_errors_;    // parallel phase: per position in active_
+  std::vector<std::vector<std::size_t>> buckets_;  // parallel phase: positions per thread
+  Cycle parallel_cycles_ = 0;
+  std::size_t min_parallel_routers_ = 1;
 };
 
 }  // namespace wormsim

@@ -4,6 +4,9 @@
 // router computes contention events only while some observer wants_contention().
 #pragma once
 
+#include <ostream>
+#include <vector>
+
 #include "flit.h"
 #include "flit_event_log.h"
 
@@ -46,6 +49,17 @@ class FlitEventRecorder : public RouterObserver {
 
  private:
   std::vector<FlitEvent>* log_;
+};
+
+// Writes every departure as one line (to_string(FlitEvent)) in the order the routers report
+// them (`wormsim run --flit-log`): the same run gives the same bytes for any thread count.
+class FlitEventWriter : public RouterObserver {
+ public:
+  explicit FlitEventWriter(std::ostream* out) : out_(out) {}
+  void on_departure(const FlitEvent& event) override { *out_ << to_string(event) << '\n'; }
+
+ private:
+  std::ostream* out_;
 };
 
 }  // namespace wormsim

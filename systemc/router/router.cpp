@@ -38,7 +38,8 @@ Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
         params.vcs, params.layout.is_network(p) ? params.buffer_depth : CreditCounter::kUnlimited);
 }
 
-Router::StepResult Router::step(Cycle now, ActivityCalendar& calendar, bool measuring) {
+Router::StepResult Router::step(Cycle now, ActivityCalendar& calendar, bool measuring, bool defer) {
+  deferring_ = defer;
   try {
     return step_unchecked(now, calendar, measuring);
   } catch (const std::logic_error& e) {
@@ -48,6 +49,40 @@ Router::StepResult Router::step(Cycle now, ActivityCalendar& calendar, bool meas
     if (what.rfind(name(), 0) == 0) throw;
     throw std::logic_error(fmt::format("{}: cycle {}: {}", name(), now, what));
   }
+}
+
+void Router::commit(Cycle now, ActivityCalendar& calendar) {
+  deferring_ = false;
+  for (const Note& n : notes_) {
+    switch (n.kind) {
+      case Note::kDeparture: {
+        const FlitEvent e{now, params_.id, n.port, n.vc, n.packet, n.index};
+        for (RouterObserver* o : observers_) o->on_departure(e);
+        break;
+      }
+      case Note::kContention:
+        for (RouterObserver* o : contention_observers_)
+          o->on_contention(n.packet, n.other, params_.id, n.port, now);
+        break;
+      case Note::kBlocked: emit_blocked(n.multidest, n.packet, n.cycles, now); break;
+      case Note::kBlockedBy: emit_blocked_by(n.multidest, n.packet, n.other, now); break;
+    }
+  }
+  notes_.clear();
+  for (const Wake& w : wakes_) calendar.wake(w.component, w.at);
+  wakes_.clear();
+}
+
+void Router::send_deferred(Cycle now) {
+  for (const Push& p : pushes_) {
+    if (p.credit_vc >= 0)
+      wakes_.push_back(
+          {p.link->upstream.component,
+           p.link->send_credit_concurrently(now, static_cast<std::uint8_t>(p.credit_vc))});
+    else
+      wakes_.push_back({p.link->downstream.component, p.link->send_flit_concurrently(now, p.flit)});
+  }
+  pushes_.clear();
 }
 
 Router::StepResult Router::step_unchecked(Cycle now, ActivityCalendar& calendar, bool measuring) {
@@ -397,7 +432,10 @@ void Router::send(Cycle now, ActivityCalendar& calendar, bool measuring, int out
   if (probes_enabled_) out_probes_[static_cast<std::size_t>(out_port)].show(flit);
   if (measuring) ++out.link->flits_carried;
   log_departure(now, out_port, flit);
-  calendar.wake(out.link->downstream.component, out.link->send_flit(now, flit));
+  if (deferring_)
+    pushes_.push_back({out.link, flit, -1});
+  else
+    calendar.wake(out.link->downstream.component, out.link->send_flit(now, flit));
 }
 
 // Removes the front flit of an input VC; the freed slot goes back upstream as a credit.
@@ -411,8 +449,11 @@ void Router::pop_input(Cycle now, ActivityCalendar& calendar, int in_port, int v
     vmask &= ~(1u << vc);
     if (vmask == 0) busy_ports_ &= ~(std::uint64_t{1} << in_port);
   }
-  calendar.wake(in.link->upstream.component,
-                in.link->send_credit(now, static_cast<std::uint8_t>(vc)));
+  if (deferring_)
+    pushes_.push_back({in.link, Flit{}, vc});
+  else
+    calendar.wake(in.link->upstream.component,
+                  in.link->send_credit(now, static_cast<std::uint8_t>(vc)));
 }
 
 int Router::traverse(Cycle now, ActivityCalendar& calendar, bool measuring) {

@@ -60,7 +60,18 @@ class Router : public sc_core::sc_module {
   };
   // Evaluates one cycle; a contract violation inside (std::logic_error) is rethrown with the
   // router's name and the cycle.
-  StepResult step(Cycle now, ActivityCalendar& calendar, bool measuring);
+  //
+  // With `defer` (the network's parallel phase, docs/architecture.md "One cycle") the step
+  // writes only this router's own state: the flits and credits it sends, the wake-ups they
+  // cause and the observer events are recorded in order, and `calendar` is not touched, so
+  // routers can step concurrently. send_deferred() then puts the recorded flits and credits on
+  // the links (concurrently with other routers' send_deferred(), after every router's step of
+  // the cycle, whose reads of the links it would otherwise race), and commit() makes the
+  // wake-ups and observer calls, in the order an undeferred step makes them. A deferred step
+  // must be sent and committed before the router steps again.
+  StepResult step(Cycle now, ActivityCalendar& calendar, bool measuring, bool defer = false);
+  void send_deferred(Cycle now);
+  void commit(Cycle now, ActivityCalendar& calendar);
   // Which implementation this is ("systemc" or "rtl"), for reports.
   virtual const char* implementation() const { return "systemc"; }
 
@@ -122,26 +133,28 @@ class Router : public sc_core::sc_module {
   void log_departure(Cycle now, int out_port, const Flit& flit) {
     if (observers_.empty()) return;
     const FlitEvent e{now, params_.id, out_port, flit.vc, flit.packet_id, flit.index};
+    if (deferring_) {
+      notes_.push_back(
+          {Note::kDeparture, false, out_port, flit.vc, flit.index, flit.packet_id, 0, 0});
+      return;
+    }
     for (RouterObserver* o : observers_) o->on_departure(e);
   }
   bool contention_observed() const { return !contention_observers_.empty(); }
   bool blocking_observed() const { return !blocking_observers_.empty(); }
   // The worm at the front of `ivc` (holding flits) was blocked for `cycles`, reported in `now`.
   void note_blocked(const InputVc& ivc, Cycle cycles, Cycle now) {
-    const bool multidest = ivc.buffer.front().flit.mcast != 0;
-    for (RouterObserver* o : blocking_observers_) {
-      o->on_blocked(ivc.packet, cycles);
-      o->on_blocked_flits(multidest, cycles, now);
-    }
+    emit_blocked(ivc.buffer.front().flit.mcast != 0, ivc.packet, cycles, now);
   }
   void note_blocked_by(const InputVc& ivc, PacketId winner, Cycle now) {
-    const bool multidest = ivc.buffer.front().flit.mcast != 0;
-    for (RouterObserver* o : blocking_observers_) {
-      o->on_blocked_by(ivc.packet, winner);
-      o->on_blocked_flits(multidest, 1, now);
-    }
+    emit_blocked_by(ivc.buffer.front().flit.mcast != 0, ivc.packet, winner, now);
   }
   void note_contention(PacketId waiting, PacketId holder, int port, Cycle now) {
+    if (contention_observers_.empty()) return;
+    if (deferring_) {
+      notes_.push_back({Note::kContention, false, port, 0, 0, waiting, holder, 0});
+      return;
+    }
     for (RouterObserver* o : contention_observers_)
       o->on_contention(waiting, holder, params_.id, port, now);
   }
@@ -155,6 +168,28 @@ class Router : public sc_core::sc_module {
   void allocate_replica_switch(Cycle now);
   int traverse(Cycle now, ActivityCalendar& calendar, bool measuring);
   int traverse_replicas(Cycle now, ActivityCalendar& calendar, bool measuring, int& replicated);
+  void emit_blocked(bool multidest, PacketId packet, Cycle cycles, Cycle now) {
+    if (blocking_observers_.empty()) return;
+    if (deferring_) {
+      notes_.push_back({Note::kBlocked, multidest, 0, 0, 0, packet, 0, cycles});
+      return;
+    }
+    for (RouterObserver* o : blocking_observers_) {
+      o->on_blocked(packet, cycles);
+      o->on_blocked_flits(multidest, cycles, now);
+    }
+  }
+  void emit_blocked_by(bool multidest, PacketId packet, PacketId winner, Cycle now) {
+    if (blocking_observers_.empty()) return;
+    if (deferring_) {
+      notes_.push_back({Note::kBlockedBy, multidest, 0, 0, 0, packet, winner, 1});
+      return;
+    }
+    for (RouterObserver* o : blocking_observers_) {
+      o->on_blocked_by(packet, winner);
+      o->on_blocked_flits(multidest, 1, now);
+    }
+  }
   InputVc& input_vc(int index) {
     return inputs_[static_cast<std::size_t>(index / params_.vcs)]
         .vcs[static_cast<std::size_t>(index % params_.vcs)];
@@ -202,6 +237,31 @@ class Router : public sc_core::sc_module {
   std::vector<RouterObserver*> observers_;
   std::vector<RouterObserver*> contention_observers_;
   std::vector<RouterObserver*> blocking_observers_;
+
+  // Deferred effects of a step(defer = true), in the order an undeferred step has them.
+  struct Push {
+    Link* link;
+    Flit flit;
+    int credit_vc;  // >= 0: a credit for this VC upstream; -1: `flit` downstream
+  };
+  struct Note {
+    enum Kind : std::uint8_t { kDeparture, kContention, kBlocked, kBlockedBy } kind;
+    bool multidest;
+    int port;
+    int vc;
+    int index;
+    PacketId packet;  // the departing, waiting or blocked packet
+    PacketId other;   // the holder or winner
+    Cycle cycles;
+  };
+  bool deferring_ = false;
+  std::vector<Push> pushes_;
+  struct Wake {
+    int component;
+    Cycle at;
+  };
+  std::vector<Wake> wakes_;  // of the sends, in order (send_deferred -> commit)
+  std::vector<Note> notes_;
   bool probes_enabled_ = false;
   std::vector<FlitProbe> in_probes_;
   std::vector<FlitProbe> out_probes_;

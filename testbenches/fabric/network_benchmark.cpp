@@ -27,6 +27,14 @@ Config mesh(int side, int packet_length, double rate, Cycle measure) {
   c.simulation.warmup_cycles = rate > 0 ? 1000 : 0;
   c.simulation.measure_cycles = measure;
   c.simulation.progress_interval = 0;
+  c.simulation.threads = 1;  // single-core speed; the *_T<n> cases scale threads
+  c.validate();
+  return c;
+}
+
+// Thread scaling (simulation.threads; docs/performance.md "Threads"): the same run on n threads.
+Config threads(Config c, int n) {
+  c.simulation.threads = n;
   c.validate();
   return c;
 }
@@ -53,6 +61,7 @@ void run_case(benchmark::State& state, const Config& config) {
     state.counters["cycles_per_s"] = static_cast<double>(net.cycles()) / sim;
     state.counters["flits"] = static_cast<double>(net.stats().flits_ejected());
     state.counters["flits_per_s"] = static_cast<double>(net.stats().flits_ejected()) / sim;
+    state.counters["threads"] = net.threads();
     if (net.outcome() != RunOutcome::kCompleted) state.SkipWithError("run did not complete");
   }
 }
@@ -70,6 +79,10 @@ WORMSIM_BENCH(Mesh32x32_UR0p1_5flit, mesh(32, 5, 0.1, 3000));
 WORMSIM_BENCH(Mesh64x64_UR0p1_1flit, mesh(64, 1, 0.1, 1000));
 WORMSIM_BENCH(Mesh64x64_UR0p1_5flit, mesh(64, 5, 0.1, 1000));
 WORMSIM_BENCH(Mesh64x64_Idle_1M, mesh(64, 5, 0.0, 1000000));
+WORMSIM_BENCH(Mesh32x32_UR0p1_5flit_T1, threads(mesh(32, 5, 0.1, 3000), 1));
+WORMSIM_BENCH(Mesh32x32_UR0p1_5flit_T2, threads(mesh(32, 5, 0.1, 3000), 2));
+WORMSIM_BENCH(Mesh64x64_UR0p02_5flit_T1, threads(mesh(64, 5, 0.02, 1000), 1));
+WORMSIM_BENCH(Mesh64x64_UR0p02_5flit_T2, threads(mesh(64, 5, 0.02, 1000), 2));
 
 // The same traffic through RTL routers (docs/rtl.md): the cost of cosimulation.
 Config rtl(Config c) {

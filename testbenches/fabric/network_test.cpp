@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <memory>
 #include <set>
+
+#include <fmt/format.h>
 
 #include "network_test_util.h"
 
@@ -269,6 +272,58 @@ TEST(OrderIndependence, ForwardAndReverseEvaluationGiveIdenticalDeliveries) {
   ASSERT_GT(a.size(), 1000u);
   EXPECT_EQ(a, b);
   EXPECT_EQ(forward.cycles(), reverse.cycles());
+}
+
+// ---- Parallel evaluation ----------------------------------------------------------------------
+// Routers stepped on 4 threads (every cycle in parallel) and committed in component order give
+// the serial run's deliveries and the same departures in the same order (docs/architecture.md,
+// "One cycle"); a unicast torus and a tree-multicast mesh, each elaborated twice in one
+// simulation. This test also runs under a ThreadSanitizer build (WORMSIM_TSAN).
+TEST(ParallelEvaluation, FourThreadsGiveTheSerialDeliveriesAndDepartures) {
+  Config torus = torus_config({8, 8});
+  torus.network.router.vcs = 4;
+  torus.traffic.injection_rate = 0.3;
+  Config mcast = mesh_config({8, 8});
+  mcast.network.router.vcs = 2;
+  mcast.network.router.multidest = MultidestMode::kTree;
+  mcast.traffic.packet_length = 8;
+  mcast.traffic.multicast_fraction = 0.2;
+  mcast.traffic.multicast_destinations = 8;
+  mcast.traffic.injection_rate = 0.15;
+  std::vector<std::unique_ptr<SyntheticNetwork>> nets;
+  std::vector<std::vector<FlitEvent>> logs(4);
+  std::vector<std::unique_ptr<FlitEventRecorder>> recorders;
+  for (Config* c : {&torus, &mcast}) {
+    c->simulation.warmup_cycles = 100;
+    c->simulation.measure_cycles = 1000;
+    c->simulation.parallel_min_routers = 1;
+    for (int threads : {1, 4}) {
+      c->simulation.threads = threads;
+      c->validate();
+      NetworkOptions opt;
+      opt.record_packets = true;
+      opt.quiet = true;
+      nets.push_back(
+          std::make_unique<SyntheticNetwork>(fmt::format("net{}", nets.size()).c_str(), *c, opt));
+      recorders.push_back(std::make_unique<FlitEventRecorder>(&logs[nets.size() - 1]));
+      nets.back()->add_router_observer(recorders.back().get());
+    }
+  }
+  sc_core::sc_start();
+  for (std::size_t i = 0; i < nets.size(); i += 2) {
+    SCOPED_TRACE(i == 0 ? "torus" : "multicast mesh");
+    EXPECT_EQ(nets[i]->outcome(), RunOutcome::kCompleted);
+    EXPECT_EQ(nets[i + 1]->outcome(), RunOutcome::kCompleted);
+    EXPECT_EQ(nets[i]->threads(), 1);
+    EXPECT_EQ(nets[i + 1]->threads(), 4);
+    EXPECT_EQ(nets[i]->parallel_cycles(), 0u);
+    EXPECT_GT(nets[i + 1]->parallel_cycles(), 1000u);
+    ASSERT_GT(logs[i].size(), 10000u);
+    EXPECT_TRUE(logs[i] == logs[i + 1]) << "departures differ";
+    EXPECT_EQ(delivery_log(*nets[i]), delivery_log(*nets[i + 1]));
+    EXPECT_EQ(nets[i]->cycles(), nets[i + 1]->cycles());
+    EXPECT_EQ(nets[i]->stats().flits_ejected(), nets[i + 1]->stats().flits_ejected());
+  }
 }
 
 // ---- Scripted traffic is checked ------------------------------------------------------------

@@ -1,0 +1,147 @@
+// Multi-core evaluation (docs/architecture.md "One cycle"; issue 23): the same seeded run with
+// 1, 2 and 4 threads gives the same results.json and the same flit event log, byte for byte.
+// results.json is compared without the fields that say how the run was made rather than what
+// it computed: wall_seconds, command_line, threads, parallel_cycles and the config echo's
+// simulation.threads. The flit event log (`wormsim run --flit-log`) lists every router
+// departure in the order the routers report them, so it also pins the commit order. Every
+// multi-threaded run must have evaluated cycles in parallel (parallel_cycles > 0), or the
+// comparison would prove nothing. Runs the `wormsim` executable (WORMSIM_BIN, set by CTest).
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Cli {
+  int code = -1;
+  std::string out;
+};
+
+Cli wormsim(const std::string& args) {
+  const char* bin = std::getenv("WORMSIM_BIN");
+  const std::string cmd = std::string(bin != nullptr ? bin : "wormsim") + " " + args + " 2>&1";
+  Cli r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (pipe == nullptr) return r;
+  std::array<char, 4096> buf{};
+  while (fgets(buf.data(), static_cast<int>(buf.size()), pipe) != nullptr) r.out += buf.data();
+  const int status = pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+std::string fmt_args(const std::string& args, int threads, const fs::path& out,
+                     const fs::path& log) {
+  return "run --quiet " + std::string(WORMSIM_SOURCE_DIR) + "/" + args + " --threads " +
+         std::to_string(threads) + " --out " + out.string() + " --flit-log " + log.string();
+}
+
+struct ThreadsCase {
+  const char* name;
+  const char* args;  // config and overrides, without --threads / --out / --flit-log
+};
+
+void PrintTo(const ThreadsCase& c, std::ostream* os) { *os << c.name; }
+
+class Threads : public ::testing::TestWithParam<ThreadsCase> {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("wormsim_threads_" + std::string(GetParam().name) + "_" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TEST_P(Threads, ResultsAndFlitLogAreBitIdenticalFor124Threads) {
+  std::string reference_results;
+  std::string reference_log;
+  for (int threads : {1, 2, 4}) {
+    const fs::path out = dir_ / ("t" + std::to_string(threads));
+    const fs::path log = dir_ / ("flits" + std::to_string(threads) + ".txt");
+    const Cli r = wormsim(fmt_args(GetParam().args, threads, out, log));
+    ASSERT_EQ(r.code, 0) << threads << " threads: " << r.out;
+    std::ifstream in(out / "results.json");
+    nlohmann::json j = nlohmann::json::parse(in);
+    EXPECT_EQ(j.at("threads").get<int>(), threads);
+    if (threads == 1)
+      EXPECT_EQ(j.at("parallel_cycles").get<std::uint64_t>(), 0u);
+    else
+      EXPECT_GT(j.at("parallel_cycles").get<std::uint64_t>(), 0u) << "never ran in parallel";
+    for (const char* k : {"wall_seconds", "command_line", "threads", "parallel_cycles"}) j.erase(k);
+    j.at("config").at("simulation").erase("threads");
+    const std::string results = j.dump(2);
+    const std::string flits = read_file(log);
+    if (threads == 1) {
+      reference_results = results;
+      reference_log = flits;
+      ASSERT_GT(flits.size(), 100000u) << "too small a run to compare";
+      continue;
+    }
+    EXPECT_TRUE(results == reference_results) << threads << " threads: results.json differs";
+    EXPECT_TRUE(flits == reference_log) << threads << " threads: flit event log differs";
+  }
+}
+
+// --threads is simulation.threads: a bad value is a config error (exit 2) naming that key.
+TEST(ThreadsOption, BadValueExitsTwoNamingTheKey) {
+  for (const char* value : {"300", "-2", "two"}) {
+    const Cli r = wormsim(std::string("run --quiet --threads ") + value + " --out " +
+                          (fs::temp_directory_path() / "wormsim_threads_bad").string());
+    EXPECT_EQ(r.code, 2) << value << ": " << r.out;
+    EXPECT_NE(r.out.find("simulation.threads"), std::string::npos) << r.out;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Runs, Threads,
+    ::testing::Values(
+        // Every cycle in parallel (parallel_min_routers 1).
+        ThreadsCase{"mesh8x8_uniform",
+                    "configs/synthetic_sweep.yaml --set traffic.injection_rate=0.3 "
+                    "--set simulation.warmup_cycles=200 --set simulation.measure_cycles=1000 "
+                    "--set simulation.parallel_min_routers=1"},
+        // Serial and parallel cycles mixed (cycles with < 64 active routers run serially).
+        ThreadsCase{"torus16x16_uniform",
+                    "configs/synthetic_sweep.yaml --set network.topology=torus "
+                    "--set network.dims=[16,16] --set traffic.injection_rate=0.2 "
+                    "--set simulation.warmup_cycles=200 --set simulation.measure_cycles=600 "
+                    "--set simulation.parallel_min_routers=64"},
+        // Multidestination worms (tree replication) among unicast packets.
+        ThreadsCase{"mesh8x8_multicast_mix",
+                    "configs/multidest_load.yaml --set network.router.multidest=tree "
+                    "--set network.router.replication=asynchronous "
+                    "--set traffic.injection_rate=0.15 --set simulation.warmup_cycles=200 "
+                    "--set simulation.measure_cycles=1000 "
+                    "--set simulation.parallel_min_routers=1"},
+        // Node firmware (hosted mode): EDN broadcast and an all-to-all on the T3D 8x8, with
+        // background traffic so worms contend.
+        ThreadsCase{
+            "collective_edn_alltoall",
+            "configs/default.yaml --set collective.algorithms=[edn_broadcast,a2a_1_lev_dir] "
+            "--set collective.message_bytes=[64] --set collective.roots=one "
+            "--set collective.background.load=0.05 "
+            "--set collective.background.warmup_cycles=200 --set trace.enabled=false "
+            "--set trace.timeline=false --set simulation.parallel_min_routers=1"}),
+    [](const ::testing::TestParamInfo<ThreadsCase>& p) { return p.param.name; });
+
+}  // namespace
