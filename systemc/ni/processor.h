@@ -43,7 +43,7 @@ class Processor : public sc_core::sc_module, public ProcessorBus {
   // Each firmware fibre's stack slot (the stack is kStackBytes - 64, the canary below it):
   // 9 times the deepest use measured over the firmware test suites, 7,144 bytes on a fault
   // path (docs/architecture.md, "Firmware fibres"). Only touched pages cost memory.
-  static constexpr std::size_t kStackBytes = 64 * 1024;
+  static constexpr std::size_t kStackBytes = std::size_t{64} * 1024;
 
   tlm_utils::simple_initiator_socket<Processor> socket;
 
