@@ -10,7 +10,7 @@ ActivityCalendar::ActivityCalendar(int components)
       stamp_(static_cast<std::size_t>(components), kNever),
       taken_(static_cast<std::size_t>(components), kNever) {}
 
-void ActivityCalendar::wake(int component, Cycle at) {
+void ActivityCalendar::wake_slow(int component, Cycle at) {
   if (at < now_ || (taken_any_ && at == now_))
     throw std::logic_error("activity calendar: wake-up for a cycle already taken");
   if (!stamp_.empty() && static_cast<std::size_t>(component) >= stamp_.size())

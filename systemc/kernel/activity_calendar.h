@@ -19,7 +19,14 @@ class ActivityCalendar {
   explicit ActivityCalendar(int components = 0);
 
   // Schedule `component` for evaluation in cycle `at` (> the cycle being taken).
-  void wake(int component, Cycle at);
+  void wake(int component, Cycle at) {
+    // Inline fast path: a known component woken again for the cycle it is already in the wheel
+    // for (every flit of a worm wakes the same router), the most frequent call of a run.
+    if (static_cast<std::size_t>(component) < stamp_.size() && at > now_ &&
+        stamp_[static_cast<std::size_t>(component)] == at)
+      return;
+    wake_slow(component, at);
+  }
   // Earliest cycle > `after` with a scheduled component, or kNever.
   Cycle next_cycle(Cycle after) const;
   // Moves the components scheduled for `now` into `out`, without duplicates. The order is
@@ -27,6 +34,8 @@ class ActivityCalendar {
   void take(Cycle now, std::vector<int>& out);
 
  private:
+  void wake_slow(int component, Cycle at);
+
   static constexpr std::size_t kWheel = 1024;
   struct Far {
     Cycle at;

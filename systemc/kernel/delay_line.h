@@ -26,7 +26,7 @@ class DelayLine {
   Cycle push(Cycle now, const T& item) {
     if (count_ == static_cast<int>(slots_.size()))
       throw std::logic_error("delay line overflow: more than one item per cycle");
-    Slot& s = slots_[(head_ + static_cast<std::size_t>(count_)) % slots_.size()];
+    Slot& s = slots_[wrap(head_ + static_cast<std::size_t>(count_))];
     s.arrival = now + static_cast<Cycle>(latency_);
     s.item = item;
     ++count_;
@@ -35,16 +35,17 @@ class DelayLine {
   bool ready(Cycle now) const { return count_ > 0 && slots_[head_].arrival <= now; }
   const T& front() const { return slots_[head_].item; }
   Cycle front_arrival() const { return slots_[head_].arrival; }
-  const T& at(int i) const {
-    return slots_[(head_ + static_cast<std::size_t>(i)) % slots_.size()].item;
-  }
+  const T& at(int i) const { return slots_[wrap(head_ + static_cast<std::size_t>(i))].item; }
   void pop() {
     if (count_ == 0) throw std::logic_error("delay line underflow");
-    head_ = (head_ + 1) % slots_.size();
-    --count_;
+    // An emptied line restarts at slot 0 (fewer cache lines touched on a lightly used link).
+    head_ = --count_ == 0 ? 0 : wrap(head_ + 1);
   }
 
  private:
+  // Slot of ring position i < 2 * slots (a compare instead of a division on the hot path).
+  std::size_t wrap(std::size_t i) const { return i >= slots_.size() ? i - slots_.size() : i; }
+
   struct Slot {
     Cycle arrival = 0;
     T item{};

@@ -15,20 +15,20 @@ namespace wormsim {
 class FlitBuffer {
  public:
   struct Entry {
+    Cycle ready = 0;  // first: the eligibility test reads it with the flit's header fields
     Flit flit;
-    Cycle ready = 0;
   };
 
-  explicit FlitBuffer(int depth = 1) : slots_(static_cast<std::size_t>(depth)) {}
+  explicit FlitBuffer(int depth = 1) : slots_(static_cast<std::size_t>(depth)), depth_(depth) {}
 
-  int depth() const { return static_cast<int>(slots_.size()); }
+  int depth() const { return depth_; }
   int size() const { return count_; }
   bool empty() const { return count_ == 0; }
   bool full() const { return count_ == depth(); }
 
   void push(const Flit& flit, Cycle ready) {
     if (full()) throw std::logic_error("flit buffer overflow: credit protocol violated");
-    Entry& e = slots_[static_cast<std::size_t>((head_ + count_) % depth())];
+    Entry& e = slots_[static_cast<std::size_t>(wrap(head_ + count_))];
     e.flit = flit;
     e.ready = ready;
     ++count_;
@@ -36,15 +36,21 @@ class FlitBuffer {
   const Entry& front() const { return slots_[static_cast<std::size_t>(head_)]; }
   Entry& front() { return slots_[static_cast<std::size_t>(head_)]; }
   // i-th entry from the front (0 = front); for deadlock reports and tracing.
-  const Entry& at(int i) const { return slots_[static_cast<std::size_t>((head_ + i) % depth())]; }
+  const Entry& at(int i) const { return slots_[static_cast<std::size_t>(wrap(head_ + i))]; }
+  // Removes the front entry; its slot keeps the flit until the next push.
   void pop() {
     if (empty()) throw std::logic_error("flit buffer underflow");
-    head_ = (head_ + 1) % depth();
-    --count_;
+    // An emptied FIFO restarts at slot 0, so a lightly used VC keeps touching the same few
+    // cache lines instead of cycling through all B slots.
+    head_ = --count_ == 0 ? 0 : wrap(head_ + 1);
   }
 
  private:
+  // Slot of ring position i < 2 * depth (a compare instead of a division on the hot path).
+  int wrap(int i) const { return i >= depth_ ? i - depth_ : i; }
+
   std::vector<Entry> slots_;
+  int depth_;
   int head_ = 0;
   int count_ = 0;
 };

@@ -28,6 +28,7 @@ Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
                         params.vcs),
       crossbar_(params.layout.inputs(), params.layout.outputs()),
       busy_vcs_(static_cast<std::size_t>(params.layout.inputs()), 0),
+      active_vcs_(static_cast<std::size_t>(params.layout.inputs()), 0),
       in_probes_(static_cast<std::size_t>(params.layout.inputs())),
       out_probes_(static_cast<std::size_t>(params.layout.outputs())),
       occupancy_(static_cast<std::size_t>(params.layout.inputs() * params.vcs), 0) {
@@ -154,11 +155,10 @@ void Router::allocate_vcs(Cycle now) {
   const int vcs = params_.vcs;
   for (std::uint64_t ports = busy_ports_; ports != 0; ports &= ports - 1) {
     const int p = __builtin_ctzll(ports);
-    for (std::uint32_t vmask = busy_vcs_[static_cast<std::size_t>(p)]; vmask != 0;
-         vmask &= vmask - 1) {
+    const std::size_t pi = static_cast<std::size_t>(p);
+    for (std::uint32_t vmask = busy_vcs_[pi] & ~active_vcs_[pi]; vmask != 0; vmask &= vmask - 1) {
       const int v = __builtin_ctz(vmask);
-      InputVc& ivc = inputs_[static_cast<std::size_t>(p)].vcs[static_cast<std::size_t>(v)];
-      if (ivc.state == VcState::kActive) continue;
+      InputVc& ivc = inputs_[pi].vcs[static_cast<std::size_t>(v)];
       const FlitBuffer::Entry& front = ivc.buffer.front();
       if (ivc.state == VcState::kIdle) {
         if (!front.flit.head())
@@ -197,10 +197,13 @@ void Router::allocate_vcs(Cycle now) {
       }
       if (front.ready > now)
         next_ready_ = std::min(next_ready_, front.ready);
-      else if (ivc.branches.empty())
-        vc_requests_.push_back({p * vcs + v, ivc.route});
-      else
+      else if (ivc.branches.empty()) {
+        VcRequest& r = vc_requests_.emplace_back();
+        r.input_vc = p * vcs + v;
+        r.route = ivc.route;
+      } else {
         replica_vc_requests_.push_back(p * vcs + v);
+      }
     }
   }
   if (!replica_vc_requests_.empty()) allocate_replica_vcs(now);
@@ -212,6 +215,7 @@ void Router::allocate_vcs(Cycle now) {
     InputVc& ivc = inputs_[static_cast<std::size_t>(g.input_vc / vcs)]
                        .vcs[static_cast<std::size_t>(g.input_vc % vcs)];
     ivc.state = VcState::kActive;
+    active_vcs_[static_cast<std::size_t>(g.input_vc / vcs)] |= 1u << (g.input_vc % vcs);
     ivc.out_port = g.out_port;
     ivc.out_vc = g.out_vc;
     if (blocking_observed())
@@ -298,6 +302,7 @@ void Router::allocate_replica_vcs(Cycle now) {
     if (!granted_any) replica_va_next_ = requester + 1;
     granted_any = true;
     ivc.state = VcState::kActive;
+    active_vcs_[static_cast<std::size_t>(requester / vcs)] |= 1u << (requester % vcs);
     if (blocking_observed())
       note_blocked(ivc, now - std::max(ivc.buffer.front().ready, ivc.head_at), now);
     changed_ = true;
@@ -309,12 +314,11 @@ void Router::allocate_switch(Cycle now) {
   replica_switch_requests_.clear();
   for (std::uint64_t ports = busy_ports_; ports != 0; ports &= ports - 1) {
     const int p = __builtin_ctzll(ports);
-    const InputPort& in = inputs_[static_cast<std::size_t>(p)];
-    for (std::uint32_t vmask = busy_vcs_[static_cast<std::size_t>(p)]; vmask != 0;
-         vmask &= vmask - 1) {
+    const std::size_t pi = static_cast<std::size_t>(p);
+    const InputPort& in = inputs_[pi];
+    for (std::uint32_t vmask = busy_vcs_[pi] & active_vcs_[pi]; vmask != 0; vmask &= vmask - 1) {
       const int v = __builtin_ctz(vmask);
       const InputVc& ivc = in.vcs[static_cast<std::size_t>(v)];
-      if (ivc.state != VcState::kActive) continue;
       if (!ivc.branches.empty()) {
         replica_switch_requests_.push_back(p * params_.vcs + v);
         continue;
@@ -327,7 +331,10 @@ void Router::allocate_switch(Cycle now) {
                .credits[static_cast<std::size_t>(ivc.out_vc)]
                .available())
         continue;
-      switch_requests_.push_back({p, v, ivc.out_port});
+      SwitchRequest& r = switch_requests_.emplace_back();
+      r.in_port = p;
+      r.vc = v;
+      r.out_port = ivc.out_port;
     }
   }
   switch_grants_.clear();
@@ -461,12 +468,14 @@ int Router::traverse(Cycle now, ActivityCalendar& calendar, bool measuring) {
   for (const SwitchRequest& g : switch_grants_) {
     crossbar_.connect(g.in_port, g.out_port);
     InputVc& ivc = inputs_[static_cast<std::size_t>(g.in_port)].vcs[static_cast<std::size_t>(g.vc)];
-    Flit flit = ivc.buffer.front().flit;
+    // Sent from its slot: a pop leaves the slot intact until the next push (flit_buffer.h).
+    Flit& flit = ivc.buffer.front().flit;
     pop_input(now, calendar, g.in_port, g.vc);
     send(now, calendar, measuring, g.out_port, ivc.out_vc, flit);
     if (flit.tail()) {
       owner_[static_cast<std::size_t>(g.out_port * params_.vcs + ivc.out_vc)] = -1;
       ivc.state = VcState::kIdle;
+      active_vcs_[static_cast<std::size_t>(g.in_port)] &= ~(1u << g.vc);
       ivc.out_port = ivc.out_vc = -1;
     }
   }
@@ -510,6 +519,7 @@ int Router::traverse_replicas(Cycle now, ActivityCalendar& calendar, bool measur
                     [](const ReplicaBranch& br) { return br.done; })) {
       ivc.branches.clear();
       ivc.state = VcState::kIdle;
+      active_vcs_[static_cast<std::size_t>(in_port)] &= ~(1u << vc);
     }
   }
   replicated += sent - popped;

@@ -209,10 +209,11 @@ class Router : public sc_core::sc_module {
   bool changed_ = false;  // this step granted a VC
   Cycle next_ready_ = 0;  // earliest future eligibility among front flits
   // Input VCs holding flits, as bit masks, so allocation visits only those.
-  std::uint64_t flits_pending_ = 0;      // bit p: input link p has flits in flight
-  std::uint64_t credits_pending_ = 0;    // bit p: output link p has credits in flight
-  std::uint64_t busy_ports_ = 0;         // bit p: input port p has a non-empty VC
-  std::vector<std::uint32_t> busy_vcs_;  // per input port, bit v: VC v non-empty
+  std::uint64_t flits_pending_ = 0;        // bit p: input link p has flits in flight
+  std::uint64_t credits_pending_ = 0;      // bit p: output link p has credits in flight
+  std::uint64_t busy_ports_ = 0;           // bit p: input port p has a non-empty VC
+  std::vector<std::uint32_t> busy_vcs_;    // per input port, bit v: VC v non-empty
+  std::vector<std::uint32_t> active_vcs_;  // per input port, bit v: VC v holds its output VC(s)
 
   std::vector<VcRequest> vc_requests_;
   std::vector<VcGrant> vc_grants_;

@@ -28,6 +28,8 @@ class SwitchAllocator {
   void allocate(const std::vector<SwitchRequest>& requests, std::vector<SwitchRequest>& grants);
 
  private:
+  bool grant_conflict_free(const std::vector<SwitchRequest>& requests,
+                           std::vector<SwitchRequest>& grants);
   void input_first(const std::vector<SwitchRequest>& requests, std::vector<SwitchRequest>& grants);
   void output_first(const std::vector<SwitchRequest>& requests, std::vector<SwitchRequest>& grants);
 
