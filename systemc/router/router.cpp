@@ -114,15 +114,8 @@ void Router::update_occupancy_probes() {
           static_cast<unsigned>(inputs_[p].vcs[v].buffer.size());
 }
 
-void Router::buffer_arrival(int port, const Flit& flit, Cycle ready) {
-  InputPort& in = inputs_[static_cast<std::size_t>(port)];
-  if (flit.vc >= in.vcs.size())
-    throw std::logic_error(fmt::format("{}: flit on nonexistent VC {}", name(), flit.vc));
-  in.vcs[flit.vc].buffer.push(flit, ready);
-  busy_vcs_[static_cast<std::size_t>(port)] |= 1u << flit.vc;
-  busy_ports_ |= std::uint64_t{1} << port;
-  if (probes_enabled_) in_probes_[static_cast<std::size_t>(port)].show(flit);
-  ++buffered_;
+void Router::throw_no_such_vc(int vc) const {
+  throw std::logic_error(fmt::format("{}: flit on nonexistent VC {}", name(), vc));
 }
 
 void Router::receive(Cycle now) {
@@ -312,10 +305,13 @@ void Router::allocate_replica_vcs(Cycle now) {
 void Router::allocate_switch(Cycle now) {
   switch_requests_.clear();
   replica_switch_requests_.clear();
+  std::uint64_t request_outs = 0;  // output ports requested so far
+  bool conflict = false;           // two requests share an input or an output port
   for (std::uint64_t ports = busy_ports_; ports != 0; ports &= ports - 1) {
     const int p = __builtin_ctzll(ports);
     const std::size_t pi = static_cast<std::size_t>(p);
     const InputPort& in = inputs_[pi];
+    const std::size_t port_first = switch_requests_.size();
     for (std::uint32_t vmask = busy_vcs_[pi] & active_vcs_[pi]; vmask != 0; vmask &= vmask - 1) {
       const int v = __builtin_ctz(vmask);
       const InputVc& ivc = in.vcs[static_cast<std::size_t>(v)];
@@ -335,10 +331,20 @@ void Router::allocate_switch(Cycle now) {
       r.in_port = p;
       r.vc = v;
       r.out_port = ivc.out_port;
+      const std::uint64_t out_bit = std::uint64_t{1} << ivc.out_port;
+      conflict |= (request_outs & out_bit) != 0 || switch_requests_.size() - port_first > 1;
+      request_outs |= out_bit;
     }
   }
   switch_grants_.clear();
   replica_grants_.clear();
+  if (!conflict && replica_switch_requests_.empty()) {
+    // Every request is granted, whatever the allocator's pointers say (no flit loses a port,
+    // so there is no blocking to report either); requests are in ascending input-port order.
+    switch_allocator_.grant_all(switch_requests_);
+    switch_grants_.swap(switch_requests_);
+    return;
+  }
   if (!replica_switch_requests_.empty()) {
     allocate_replica_switch(now);
     // Single-output flits compete for the input and output ports the replicas left free.

@@ -120,7 +120,16 @@ class Router : public sc_core::sc_module {
 
  protected:
   // Writes a flit that arrived on input `port` into its VC buffer, eligible from `ready`.
-  void buffer_arrival(int port, const Flit& flit, Cycle ready);
+  void buffer_arrival(int port, const Flit& flit, Cycle ready) {
+    InputPort& in = inputs_[static_cast<std::size_t>(port)];
+    if (flit.vc >= in.vcs.size()) throw_no_such_vc(flit.vc);
+    in.vcs[flit.vc].buffer.push(flit, ready);
+    busy_vcs_[static_cast<std::size_t>(port)] |= 1u << flit.vc;
+    busy_ports_ |= std::uint64_t{1} << port;
+    if (probes_enabled_) in_probes_[static_cast<std::size_t>(port)].show(flit);
+    ++buffered_;
+  }
+  [[noreturn]] void throw_no_such_vc(int vc) const;
   // Sends `flit` on output (out_port, out_vc): credit, probes, statistics, event log, link.
   void send(Cycle now, ActivityCalendar& calendar, bool measuring, int out_port, int out_vc,
             Flit& flit);

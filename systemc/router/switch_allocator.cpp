@@ -45,11 +45,8 @@ bool SwitchAllocator::grant_conflict_free(const std::vector<SwitchRequest>& requ
     outs |= out_bit;
     last_in = r.in_port;
   }
-  for (const SwitchRequest& r : requests) {
-    output_arbiters_[static_cast<std::size_t>(r.out_port)].update(r.in_port);
-    input_arbiters_[static_cast<std::size_t>(r.in_port)].update(r.vc);
-    grants.push_back(r);
-  }
+  grant_all(requests);
+  grants.insert(grants.end(), requests.begin(), requests.end());
   return true;
 }
 

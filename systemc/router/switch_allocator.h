@@ -26,6 +26,15 @@ class SwitchAllocator {
 
   // At most one request per (in_port, vc). Appends grants (a subset of requests) to `grants`.
   void allocate(const std::vector<SwitchRequest>& requests, std::vector<SwitchRequest>& grants);
+  // Grants `requests` whole: for requests, in ascending input-port order, whose input ports
+  // are pairwise distinct and output ports pairwise distinct, which either separable
+  // allocator grants whole; moves the pointers as allocate() would.
+  void grant_all(const std::vector<SwitchRequest>& requests) {
+    for (const SwitchRequest& r : requests) {
+      output_arbiters_[static_cast<std::size_t>(r.out_port)].update(r.in_port);
+      input_arbiters_[static_cast<std::size_t>(r.in_port)].update(r.vc);
+    }
+  }
 
  private:
   bool grant_conflict_free(const std::vector<SwitchRequest>& requests,
