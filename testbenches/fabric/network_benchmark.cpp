@@ -5,8 +5,10 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <thread>
 
 #include "router_backend.h"
 #include "synthetic_network.h"
@@ -38,6 +40,9 @@ Config threads(Config c, int n) {
   c.validate();
   return c;
 }
+
+// One thread per core of this machine (at least 1, at most simulation.threads' 256).
+int cores() { return std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, 256); }
 
 void run_case(benchmark::State& state, const Config& config) {
   if (config.network.router.implementation == RouterImplementation::kRtl && !rtl_available()) {
@@ -83,6 +88,9 @@ WORMSIM_BENCH(Mesh32x32_UR0p1_5flit_T1, threads(mesh(32, 5, 0.1, 3000), 1));
 WORMSIM_BENCH(Mesh32x32_UR0p1_5flit_T2, threads(mesh(32, 5, 0.1, 3000), 2));
 WORMSIM_BENCH(Mesh64x64_UR0p02_5flit_T1, threads(mesh(64, 5, 0.02, 1000), 1));
 WORMSIM_BENCH(Mesh64x64_UR0p02_5flit_T2, threads(mesh(64, 5, 0.02, 1000), 2));
+// One thread per core (scripts/bench skips these on 2-core machines, where they are *_T2).
+WORMSIM_BENCH(Mesh32x32_UR0p1_5flit_Tcores, threads(mesh(32, 5, 0.1, 3000), cores()));
+WORMSIM_BENCH(Mesh64x64_UR0p02_5flit_Tcores, threads(mesh(64, 5, 0.02, 1000), cores()));
 
 // The same traffic through RTL routers (docs/rtl.md): the cost of cosimulation.
 Config rtl(Config c) {
