@@ -264,6 +264,19 @@ struct FlitLog {
   FlitEventWriter writer;
 };
 
+// Runs of this many nodes or more end the process once every output is written, without
+// tearing the simulation down: Debian's SystemC 2.3.4 removes each destroyed module from its
+// registry by a linear search, which made the teardown of a 256 x 256 network take 13 s
+// (docs/performance.md, "Firmware at scale"); the OS reclaims the memory at once.
+constexpr std::uint64_t kNoTeardownNodes = 16384;
+
+int end_run(int code, std::uint64_t nodes) {
+  if (nodes < kNoTeardownNodes) return code;
+  std::cout.flush();
+  std::cerr.flush();
+  std::_Exit(code);
+}
+
 int run_collective(const Config& config, const RunInfo& run_info, const std::string& out_dir,
                    bool quiet, const std::string& flit_log) {
   CollectiveHarness harness("harness", config, network_options(config, out_dir, quiet));
@@ -305,7 +318,7 @@ int run_collective(const Config& config, const RunInfo& run_info, const std::str
                              (out / (config.trace.file + ".gtkw")).string());
   const RunStatus status = collective_status(harness);
   std::cerr << status.message;
-  return static_cast<int>(status.code);
+  return end_run(static_cast<int>(status.code), harness.network().topology().nodes());
 }
 
 int run_command(const std::string& file, const std::vector<std::string>& sets,
@@ -347,7 +360,7 @@ int run_command(const std::string& file, const std::vector<std::string>& sets,
         (std::filesystem::path(out_dir) / (config.trace.file + ".gtkw")).string());
   const RunStatus status = synthetic_status(network);
   std::cerr << status.message;
-  return static_cast<int>(status.code);
+  return end_run(static_cast<int>(status.code), network.topology().nodes());
 }
 
 }  // namespace

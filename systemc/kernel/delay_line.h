@@ -5,6 +5,7 @@
 // per cycle, one credit per input port per cycle), so latency + 1 slots always suffice.
 #pragma once
 
+#include <array>
 #include <stdexcept>
 #include <vector>
 
@@ -16,7 +17,9 @@ template <typename T>
 class DelayLine {
  public:
   explicit DelayLine(int latency = 1)
-      : latency_(latency), slots_(static_cast<std::size_t>(latency + 1)) {}
+      : latency_(latency),
+        size_(static_cast<std::size_t>(latency + 1)),
+        far_(size_ > kInline ? size_ : 0) {}
 
   int latency() const { return latency_; }
   bool empty() const { return count_ == 0; }
@@ -24,18 +27,18 @@ class DelayLine {
 
   // Returns the arrival cycle.
   Cycle push(Cycle now, const T& item) {
-    if (count_ == static_cast<int>(slots_.size()))
+    if (count_ == static_cast<int>(size_))
       throw std::logic_error("delay line overflow: more than one item per cycle");
-    Slot& s = slots_[wrap(head_ + static_cast<std::size_t>(count_))];
+    Slot& s = slot(wrap(head_ + static_cast<std::size_t>(count_)));
     s.arrival = now + static_cast<Cycle>(latency_);
     s.item = item;
     ++count_;
     return s.arrival;
   }
-  bool ready(Cycle now) const { return count_ > 0 && slots_[head_].arrival <= now; }
-  const T& front() const { return slots_[head_].item; }
-  Cycle front_arrival() const { return slots_[head_].arrival; }
-  const T& at(int i) const { return slots_[wrap(head_ + static_cast<std::size_t>(i))].item; }
+  bool ready(Cycle now) const { return count_ > 0 && slot(head_).arrival <= now; }
+  const T& front() const { return slot(head_).item; }
+  Cycle front_arrival() const { return slot(head_).arrival; }
+  const T& at(int i) const { return slot(wrap(head_ + static_cast<std::size_t>(i))).item; }
   void pop() {
     if (count_ == 0) throw std::logic_error("delay line underflow");
     // An emptied line restarts at slot 0 (fewer cache lines touched on a lightly used link).
@@ -43,17 +46,26 @@ class DelayLine {
   }
 
  private:
-  // Slot of ring position i < 2 * slots (a compare instead of a division on the hot path).
-  std::size_t wrap(std::size_t i) const { return i >= slots_.size() ? i - slots_.size() : i; }
-
   struct Slot {
     Cycle arrival = 0;
     T item{};
   };
+  // Lines of latency 1 (the common case) keep their slots inside the object, next to the
+  // count the receiver tests every cycle: one cache line fewer per link visit in networks far
+  // larger than the caches. Longer lines use the heap.
+  static constexpr std::size_t kInline = 2;
+
+  // Slot of ring position i < 2 * slots (a compare instead of a division on the hot path).
+  std::size_t wrap(std::size_t i) const { return i >= size_ ? i - size_ : i; }
+  Slot& slot(std::size_t i) { return size_ <= kInline ? near_[i] : far_[i]; }
+  const Slot& slot(std::size_t i) const { return size_ <= kInline ? near_[i] : far_[i]; }
+
   int latency_;
-  std::vector<Slot> slots_;
-  std::size_t head_ = 0;
   int count_ = 0;
+  std::size_t size_;
+  std::size_t head_ = 0;
+  std::array<Slot, kInline> near_{};
+  std::vector<Slot> far_;
 };
 
 }  // namespace wormsim
