@@ -226,6 +226,7 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   MessageLog& log_;
   std::vector<TxChannel> tx_;
   std::vector<Link*> ejection_;
+  std::uint64_t eject_pending_ = 0;  // bit c: ejection channel c has flits in flight
   PacketReassembly reassembly_;
   std::unordered_map<std::uint64_t, Assembly> assembly_;  // (src, seq)
   std::vector<LazyDeque<RxEntry>> rx_;

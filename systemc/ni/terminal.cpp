@@ -37,6 +37,8 @@ void Terminal::attach_injection(int channel, Link* link) {
 }
 void Terminal::attach_ejection(int channel, Link* link) {
   ejection_[static_cast<std::size_t>(channel)] = link;
+  link->flit_watch = &eject_pending_;
+  link->flit_watch_bit = std::uint64_t{1} << channel;
 }
 
 Cycle Terminal::draw_gap() {
@@ -212,13 +214,15 @@ int Terminal::inject(Cycle now, ActivityCalendar& calendar, bool measuring) {
 
 int Terminal::eject(Cycle now, ActivityCalendar& calendar) {
   int moved = 0;
-  for (int c = 0; c < static_cast<int>(ejection_.size()); ++c) {
+  for (std::uint64_t pending = eject_pending_; pending != 0; pending &= pending - 1) {
+    const int c = __builtin_ctzll(pending);
     Link* link = ejection_[static_cast<std::size_t>(c)];
     while (link->flits.ready(now)) {
       consume(c, link->flits.front(), now, calendar);
       link->flits.pop();
       ++moved;
     }
+    if (link->flits.empty()) eject_pending_ &= ~(std::uint64_t{1} << c);
   }
   return moved;
 }

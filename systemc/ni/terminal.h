@@ -132,6 +132,7 @@ class Terminal : public NetworkEndpoint {
   std::vector<std::deque<Pending>> queues_;
   std::vector<Channel> channels_;
   std::vector<Link*> ejection_;
+  std::uint64_t eject_pending_ = 0;  // bit c: ejection channel c has flits in flight
   PacketReassembly reassembly_;
   SoftwareMulticast* software_ = nullptr;
   EndpointHost* host_ = nullptr;
