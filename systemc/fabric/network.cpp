@@ -208,18 +208,11 @@ void Network::evaluate(Cycle now) {
     moved = evaluate_parallel(now, measuring);
   } else {
     for (int c : active_) {
-      if (c < router_count) {
-        const Router::StepResult r =
-            routers_[static_cast<std::size_t>(c)]->step(now, calendar_, measuring);
-        moved += r.moved;
-        if (r.replicated > 0) stats_.on_flits_replicated(r.replicated);
-        if (r.wake_at != ActivityCalendar::kNever) calendar_.wake(c, r.wake_at);
-      } else {
-        const NetworkEndpoint::StepResult t =
-            endpoints_[static_cast<std::size_t>(c - router_count)]->step(now, calendar_, measuring);
-        moved += t.moved;
-        if (t.busy) calendar_.wake(c, now + 1);
-      }
+      if (c < router_count)
+        moved += account_router_step(
+            c, routers_[static_cast<std::size_t>(c)]->step(now, calendar_, measuring));
+      else
+        moved += step_endpoint(c, now, measuring);
     }
   }
   if (probe_until_ > 0 && now + 1 >= probe_until_ && !probed_.empty()) {
@@ -248,6 +241,22 @@ void Network::evaluate(Cycle now) {
 // The deferred steps read only state that arrived in earlier cycles (links and credits take
 // >= 1 cycle), which nothing in this cycle changes before they read it, so they compute what
 // the serial steps compute.
+// A router step's effects on the network: statistics and its own next wake-up.
+int Network::account_router_step(int component, const Router::StepResult& r) {
+  if (r.replicated > 0) stats_.on_flits_replicated(r.replicated);
+  if (r.wake_at != ActivityCalendar::kNever) calendar_.wake(component, r.wake_at);
+  return r.moved;
+}
+
+// Steps endpoint `component` (an NI, after the routers in the calendar's numbering).
+int Network::step_endpoint(int component, Cycle now, bool measuring) {
+  const NetworkEndpoint::StepResult t =
+      endpoints_[static_cast<std::size_t>(component) - routers_.size()]->step(now, calendar_,
+                                                                              measuring);
+  if (t.busy) calendar_.wake(component, now + 1);
+  return t.moved;
+}
+
 int Network::evaluate_parallel(Cycle now, bool measuring) {
   const int router_count = static_cast<int>(routers_.size());
   const std::size_t n = active_.size();
@@ -301,15 +310,9 @@ int Network::evaluate_parallel(Cycle now, bool measuring) {
         std::rethrow_exception(e);
       }
       routers_[static_cast<std::size_t>(c)]->commit(now, calendar_);
-      const Router::StepResult& r = step_results_[i];
-      moved += r.moved;
-      if (r.replicated > 0) stats_.on_flits_replicated(r.replicated);
-      if (r.wake_at != ActivityCalendar::kNever) calendar_.wake(c, r.wake_at);
+      moved += account_router_step(c, step_results_[i]);
     } else {
-      const NetworkEndpoint::StepResult t =
-          endpoints_[static_cast<std::size_t>(c - router_count)]->step(now, calendar_, measuring);
-      moved += t.moved;
-      if (t.busy) calendar_.wake(c, now + 1);
+      moved += step_endpoint(c, now, measuring);
     }
   }
   return moved;

@@ -132,6 +132,8 @@ class Network : public sc_core::sc_module, public EndpointHost {
   // The routers among active_ step concurrently (deferred), then every component is
   // committed or stepped in active_ order.
   int evaluate_parallel(Cycle now, bool measuring);
+  int account_router_step(int component, const Router::StepResult& r);
+  int step_endpoint(int component, Cycle now, bool measuring);
   static int resolve_threads(const Config& config);
   bool done(Cycle now);
   void report_progress(Cycle now, std::uint64_t in_flight);
