@@ -267,18 +267,25 @@ module wormsim_router #(
   always_comb begin
     logic [RouteW-1:0] r;
     logic [NumVcs-1:0] vcs;
+    logic [NumOutVc-1:0] one, port_hi, port_lo;
+    // Masks below a bit position as (1 << n) - 1 on vectors of the right width (yosys 0.23
+    // rejects size casts to some parameter widths: no N'(...) here).
+    one = '0;
+    one[0] = 1'b1;
     vcs = '0;
+    port_hi = '0;
+    port_lo = '0;
     va_cand = '0;
     for (int i = 0; i < NumInVc; i++) begin
       r = front[i*EntryW + RouteLsb +: RouteW];
       va_req[i] = front_valid[i] && front_ready[i] && !active_q[i] && !front[i*EntryW + MultiLsb];
       if (va_req[i]) begin
-        vcs = NumVcs'((64'(1) << r[wormsim_pkg::RouteVcHiLsb +: 5]) - 64'(1)) &
-              ~NumVcs'((64'(1) << r[wormsim_pkg::RouteVcLoLsb +: 5]) - 64'(1));
-        va_cand[i*NumOutVc +: NumOutVc] =
-            ((NumOutVc'(1) << (NumVcs * 32'(r[wormsim_pkg::RoutePortHiLsb +: PortW]))) - NumOutVc'(1)) &
-            ~((NumOutVc'(1) << (NumVcs * 32'(r[wormsim_pkg::RoutePortLoLsb +: PortW]))) - NumOutVc'(1)) &
-            {NumOut{vcs}};
+        for (int v = 0; v < NumVcs; v++)
+          vcs[v] = 32'(v) >= 32'(r[wormsim_pkg::RouteVcLoLsb +: 5]) &&
+                   32'(v) < 32'(r[wormsim_pkg::RouteVcHiLsb +: 5]);
+        port_hi = (one << (NumVcs * 32'(r[wormsim_pkg::RoutePortHiLsb +: PortW]))) - one;
+        port_lo = (one << (NumVcs * 32'(r[wormsim_pkg::RoutePortLoLsb +: PortW]))) - one;
+        va_cand[i*NumOutVc +: NumOutVc] = port_hi & ~port_lo & {NumOut{vcs}};
       end
     end
   end

@@ -25,15 +25,17 @@ module wormsim_rr_arbiter #(
   localparam logic [IdxW*N-1:0] IdxMask = idx_masks();
 
   logic [IdxW-1:0] ptr_q, ptr_d;
-  logic [N-1:0]    after, pick, lowest;
+  logic [N-1:0]    one, after, pick, lowest;
 
   // Word-level: the requesters at or after the pointer if there are any, else all; the
   // lowest of them as a one-hot word, encoded through the constant index masks (no per-bit
   // loop over the requesters: docs/rtl.md, "Word-level arbiters").
   always_comb begin
-    after = req_i & ~((N'(1) << ptr_q) - N'(1));
+    one = '0;
+    one[0] = 1'b1;
+    after = req_i & ~((one << ptr_q) - one);
     pick = after != '0 ? after : req_i;
-    lowest = pick & (~pick + N'(1));
+    lowest = pick & (~pick + one);
     for (int b = 0; b < IdxW; b++) gnt_idx_o[b] = |(lowest & IdxMask[b*N +: N]);
   end
 
