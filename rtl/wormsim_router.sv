@@ -36,6 +36,11 @@ module wormsim_router #(
   // built; the synthesis wrapper builds only the configuration's mode).
   parameter bit McPath = 1'b1,
   parameter bit McTree = 1'b1,
+  // Simulation builds only (rtl/CMakeLists.txt; the synthesis wrapper leaves it 0): the
+  // inputs and straps are registered at the clock edge and the state outputs show the next
+  // state, so one evaluation per clock edge computes a whole cycle (docs/rtl.md,
+  // "Registered inputs").
+  parameter bit RegIn = 1'b0,
   localparam int unsigned NumIn = NumNet + NumInj,
   localparam int unsigned NumOut = NumNet + NumEj,
   localparam int unsigned NumInVc = NumIn * NumVcs,
@@ -92,13 +97,49 @@ module wormsim_router #(
   localparam int unsigned BrLsb = FlitW + RouteW + 1;
   localparam int unsigned EntryW = BrLsb + NumBr * BrW;
 
+  // ---- inputs: the ports, or (RegIn) the ports as they were at the last clock edge -------
+  // With RegIn a cycle's inputs are set before its clock edge and the cycle's combinational
+  // outputs are read after it: the flops the edge updates are the previous cycle's (the
+  // state registers take the next state computed from the registered inputs), so the
+  // outputs after the edge are those of this cycle's inputs and state. Verilator then
+  // evaluates the combinational logic once per cycle instead of at every eval() (ports
+  // feed only flops).
+  wormsim_pkg::cfg_t      cfg;
+  logic [NumIn-1:0]       in_valid;
+  logic [NumIn*FlitW-1:0] in_flit;
+  logic [NumOut-1:0]      out_credit;
+  logic [NumOut*VcW-1:0]  out_credit_vc;
+  if (RegIn) begin : g_reg_in
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      // The straps load at reset too (they are constant during a run).
+      cfg <= cfg_i;
+      if (!rst_ni) begin
+        in_valid <= '0;
+        in_flit <= '0;
+        out_credit <= '0;
+        out_credit_vc <= '0;
+      end else begin
+        in_valid <= in_valid_i;
+        in_flit <= in_flit_i;
+        out_credit <= out_credit_i;
+        out_credit_vc <= out_credit_vc_i;
+      end
+    end
+  end else begin : g_direct_in
+    assign cfg = cfg_i;
+    assign in_valid = in_valid_i;
+    assign in_flit = in_flit_i;
+    assign out_credit = out_credit_i;
+    assign out_credit_vc = out_credit_vc_i;
+  end
+
   // ---- routing at buffer write (one per input port) ---------------------------------------
   logic [MaxNodes*wormsim_pkg::MaxDims*wormsim_pkg::CoordW-1:0] node_coord;
   logic [MaxNodes*PortW-1:0]   node_port;
   logic [MaxNodes-1:0]     node_here;
   if (McTree) begin : g_tree_table
     wormsim_tree_table #(.NumNet(NumNet), .MaxNodes(MaxNodes)) u_tree_table (
-      .cfg_i, .coord_o(node_coord), .port_o(node_port), .here_o(node_here)
+      .cfg_i(cfg), .coord_o(node_coord), .port_o(node_port), .here_o(node_here)
     );
   end else begin : g_no_tree_table
     assign node_coord = '0;
@@ -111,8 +152,8 @@ module wormsim_router #(
   logic [NumIn*NumBr*BrW-1:0] in_br;
   for (genvar p = 0; p < NumIn; p++) begin : g_rc
     wormsim_mc_route #(.NumNet(NumNet), .MaxNodes(MaxNodes), .Path(McPath), .Tree(McTree)) u_route (
-      .cfg_i,
-      .flit_i(in_flit_i[p*FlitW +: FlitW]),
+      .cfg_i(cfg),
+      .flit_i(in_flit[p*FlitW +: FlitW]),
       .in_port_i(PortW'(p)),
       .coord_i(node_coord), .port_i(node_port), .here_i(node_here),
       .route_o(in_route[p*RouteW +: RouteW]),
@@ -131,14 +172,14 @@ module wormsim_router #(
   for (genvar p = 0; p < NumIn; p++) begin : g_in
     for (genvar v = 0; v < NumVcs; v++) begin : g_vc
       assign push[p*NumVcs + v] =
-          in_valid_i[p] && 32'(in_flit_i[p*FlitW + wormsim_pkg::FlitVcLsb +: VcW]) == v;
+          in_valid[p] && 32'(in_flit[p*FlitW + wormsim_pkg::FlitVcLsb +: VcW]) == v;
       wormsim_flit_fifo #(.W(EntryW), .Depth(Depth), .NumRd(NumBr)) u_fifo (
         .clk_i, .rst_ni,
-        .cap_i(cfg_i.depth),
-        .delay_i(2'(cfg_i.pipeline - 3'd1)),
+        .cap_i(cfg.depth),
+        .delay_i(2'(cfg.pipeline - 3'd1)),
         .push_i(push[p*NumVcs + v]),
         .data_i({in_br[p*NumBr*BrW +: NumBr*BrW], in_multi[p], in_route[p*RouteW +: RouteW],
-                 in_flit_i[p*FlitW +: FlitW]}),
+                 in_flit[p*FlitW +: FlitW]}),
         .pop_i(pop[p*NumVcs + v]),
         .valid_o(front_valid[p*NumVcs + v]),
         .ready_o(front_ready[p*NumVcs + v]),
@@ -194,7 +235,7 @@ module wormsim_router #(
   if (McPath || McTree) begin : g_replica
     wormsim_replica_alloc #(.NumIn(NumIn), .NumOut(NumOut), .NumVcs(NumVcs), .NumBr(NumBr)) u_replica (
       .clk_i, .rst_ni,
-      .sync_i(cfg_i.sync_replication),
+      .sync_i(cfg.sync_replication),
       .va_req_i(rva_req), .va_br_i(rva_br), .va_route_i(rva_route), .own_i(own_q),
       .va_gnt_o(rva_gnt), .va_port_o(rva_port), .va_vc_o(rva_vc), .va_taken_o(rva_taken),
       .sa_req_i(rsa_req), .sa_live_i(rsa_live), .sa_ok_i(rsa_ok), .sa_port_i(rsa_port),
@@ -220,24 +261,38 @@ module wormsim_router #(
   logic [NumInVc*NumOutVc-1:0] va_cand;  // [in VC][out VC]
   logic [NumInVc*OutVcW-1:0]   va_gnt_out;
 
+  // Candidates as words: output VCs [port_lo * NumVcs, port_hi * NumVcs) of the VCs
+  // [vc_lo, vc_hi) of each port; only requesting rows are used (wormsim_vc_alloc), so only
+  // those are computed (docs/rtl.md, "Word-level allocators").
   always_comb begin
     logic [RouteW-1:0] r;
+    logic [NumVcs-1:0] vcs;
+    logic [NumOutVc-1:0] one, port_hi, port_lo;
+    // Masks below a bit position as (1 << n) - 1 on vectors of the right width (yosys 0.23
+    // rejects size casts to some parameter widths: no N'(...) here).
+    one = '0;
+    one[0] = 1'b1;
+    vcs = '0;
+    port_hi = '0;
+    port_lo = '0;
+    va_cand = '0;
     for (int i = 0; i < NumInVc; i++) begin
       r = front[i*EntryW + RouteLsb +: RouteW];
       va_req[i] = front_valid[i] && front_ready[i] && !active_q[i] && !front[i*EntryW + MultiLsb];
-      for (int op = 0; op < NumOut; op++)
-        for (int ov = 0; ov < NumVcs; ov++)
-          va_cand[i*NumOutVc + op*NumVcs + ov] =
-              32'(op) >= 32'(r[wormsim_pkg::RoutePortLoLsb +: PortW]) &&
-              32'(op) < 32'(r[wormsim_pkg::RoutePortHiLsb +: PortW]) &&
-              32'(ov) >= 32'(r[wormsim_pkg::RouteVcLoLsb +: 5]) &&
-              32'(ov) < 32'(r[wormsim_pkg::RouteVcHiLsb +: 5]);
+      if (va_req[i]) begin
+        for (int v = 0; v < NumVcs; v++)
+          vcs[v] = 32'(v) >= 32'(r[wormsim_pkg::RouteVcLoLsb +: 5]) &&
+                   32'(v) < 32'(r[wormsim_pkg::RouteVcHiLsb +: 5]);
+        port_hi = (one << (NumVcs * 32'(r[wormsim_pkg::RoutePortHiLsb +: PortW]))) - one;
+        port_lo = (one << (NumVcs * 32'(r[wormsim_pkg::RoutePortLoLsb +: PortW]))) - one;
+        va_cand[i*NumOutVc +: NumOutVc] = port_hi & ~port_lo & {NumOut{vcs}};
+      end
     end
   end
 
   wormsim_vc_alloc #(.NumIn(NumInVc), .NumOut(NumOutVc)) u_vc_alloc (
     .clk_i, .rst_ni,
-    .kind_i(cfg_i.alloc),
+    .kind_i(cfg.alloc),
     .req_i(va_req),
     .cand_i(va_cand),
     .free_i(~(own_q | rva_taken)),
@@ -263,10 +318,10 @@ module wormsim_router #(
   logic [NumOutVc-1:0] cr_give, cr_take, cr_avail;
   for (genvar o = 0; o < NumOut; o++) begin : g_out
     for (genvar v = 0; v < NumVcs; v++) begin : g_vc
-      assign cr_give[o*NumVcs + v] = out_credit_i[o] && 32'(out_credit_vc_i[o*VcW +: VcW]) == v;
+      assign cr_give[o*NumVcs + v] = out_credit[o] && 32'(out_credit_vc[o*VcW +: VcW]) == v;
       wormsim_credit_counter #(.W(9)) u_credits (
         .clk_i, .rst_ni,
-        .cap_i(cfg_i.depth),
+        .cap_i(cfg.depth),
         .unlimited_i(o >= NumNet),  // the NI always accepts on its ejection channels
         .give_i(cr_give[o*NumVcs + v]),
         .take_i(cr_take[o*NumVcs + v]),
@@ -324,7 +379,7 @@ module wormsim_router #(
   // The flit each branch sends next. Synchronous replication: every branch sends the front.
   always_comb begin
     for (int j = 0; j < NumInVc*NumBr; j++)
-      rd_idx[j*CntW +: CntW] = cfg_i.sync_replication || !(McPath || McTree)
+      rd_idx[j*CntW +: CntW] = cfg.sync_replication || !(McPath || McTree)
                                ? '0 : ahead_now[j*CntW +: CntW];
   end
 
@@ -347,7 +402,7 @@ module wormsim_router #(
 
   wormsim_sw_alloc #(.NumIn(NumIn), .NumOut(NumOut), .NumVcs(NumVcs)) u_sw_alloc (
     .clk_i, .rst_ni,
-    .kind_i(cfg_i.alloc),
+    .kind_i(cfg.alloc),
     .req_i(sa_req),
     .want_i(sa_want),
     .gnt_o(sa_gnt),
@@ -573,12 +628,13 @@ module wormsim_router #(
     end
   end
 
-  assign vc_active_o = active_q;
-  assign vc_out_port_o = out_port_q;
-  assign vc_out_vc_o = out_vc_q;
-  assign owner_valid_o = own_q;
-  assign owner_o = owner_q;
-  assign vc_replicating_o = rep_q;
+  // With RegIn the state after this cycle (the flops take it at the next edge).
+  assign vc_active_o = RegIn ? active_d : active_q;
+  assign vc_out_port_o = RegIn ? out_port_d : out_port_q;
+  assign vc_out_vc_o = RegIn ? out_vc_d : out_vc_q;
+  assign owner_valid_o = RegIn ? own_d : own_q;
+  assign owner_o = RegIn ? owner_d : owner_q;
+  assign vc_replicating_o = RegIn ? rep_d : rep_q;
 
 `ifndef SYNTHESIS
   // Per-port views of the flat flit vectors for waveforms (Verilator --trace-structs shows
@@ -586,7 +642,7 @@ module wormsim_router #(
   /* verilator lint_off UNUSEDSIGNAL */
   for (genvar p = 0; p < NumIn; p++) begin : g_wave_in
     wormsim_pkg::flit_t flit;
-    assign flit = in_flit_i[p*FlitW +: FlitW];
+    assign flit = in_flit[p*FlitW +: FlitW];
   end
   for (genvar o = 0; o < NumOut; o++) begin : g_wave_out
     wormsim_pkg::flit_t flit;
@@ -599,27 +655,27 @@ module wormsim_router #(
     int o, i;
     if (rst_ni) begin
       for (int p = 0; p < NumIn; p++) begin
-        f = in_flit_i[p*FlitW +: FlitW];
-        if (in_valid_i[p])
-          assert (32'(f.vc) < 32'(cfg_i.vcs))
-          else $error("router %0d: input %0d: flit on VC %0d, only %0d in use", cfg_i.node, p,
-                      f.vc, cfg_i.vcs);
+        f = in_flit[p*FlitW +: FlitW];
+        if (in_valid[p])
+          assert (32'(f.vc) < 32'(cfg.vcs))
+          else $error("router %0d: input %0d: flit on VC %0d, only %0d in use", cfg.node, p,
+                      f.vc, cfg.vcs);
       end
       for (int j = 0; j < NumInVc; j++) begin
         f = front[j*EntryW +: FlitW];
         if (front_valid[j] && !active_q[j])
           assert (wormsim_pkg::is_head(f.typ))
           else $error("router %0d: input VC %0d: flit %0d of packet %0d with no packet in progress",
-                      cfg_i.node, j, f.idx, f.pkt);
+                      cfg.node, j, f.idx, f.pkt);
       end
       for (int p = 0; p < NumIn; p++)
-        if (in_valid_i[p])
+        if (in_valid[p])
           assert (!in_lost[p])
           else $error("router %0d: input %0d: tree worm %0d leads to none of its destinations",
-                      cfg_i.node, p, in_flit_i[p*FlitW + wormsim_pkg::FlitPktLsb +: wormsim_pkg::PktW]);
+                      cfg.node, p, in_flit[p*FlitW + wormsim_pkg::FlitPktLsb +: wormsim_pkg::PktW]);
       for (int o2 = 0; o2 < NumOut; o2++)
         assert (!(xbar_valid[o2] && rep_valid[o2]))
-        else $error("router %0d: output %0d driven by a unicast and a replicated flit", cfg_i.node, o2);
+        else $error("router %0d: output %0d driven by a unicast and a replicated flit", cfg.node, o2);
       for (int j = 0; j < NumInVc; j++) begin
         for (int b = 0; b < NumBr; b++) begin
           // A replicated flit's slot is freed only after all branches took it, and no
@@ -627,15 +683,15 @@ module wormsim_router #(
           if (pop[j] && rep_now[j] && exist_now[j*NumBr + b])
             assert (ahead_now[(j*NumBr + b)*CntW +: CntW] != '0 || rsa_gnt[j*NumBr + b])
             else $error("router %0d: input VC %0d freed a flit branch %0d has not taken",
-                        cfg_i.node, j, b);
+                        cfg.node, j, b);
           if (exist_now[j*NumBr + b])
             assert (32'(ahead_now[(j*NumBr + b)*CntW +: CntW]) <= 32'(vc_count_o[j*CntW +: CntW]))
-            else $error("router %0d: input VC %0d branch %0d is ahead of its buffer", cfg_i.node, j, b);
+            else $error("router %0d: input VC %0d branch %0d is ahead of its buffer", cfg.node, j, b);
           // Synchronous replication: live branches send together.
-          if (cfg_i.sync_replication && live_now[j*NumBr + b] && |rsa_gnt[j*NumBr +: NumBr])
+          if (cfg.sync_replication && live_now[j*NumBr + b] && |rsa_gnt[j*NumBr +: NumBr])
             assert (rsa_gnt[j*NumBr + b])
             else $error("router %0d: input VC %0d: synchronous worm sent without branch %0d",
-                        cfg_i.node, j, b);
+                        cfg.node, j, b);
         end
       end
       // A replicating branch sends only on an output VC its input VC holds (granted now or
@@ -647,7 +703,7 @@ module wormsim_router #(
           if (rsa_gnt[j*NumBr + b])
             assert ((own_q[o] && 32'(owner_q[o*InVcW +: InVcW]) == j) || (!own_q[o] && rva_gnt[j]))
             else $error("router %0d: input VC %0d branch %0d sends on output VC %0d it does not hold",
-                        cfg_i.node, j, b, o);
+                        cfg.node, j, b, o);
         end
       for (int p = 0; p < NumIn; p++) begin
         i = granted_vc(sa_gnt_vc, p);
@@ -655,7 +711,7 @@ module wormsim_router #(
         if (sa_gnt[p])
           assert ((own_q[o] && 32'(owner_q[o*InVcW +: InVcW]) == i) || (!own_q[o] && va_gnt[i]))
           else $error("router %0d: input VC %0d sends on output VC %0d it does not hold",
-                      cfg_i.node, i, o);
+                      cfg.node, i, o);
       end
     end
   end

@@ -15,26 +15,31 @@ module wormsim_rr_arbiter #(
   input  logic            upd_i,
   input  logic [IdxW-1:0] upd_idx_i
 );
-  logic [IdxW-1:0] ptr_q, ptr_d;
-  logic            found_after;
-  logic [IdxW-1:0] idx_after, idx_first;
+  // Bit b of index i, for every i: IdxMask[b*N +: N] has bit i set when bit b of i is.
+  function automatic logic [IdxW*N-1:0] idx_masks();
+    idx_masks = '0;
+    for (int b = 0; b < IdxW; b++)
+      for (int i = 0; i < N; i++)
+        if (((i >> b) & 1) != 0) idx_masks[b*N + i] = 1'b1;
+  endfunction
+  localparam logic [IdxW*N-1:0] IdxMask = idx_masks();
 
-  // Lowest requester at or after the pointer, and lowest overall.
+  logic [IdxW-1:0] ptr_q, ptr_d;
+  logic [N-1:0]    one, after, pick, lowest;
+
+  // Word-level: the requesters at or after the pointer if there are any, else all; the
+  // lowest of them as a one-hot word, encoded through the constant index masks (no per-bit
+  // loop over the requesters: docs/rtl.md, "Word-level arbiters").
   always_comb begin
-    found_after = 1'b0;
-    idx_after = '0;
-    idx_first = '0;
-    for (int k = N - 1; k >= 0; k--) begin
-      if (req_i[k]) idx_first = IdxW'(k);
-      if (req_i[k] && 32'(k) >= 32'(ptr_q)) begin
-        found_after = 1'b1;
-        idx_after = IdxW'(k);
-      end
-    end
+    one = '0;
+    one[0] = 1'b1;
+    after = req_i & ~((one << ptr_q) - one);
+    pick = after != '0 ? after : req_i;
+    lowest = pick & (~pick + one);
+    for (int b = 0; b < IdxW; b++) gnt_idx_o[b] = |(lowest & IdxMask[b*N +: N]);
   end
 
   assign gnt_valid_o = req_i != '0;
-  assign gnt_idx_o = found_after ? idx_after : idx_first;
 
   always_comb begin
     ptr_d = ptr_q;

@@ -38,49 +38,60 @@ module wormsim_vc_alloc #(
 
   assign input_first = kind_i == wormsim_pkg::AllocInputFirst;
 
+  // Requests are built row by row from whole words, and only for input VCs that request
+  // (or whose stage-1 pick is valid): with no head waiting, the allocator does next to no work
+  // in simulation (docs/rtl.md, "Word-level allocators"). Rows of the [out][in] matrices
+  // are written through compares with the picked index (yosys 0.23 maps a variable-index
+  // write to a shifter over the whole vector).
   // Input-first: stage 1 over free candidates, stage 2 over the stage-1 choices.
   always_comb begin
+    if_in_req = '0;
     for (int i = 0; i < NumIn; i++)
-      for (int o = 0; o < NumOut; o++)
-        if_in_req[i*NumOut + o] = input_first && req_i[i] && cand_i[i*NumOut + o] && free_i[o];
+      if (input_first && req_i[i]) if_in_req[i*NumOut +: NumOut] = cand_i[i*NumOut +: NumOut] & free_i;
   end
   always_comb begin
-    for (int o = 0; o < NumOut; o++)
-      for (int i = 0; i < NumIn; i++)
-        if_out_req[o*NumIn + i] = if_in_valid[i] && 32'(if_in_pick[i*OutW +: OutW]) == 32'(o);
+    if_out_req = '0;
+    for (int i = 0; i < NumIn; i++)
+      if (if_in_valid[i])
+        for (int o = 0; o < NumOut; o++)
+          if (32'(if_in_pick[i*OutW +: OutW]) == 32'(o)) if_out_req[o*NumIn + i] = 1'b1;
   end
   // Output-first: stage 1 over candidate requesters, stage 2 over the offers.
   always_comb begin
-    for (int o = 0; o < NumOut; o++)
-      for (int i = 0; i < NumIn; i++)
-        of_out_req[o*NumIn + i] = !input_first && req_i[i] && cand_i[i*NumOut + o] && free_i[o];
+    logic [NumOut-1:0] row;
+    row = '0;
+    of_out_req = '0;
+    for (int i = 0; i < NumIn; i++)
+      if (!input_first && req_i[i]) begin
+        row = cand_i[i*NumOut +: NumOut] & free_i;
+        for (int o = 0; o < NumOut; o++) of_out_req[o*NumIn + i] = row[o];
+      end
   end
   always_comb begin
-    for (int i = 0; i < NumIn; i++)
-      for (int o = 0; o < NumOut; o++)
-        of_in_req[i*NumOut + o] = of_out_valid[o] && 32'(of_out_pick[o*InW +: InW]) == 32'(i) &&
-                                  cand_i[i*NumOut + o];
+    of_in_req = '0;
+    for (int o = 0; o < NumOut; o++)
+      if (of_out_valid[o])
+        for (int i = 0; i < NumIn; i++)
+          if (32'(of_out_pick[o*InW +: InW]) == 32'(i)) of_in_req[i*NumOut + o] = cand_i[i*NumOut + o];
   end
 
   always_comb begin
     gnt_o = '0;
     gnt_out_o = '0;
     if_in_upd = '0;
-    if_out_upd = '0;
     of_in_upd = '0;
     of_out_upd = '0;
     of_out_upd_idx = '0;
     // Grants are written through compares with the picked index, not indexed part selects
     // (yosys 0.23 maps a variable-index write to a shifter over the whole vector).
-    for (int o = 0; o < NumOut; o++) begin
-      if_out_upd[o] = if_out_valid[o];
-      for (int i = 0; i < NumIn; i++)
-        if (if_out_valid[o] && 32'(if_out_pick[o*InW +: InW]) == i) begin
-          gnt_o[i] = 1'b1;
-          gnt_out_o[i*OutW +: OutW] = OutW'(o);
-          if_in_upd[i] = 1'b1;
-        end
-    end
+    for (int o = 0; o < NumOut; o++)
+      if (if_out_valid[o])
+        for (int i = 0; i < NumIn; i++)
+          if (32'(if_out_pick[o*InW +: InW]) == i) begin
+            gnt_o[i] = 1'b1;
+            gnt_out_o[i*OutW +: OutW] = OutW'(o);
+            if_in_upd[i] = 1'b1;
+          end
     for (int i = 0; i < NumIn; i++)
       if (of_in_valid[i]) begin
         gnt_o[i] = 1'b1;
@@ -93,6 +104,7 @@ module wormsim_vc_alloc #(
           end
       end
   end
+  assign if_out_upd = if_out_valid;
 
   for (genvar i = 0; i < NumIn; i++) begin : g_in_arb
     wormsim_rr_arbiter #(.N(NumOut)) u_if (

@@ -214,8 +214,9 @@ void RtlRouter::evaluate(Model& m, bool clock) {
   m.clk_i = clock ? 1 : 0;
   m.eval();
   if (context_->gotError())
-    throw std::logic_error(fmt::format("RTL assertion failed (the message above names it){}",
-                                       clock ? " at the clock edge" : ""));
+    throw std::logic_error(
+        fmt::format("RTL assertion failed (the message above names it){}",
+                    clock ? " at the clock edge, on the router's previous evaluated cycle" : ""));
 }
 
 Router::StepResult RtlRouter::step_unchecked(Cycle now, ActivityCalendar& calendar,
@@ -272,7 +273,13 @@ Router::StepResult RtlRouter::step_model(Model& m, Cycle now, ActivityCalendar& 
   set_port(m.in_valid_i, in_valid);
   set_port(m.out_credit_i, credit_valid);
   set_port(m.out_credit_vc_i, credit_vc);
-  evaluate(m, false);
+  // The builds register their inputs (RegIn, rtl/CMakeLists.txt): the clock edge takes this
+  // cycle's inputs and the state its previous cycle computed, after which the outputs are this
+  // cycle's and the state outputs the state after it. One evaluation of the logic per cycle
+  // (docs/rtl.md, "Registered inputs"); the clock goes low again at the end of the step. A
+  // router the network does not step holds no flits and gets no flits or credits: its state
+  // stays as it is, so the edge of its next step takes the state of the last one.
+  evaluate(m, true);
   if (trace_) trace_->dump(now * period_ps_);
 
   // Departures: each is a flit of the mirror's buffer of the input VC the RTL names, carried
@@ -337,9 +344,9 @@ Router::StepResult RtlRouter::step_model(Model& m, Cycle now, ActivityCalendar& 
   }
   if (freed > moved)
     throw std::logic_error(fmt::format("RTL freed {} slots but sent {} flits", freed, moved));
-  evaluate(m, true);
-  if (trace_) trace_->dump(now * period_ps_ + period_ps_ / 2);
   mirror_state(m);
+  evaluate(m, false);
+  if (trace_) trace_->dump(now * period_ps_ + period_ps_ / 2);
 
   StepResult result;
   result.moved = moved;

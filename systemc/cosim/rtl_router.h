@@ -44,8 +44,8 @@ std::shared_ptr<VerilatedContext> make_rtl_context(bool tracing);
 class RtlRouter : public Router {
  public:
   // `fst_file`: non-empty = write the model's waveform (FST) there; cycle c is dumped at
-  // c * period_ps (clock low, this cycle's inputs and outputs) and half a period later
-  // (after the clock edge).
+  // c * period_ps (after the clock edge that registers its inputs: this cycle's inputs and
+  // outputs) and half a period later (clock low).
   // `multicast`/`table`: multidestination routing and headers; null without multidest.
   RtlRouter(const sc_core::sc_module_name& name, const RouterParams& params,
             const RouteCompute& route_compute, const MulticastRoute* multicast,

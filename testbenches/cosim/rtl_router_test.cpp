@@ -120,7 +120,9 @@ class RouterBench {
     model_->in_valid_i = static_cast<std::uint8_t>(valid);
     model_->out_credit_i = static_cast<std::uint8_t>(pending_credit_valid_);
     model_->out_credit_vc_i = pending_credit_vc_;
-    model_->clk_i = 0;
+    // The model registers its inputs (RegIn, rtl/CMakeLists.txt): this clock edge takes them
+    // (and the previous cycle's next state), after it the outputs are this cycle's.
+    model_->clk_i = 1;
     model_->eval();
     if (fst_) fst_->dump(static_cast<std::uint64_t>(now_) * 1000);
     pending_credit_valid_ = 0;
@@ -138,11 +140,12 @@ class RouterBench {
     for (int p = 0; p < 8; ++p)
       if ((model_->in_credit_o >> p) & 1u)
         ++upstream_credits_[p * 4 + static_cast<int>((model_->in_credit_vc_o >> (4 * p)) & 0xfu)];
-    model_->clk_i = 1;
+    model_->clk_i = 0;
     model_->eval();
     if (fst_) fst_->dump(static_cast<std::uint64_t>(now_) * 1000 + 500);
     if (expect_clean_) {
-      EXPECT_FALSE(context_.gotError()) << "RTL assertion failed in cycle " << now_;
+      // Assertions sample at the clock edge: this one checked the previous cycle.
+      EXPECT_FALSE(context_.gotError()) << "RTL assertion failed in cycle " << now_ - 1;
     }
     ++now_;
   }
