@@ -235,8 +235,12 @@ Seen run_path(const Case& c, std::uint64_t seed) {
       dests = random_brcp_path(bench.rc(), bench.topology(), src, 1 + pick(6), rng);
       if (dests.empty()) continue;
     } else if (kind == 1) {
-      // The header's full 16 entries (nodes may repeat: the header does not care).
-      for (unsigned i = 0; i < rtl::kMaxPath; ++i) dests.push_back(static_cast<NodeId>(pick(static_cast<int>(nodes))));
+      // The header's full 16 entries: more than the other nodes of a 16-node network, so
+      // nodes repeat, never twice in a row (a target is never its own successor in a worm).
+      while (dests.size() < rtl::kMaxPath) {
+        const auto n = static_cast<NodeId>(pick(static_cast<int>(nodes)));
+        if (n != (dests.empty() ? src : dests.back())) dests.push_back(n);
+      }
     } else {
       // Any list of distinct other nodes.
       for (NodeId n = 0; n < nodes; ++n)

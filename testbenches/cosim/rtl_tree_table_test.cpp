@@ -56,7 +56,7 @@ Config make_config(const Case& c) {
   n.routing.ecube_order = c.ecube;
   n.router.vcs = 2;
   n.router.port_model = c.ports;
-  n.router.multidest = MultidestMode::kTree;
+  n.router.multidest = c.algorithm == RoutingAlgorithm::kHamiltonian ? MultidestMode::kPath : MultidestMode::kTree;
   n.router.implementation = RouterImplementation::kRtl;
   return config;
 }
@@ -65,6 +65,11 @@ Config make_config(const Case& c) {
 template <std::size_t N>
 unsigned bits(const VlWide<N>& w, unsigned lsb, unsigned width) {
   return static_cast<unsigned>(rtl::get_bits(w.data(), lsb, width));
+}
+// ... of a narrow one.
+template <typename T>
+unsigned bits(T v, unsigned lsb, unsigned width) {
+  return static_cast<unsigned>((std::uint64_t{v} >> lsb) & ((std::uint64_t{1} << width) - 1));
 }
 
 // Compares every router of the case's network; returns the number of (router, node) pairs.
