@@ -87,11 +87,14 @@ package wormsim_pkg;
   // config against them. Three shapes are built, each with as many injection and ejection
   // channels as network ports: narrow (1D/2D meshes and tori, up to 4-cubes), wide (3D, 5- to
   // 7-cubes) and cube (8- to 16-cubes, without the multidestination hardware).
+  // Read by the build (rtl/CMakeLists.txt) and the C++ side, not by the RTL itself.
+  /* verilator lint_off UNUSEDPARAM */
   parameter int unsigned NarrowPorts = 4;
   parameter int unsigned WidePorts = 7;
   parameter int unsigned CubePorts = 16;
   parameter int unsigned MaxVcs = 4;    // NumVcs of every build
   parameter int unsigned MaxDepth = 8;  // Depth of every build (flits per VC buffer)
+  /* verilator lint_on UNUSEDPARAM */
 
   // ---- run-time configuration ---------------------------------------------------------
   // Straps, constant during a run, mirroring network.* of the C++ config (docs/config.md).
@@ -158,6 +161,8 @@ package wormsim_pkg;
     logic [NodeW-1:0] dst;    // current target stamped on its flits
     logic [MposW-1:0] mpos;   // path worm: position of that target
   } branch_t;
-  parameter int unsigned BranchW = 1 + RouteW + NodeW + MposW;
+  /* verilator lint_off UNUSEDPARAM */
+  parameter int unsigned BranchW = 1 + RouteW + NodeW + MposW;  // for the C++ side
+  /* verilator lint_on UNUSEDPARAM */
 
 endpackage

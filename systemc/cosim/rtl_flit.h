@@ -49,13 +49,14 @@ static_assert(pkg::kFlitDstW == kNodeW && pkg::kFlitSrcW == kNodeW && kNodeW <= 
                   pkg::kFlitMposW == kMposW && pkg::kFlitMcW == 1,
               "rtl/wormsim_pkg.sv flit_t no longer fits FlitBits");
 // FlitType travels as its value: the C++ and RTL codes must be equal.
-static_assert(static_cast<unsigned>(FlitType::kHead) == static_cast<unsigned>(pkg::FlitType::kFlitHead) &&
-                  static_cast<unsigned>(FlitType::kBody) == static_cast<unsigned>(pkg::FlitType::kFlitBody) &&
-                  static_cast<unsigned>(FlitType::kTail) == static_cast<unsigned>(pkg::FlitType::kFlitTail) &&
-                  static_cast<unsigned>(FlitType::kHeadTail) ==
-                      static_cast<unsigned>(pkg::FlitType::kFlitHeadTail) &&
-                  kTypW == pkg::kFlitTypeW,
-              "the C++ and RTL flit type codes differ");
+static_assert(
+    static_cast<unsigned>(FlitType::kHead) == static_cast<unsigned>(pkg::FlitType::kFlitHead) &&
+        static_cast<unsigned>(FlitType::kBody) == static_cast<unsigned>(pkg::FlitType::kFlitBody) &&
+        static_cast<unsigned>(FlitType::kTail) == static_cast<unsigned>(pkg::FlitType::kFlitTail) &&
+        static_cast<unsigned>(FlitType::kHeadTail) ==
+            static_cast<unsigned>(pkg::FlitType::kFlitHeadTail) &&
+        kTypW == pkg::kFlitTypeW,
+    "the C++ and RTL flit type codes differ");
 
 // Structural maxima of the Verilated routers (rtl/wormsim_pkg.sv, which rtl/CMakeLists.txt
 // builds them with); a configuration may use less, and check_rtl_limits (rtl_limits.h) checks

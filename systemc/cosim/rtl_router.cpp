@@ -79,10 +79,11 @@ std::array<std::uint32_t, (rtl::kCfgW + 31) / 32> rtl_straps(const Config& confi
   const NetworkConfig& net = config.network;
   const RouterConfig& rc = net.router;
   const bool cube = topology.kind() == TopologyKind::kHypercube;
-  set_bits(w.data(), kCfgTopoLsb, pkg::kTopoW,
-           static_cast<unsigned>(topology.kind() == TopologyKind::kMesh    ? pkg::Topo::kTopoMesh
-                                 : topology.kind() == TopologyKind::kTorus ? pkg::Topo::kTopoTorus
-                                                                          : pkg::Topo::kTopoHypercube));
+  set_bits(
+      w.data(), kCfgTopoLsb, pkg::kTopoW,
+      static_cast<unsigned>(topology.kind() == TopologyKind::kMesh    ? pkg::Topo::kTopoMesh
+                            : topology.kind() == TopologyKind::kTorus ? pkg::Topo::kTopoTorus
+                                                                      : pkg::Topo::kTopoHypercube));
   set_bits(w.data(), kCfgDimsLsb, kCfgDimsW, static_cast<unsigned>(topology.dimensions()));
   std::uint64_t stride = 1;
   for (int d = 0; d < 3 && !cube && d < topology.dimensions(); ++d) {

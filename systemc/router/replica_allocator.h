@@ -80,9 +80,8 @@ void allocate_replica_vcs(const std::vector<int>& requests, int& next, Branches&
 // order; `lost(r)`: one of r's branches could have sent but found its output port taken.
 template <class Branches, class Live, class Ready, class Port, class Lost, class Grant>
 void allocate_replica_switch(const std::vector<int>& requests, int vcs, bool sync, int& next,
-                             std::uint64_t& taken_in, std::uint64_t& taken_out,
-                             Branches&& branches, Live&& live, Ready&& ready, Port&& port,
-                             Lost&& lost, Grant&& grant) {
+                             std::uint64_t& taken_in, std::uint64_t& taken_out, Branches&& branches,
+                             Live&& live, Ready&& ready, Port&& port, Lost&& lost, Grant&& grant) {
   taken_in = taken_out = 0;
   const std::size_t n = requests.size();
   if (n == 0) return;

@@ -376,11 +376,15 @@ void Router::allocate_replica_switch(Cycle now) {
                          .credits[static_cast<std::size_t>(br.out_vc)]
                          .available();
       },
-      [&](int index, int b) { return input_vc(index).branches[static_cast<std::size_t>(b)].out_port; },
+      [&](int index, int b) {
+        return input_vc(index).branches[static_cast<std::size_t>(b)].out_port;
+      },
       [&](int index) {
         if (blocking_observed()) note_blocked(input_vc(index), Cycle{1}, now);
       },
-      [&](int index, std::uint64_t granted) { replica_grants_.push_back({index, granted}); });
+      [&](int index, std::uint64_t granted) {
+        replica_grants_.push_back({index, granted});
+      });
 }
 
 void Router::send(Cycle now, ActivityCalendar& calendar, bool measuring, int out_port, int out_vc,

@@ -85,15 +85,18 @@ Config make_config(const Case& c, MultidestMode mode) {
 
 // What the test saw, so it can check that every edge case was exercised.
 struct Seen {
-  long unicast = 0, pass = 0, absorb = 0, last = 0, full_list = 0;     // path / unicast
+  long unicast = 0, pass = 0, absorb = 0, last = 0, full_list = 0;      // path / unicast
   long tree_single = 0, tree_multi = 0, tree_eject = 0, tree_lost = 0;  // tree
   long tree_all = 0, tree_at_src = 0;
 };
 
 // RTL route_t bits of a C++ route (ports renumbered as the RTL numbers them).
 std::uint32_t rtl_route(const RouteResult& r, const PortLayout& layout) {
-  const auto port = [&](int p) { return static_cast<std::uint32_t>(rtl::rtl_port(p, layout.network, kRtlNet)); };
-  return port(r.port_lo) << pkg::kRoutePortLoLsb | (port(r.port_hi - 1) + 1) << pkg::kRoutePortHiLsb |
+  const auto port = [&](int p) {
+    return static_cast<std::uint32_t>(rtl::rtl_port(p, layout.network, kRtlNet));
+  };
+  return port(r.port_lo) << pkg::kRoutePortLoLsb |
+         (port(r.port_hi - 1) + 1) << pkg::kRoutePortHiLsb |
          static_cast<std::uint32_t>(r.vc_lo) << pkg::kRouteVcLoLsb |
          static_cast<std::uint32_t>(r.vc_hi) << pkg::kRouteVcHiLsb;
 }
@@ -119,7 +122,8 @@ class Bench {
   void at(NodeId here) {
     here_ = here;
     const auto straps = rtl_straps(config_, topology_, layout_, here);
-    for (std::size_t i = 0; i < straps.size(); ++i) table_rtl_->cfg_i[i] = rtl_->cfg_i[i] = straps[i];
+    for (std::size_t i = 0; i < straps.size(); ++i)
+      table_rtl_->cfg_i[i] = rtl_->cfg_i[i] = straps[i];
     table_rtl_.eval();
     rtl_->coord_i = table_rtl_->coord_o;
     rtl_->port_i = table_rtl_->port_o;
@@ -163,16 +167,20 @@ class Bench {
     std::vector<const MulticastBranch*> slot(kRtlNet + 1, nullptr);
     for (const MulticastBranch& b : want) {
       const int s = b.route.port_lo < layout_.network ? b.route.port_lo : kRtlNet;
-      EXPECT_EQ(slot[static_cast<std::size_t>(s)], nullptr) << where << ": two C++ branches on slot " << s;
+      EXPECT_EQ(slot[static_cast<std::size_t>(s)], nullptr)
+          << where << ": two C++ branches on slot " << s;
       slot[static_cast<std::size_t>(s)] = &b;
     }
     for (int s = 0; s <= kRtlNet; ++s) {
       const unsigned base = static_cast<unsigned>(s) * pkg::kBranchW;
-      const auto field = [&](unsigned lsb, unsigned w) { return rtl::get_bits(rtl_->br_o.data(), base + lsb, w); };
+      const auto field = [&](unsigned lsb, unsigned w) {
+        return rtl::get_bits(rtl_->br_o.data(), base + lsb, w);
+      };
       const MulticastBranch* b = slot[static_cast<std::size_t>(s)];
       EXPECT_EQ(field(pkg::kBranchValidLsb, 1), b != nullptr ? 1u : 0u) << where << " slot " << s;
       if (b == nullptr) continue;
-      EXPECT_EQ(field(pkg::kBranchRouteLsb, pkg::kBranchRouteW), rtl_route(b->route, layout_)) << where << " slot " << s;
+      EXPECT_EQ(field(pkg::kBranchRouteLsb, pkg::kBranchRouteW), rtl_route(b->route, layout_))
+          << where << " slot " << s;
       EXPECT_EQ(field(pkg::kBranchDstLsb, pkg::kBranchDstW), b->dst) << where << " slot " << s;
       EXPECT_EQ(field(pkg::kBranchMposLsb, pkg::kBranchMposW), b->mpos) << where << " slot " << s;
     }
@@ -187,8 +195,8 @@ class Bench {
 
  private:
   std::string describe(const Flit& head, const MulticastHeader* header, int in_port) const {
-    std::string s = c_.name + ": router " + std::to_string(here_) + " in_port " + std::to_string(in_port) +
-                    " in_vc " + std::to_string(head.vc);
+    std::string s = c_.name + ": router " + std::to_string(here_) + " in_port " +
+                    std::to_string(in_port) + " in_vc " + std::to_string(head.vc);
     if (header == nullptr) return s + " unicast to " + std::to_string(head.dst);
     s += header->mode == MultidestMode::kPath ? " path" : " tree";
     s += " from " + std::to_string(header->src) + " mpos " + std::to_string(head.mpos) + " to";
@@ -258,18 +266,21 @@ Seen run_path(const Case& c, std::uint64_t seed) {
     const int in_port = pick(bench.inputs());
     const int in_vc = pick(c.vcs);
     bench.at(here);
-    const std::size_t branches = bench.compare(
-        head_flit(src, target, in_vc, handle, mpos, static_cast<std::uint64_t>(k)), &bench.header(handle), in_port);
+    const std::size_t branches =
+        bench.compare(head_flit(src, target, in_vc, handle, mpos, static_cast<std::uint64_t>(k)),
+                      &bench.header(handle), in_port);
     if (here != target)
       ++seen.pass;
     else if (mpos + 1 < size)
       ++seen.absorb;
     else
       ++seen.last;
-    EXPECT_EQ(branches, here == target && mpos + 1 < size ? 2u : 1u);  // the contract of a path worm
+    EXPECT_EQ(branches,
+              here == target && mpos + 1 < size ? 2u : 1u);  // the contract of a path worm
     if (size == static_cast<int>(rtl::kMaxPath) && here == target) ++seen.full_list;
     // A unicast head to the same target, on the same router.
-    bench.compare(head_flit(src, target, in_vc, 0, 0, static_cast<std::uint64_t>(k)), nullptr, in_port);
+    bench.compare(head_flit(src, target, in_vc, 0, 0, static_cast<std::uint64_t>(k)), nullptr,
+                  in_port);
     ++seen.unicast;
   }
   return seen;
@@ -289,16 +300,20 @@ Seen run_tree(const Case& c, std::uint64_t seed) {
     std::vector<NodeId> dests;
     for (NodeId n = 0; n < nodes; ++n) {
       if (n == src) continue;
-      const bool in = density == 3 || (density == 1 && pick(5) == 0) || (density == 2 && pick(3) != 0);
+      const bool in =
+          density == 3 || (density == 1 && pick(5) == 0) || (density == 2 && pick(3) != 0);
       if (in) dests.push_back(n);
     }
-    if (density == 0 || dests.empty()) dests = {static_cast<NodeId>((src + 1 + static_cast<NodeId>(pick(static_cast<int>(nodes) - 1))) % nodes)};
+    if (density == 0 || dests.empty())
+      dests = {static_cast<NodeId>(
+          (src + 1 + static_cast<NodeId>(pick(static_cast<int>(nodes) - 1))) % nodes)};
     // Router: the source, a node on the route to a destination, or any node.
     NodeId here = src;
     const int where = pick(3);
     if (where == 1) {
       const NodeId d = dests[static_cast<std::size_t>(pick(static_cast<int>(dests.size())))];
-      for (int hops = pick(static_cast<int>(nodes)); here != d && hops > 0; --hops) here = bench.rc().next_node(here, d);
+      for (int hops = pick(static_cast<int>(nodes)); here != d && hops > 0; --hops)
+        here = bench.rc().next_node(here, d);
     } else if (where == 2) {
       here = static_cast<NodeId>(pick(static_cast<int>(nodes)));
     }
@@ -306,11 +321,15 @@ Seen run_tree(const Case& c, std::uint64_t seed) {
     const int in_port = pick(bench.inputs());
     const int in_vc = pick(c.vcs);
     bench.at(here);
-    const std::size_t branches = bench.compare(
-        head_flit(src, dests[0], in_vc, handle, 0, static_cast<std::uint64_t>(k)), &bench.header(handle), in_port);
-    if (branches == 0) ++seen.tree_lost;
-    else if (branches == 1) ++seen.tree_single;
-    else ++seen.tree_multi;
+    const std::size_t branches =
+        bench.compare(head_flit(src, dests[0], in_vc, handle, 0, static_cast<std::uint64_t>(k)),
+                      &bench.header(handle), in_port);
+    if (branches == 0)
+      ++seen.tree_lost;
+    else if (branches == 1)
+      ++seen.tree_single;
+    else
+      ++seen.tree_multi;
     if (here == src) ++seen.tree_at_src;
     if (density == 3) ++seen.tree_all;
     if (std::find(dests.begin(), dests.end(), here) != dests.end()) ++seen.tree_eject;
@@ -338,8 +357,9 @@ std::vector<Case> cases() {
   Case& ring = add("torus 16 (ring) 3 VCs", TopologyKind::kTorus, {16});
   ring.vcs = 3;
   for (EcubeOrder order : {EcubeOrder::kHighToLow, EcubeOrder::kLowToHigh}) {
-    Case& h = add(std::string("4-cube ") + (order == EcubeOrder::kHighToLow ? "high-to-low" : "low-to-high"),
-                  TopologyKind::kHypercube, {4});
+    Case& h = add(
+        std::string("4-cube ") + (order == EcubeOrder::kHighToLow ? "high-to-low" : "low-to-high"),
+        TopologyKind::kHypercube, {4});
     h.algorithm = RoutingAlgorithm::kEcube;
     h.ecube = order;
     h.ports = order == EcubeOrder::kHighToLow ? PortModel::kOnePort : PortModel::kAllPort;

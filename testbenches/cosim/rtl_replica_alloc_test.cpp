@@ -32,7 +32,8 @@
 namespace wormsim {
 namespace {
 
-constexpr int kIn = 3;  // rtl/CMakeLists.txt: wormsim_replica_alloc NumIn=3 NumOut=4 NumVcs=2 NumBr=3
+constexpr int kIn =
+    3;  // rtl/CMakeLists.txt: wormsim_replica_alloc NumIn=3 NumOut=4 NumVcs=2 NumBr=3
 constexpr int kOut = 4;
 constexpr int kVcs = 2;
 constexpr int kBr = 3;
@@ -49,7 +50,8 @@ void put(VlWide<N>& port, unsigned lsb, unsigned width, std::uint64_t v) {
 }
 template <typename T>
 void put(T& port, unsigned lsb, unsigned width, std::uint64_t v) {
-  std::uint32_t w[2] = {static_cast<std::uint32_t>(port), static_cast<std::uint32_t>(std::uint64_t{port} >> 32)};
+  std::uint32_t w[2] = {static_cast<std::uint32_t>(port),
+                        static_cast<std::uint32_t>(std::uint64_t{port} >> 32)};
   rtl::set_bits(w, lsb, width, v);
   port = static_cast<T>(std::uint64_t{w[0]} | std::uint64_t{w[1]} << 32);
 }
@@ -114,7 +116,8 @@ bool run(bool sync, int cycles, std::uint64_t seed, Stats& stats) {
       for (int s = 0; s < kBr; ++s) {
         const RouteResult r = slot_route(s, rng);
         const bool exists = rng() % 3 != 0;
-        put(rtl->va_route_i, static_cast<unsigned>((i * kBr + s)) * rtl::kRouteW, rtl::kRouteW, route_bits(r));
+        put(rtl->va_route_i, static_cast<unsigned>((i * kBr + s)) * rtl::kRouteW, rtl::kRouteW,
+            route_bits(r));
         put(rtl->va_br_i, static_cast<unsigned>(i * kBr + s), 1, exists);
         if (exists) branches[static_cast<std::size_t>(i)].push_back({s, r});
       }
@@ -135,7 +138,8 @@ bool run(bool sync, int cycles, std::uint64_t seed, Stats& stats) {
         const auto ub = static_cast<std::size_t>(b);
         live[u][ub] = rng() % 4 != 0;
         ready[u][ub] = rng() % 3 != 0;
-        port[u][ub] = rng() % 8 == 0 ? static_cast<int>(rng() % kOut) : (b + static_cast<int>(u)) % kOut;
+        port[u][ub] =
+            rng() % 8 == 0 ? static_cast<int>(rng() % kOut) : (b + static_cast<int>(u)) % kOut;
         const auto bit = static_cast<unsigned>(i * kBr + b);
         put(rtl->sa_live_i, bit, 1, live[u][ub]);
         put(rtl->sa_ok_i, bit, 1, ready[u][ub]);
@@ -152,7 +156,8 @@ bool run(bool sync, int cycles, std::uint64_t seed, Stats& stats) {
     std::vector<bool> va_gnt(kInVc);
     long refused_partial = 0;
     allocate_replica_vcs(
-        va_requests, va_next, [&](int r) -> std::vector<Branch>& { return branches[static_cast<std::size_t>(r)]; },
+        va_requests, va_next,
+        [&](int r) -> std::vector<Branch>& { return branches[static_cast<std::size_t>(r)]; },
         [](const Branch& b) -> const RouteResult& { return b.route; },
         [&](int, int p, int v) { return !taken[static_cast<std::size_t>(p * kVcs + v)]; },
         [&](int, const Branch&) { ++refused_partial; },
@@ -166,16 +171,24 @@ bool run(bool sync, int cycles, std::uint64_t seed, Stats& stats) {
     long lost = 0;
     allocate_replica_switch(
         sa_requests, kVcs, sync, sa_next, taken_in, taken_out, [](int) { return kBr; },
-        [&](int r, int b) { return live[static_cast<std::size_t>(r)][static_cast<std::size_t>(b)]; },
-        [&](int r, int b) { return ready[static_cast<std::size_t>(r)][static_cast<std::size_t>(b)]; },
-        [&](int r, int b) { return port[static_cast<std::size_t>(r)][static_cast<std::size_t>(b)]; },
-        [&](int) { ++lost; }, [&](int r, std::uint64_t granted) { sa_gnt[static_cast<std::size_t>(r)] = granted; });
+        [&](int r, int b) {
+          return live[static_cast<std::size_t>(r)][static_cast<std::size_t>(b)];
+        },
+        [&](int r, int b) {
+          return ready[static_cast<std::size_t>(r)][static_cast<std::size_t>(b)];
+        },
+        [&](int r, int b) {
+          return port[static_cast<std::size_t>(r)][static_cast<std::size_t>(b)];
+        },
+        [&](int) { ++lost; },
+        [&](int r, std::uint64_t granted) { sa_gnt[static_cast<std::size_t>(r)] = granted; });
 
     // ---- compare
     long grants = 0;
     for (int i = 0; i < kInVc; ++i) {
       const auto u = static_cast<std::size_t>(i);
-      EXPECT_EQ(get(rtl->va_gnt_o, static_cast<unsigned>(i), 1), va_gnt[u] ? 1u : 0u) << at << " VC grant of " << i;
+      EXPECT_EQ(get(rtl->va_gnt_o, static_cast<unsigned>(i), 1), va_gnt[u] ? 1u : 0u)
+          << at << " VC grant of " << i;
       if (va_gnt[u]) {
         ++grants;
         for (const Branch& b : branches[u]) {
@@ -186,7 +199,8 @@ bool run(bool sync, int cycles, std::uint64_t seed, Stats& stats) {
               << at << " input VC " << i << " slot " << b.slot;
         }
       }
-      EXPECT_EQ(get(rtl->sa_gnt_o, static_cast<unsigned>(i * kBr), kBr), sa_gnt[u]) << at << " switch grant of " << i;
+      EXPECT_EQ(get(rtl->sa_gnt_o, static_cast<unsigned>(i * kBr), kBr), sa_gnt[u])
+          << at << " switch grant of " << i;
       if (sa_gnt[u] != 0) {
         ++stats.sa_grants;
         std::uint64_t wanted = 0;
@@ -210,7 +224,8 @@ bool run(bool sync, int cycles, std::uint64_t seed, Stats& stats) {
     if (refused_partial > 0) ++stats.va_refused_partial;
     for (std::size_t a = 0; a < sa_requests.size(); ++a)
       for (std::size_t b = a + 1; b < sa_requests.size(); ++b)
-        if (sa_requests[a] / kVcs == sa_requests[b] / kVcs && sa_gnt[static_cast<std::size_t>(sa_requests[a])] != 0 &&
+        if (sa_requests[a] / kVcs == sa_requests[b] / kVcs &&
+            sa_gnt[static_cast<std::size_t>(sa_requests[a])] != 0 &&
             sa_gnt[static_cast<std::size_t>(sa_requests[b])] == 0)
           ++stats.sa_skipped_port;
     rtl.tick();  // both pointers move (the C++ ones moved in the calls above)

@@ -56,7 +56,8 @@ Config make_config(const Case& c) {
   n.routing.ecube_order = c.ecube;
   n.router.vcs = 2;
   n.router.port_model = c.ports;
-  n.router.multidest = c.algorithm == RoutingAlgorithm::kHamiltonian ? MultidestMode::kPath : MultidestMode::kTree;
+  n.router.multidest =
+      c.algorithm == RoutingAlgorithm::kHamiltonian ? MultidestMode::kPath : MultidestMode::kTree;
   n.router.implementation = RouterImplementation::kRtl;
   return config;
 }
@@ -77,8 +78,8 @@ int compare(const Case& c) {
   const Config config = make_config(c);
   config.validate();
   const Topology topology(config.network.topology);
-  const PortLayout layout =
-      PortLayout::make(c.ports, topology.network_ports(), 1, config.network.router.consumption_channels);
+  const PortLayout layout = PortLayout::make(c.ports, topology.network_ports(), 1,
+                                             config.network.router.consumption_channels);
   const RouteCompute cpp(topology, config.network.routing, layout, 2);
   const auto nodes = static_cast<NodeId>(topology.nodes());
   EXPECT_LE(static_cast<int>(nodes), kMaxNodes) << c.name;
@@ -91,7 +92,8 @@ int compare(const Case& c) {
     for (std::size_t i = 0; i < straps.size(); ++i) rtl->cfg_i[i] = straps[i];
     rtl.eval();
     for (NodeId n = 0; n < nodes; ++n) {
-      const std::string where = c.name + ": router " + std::to_string(here) + " node " + std::to_string(n);
+      const std::string where =
+          c.name + ": router " + std::to_string(here) + " node " + std::to_string(n);
       // Coordinates: a hypercube's are its address bits (the RTL holds MaxDims of them).
       const int coords = c.kind == TopologyKind::kHypercube
                              ? std::min(topology.dimensions(), static_cast<int>(dims))
@@ -99,8 +101,9 @@ int compare(const Case& c) {
       for (int d = 0; d < coords; ++d) {
         const unsigned lsb = (n * dims + static_cast<unsigned>(d)) * coord_w;
         const int want = c.kind == TopologyKind::kHypercube ? static_cast<int>((n >> d) & 1u)
-                                                             : topology.coord(n, d);
-        EXPECT_EQ(static_cast<int>(bits(rtl->coord_o, lsb, coord_w)), want) << where << " dim " << d;
+                                                            : topology.coord(n, d);
+        EXPECT_EQ(static_cast<int>(bits(rtl->coord_o, lsb, coord_w)), want)
+            << where << " dim " << d;
       }
       const int port = static_cast<int>(bits(rtl->port_o, n * rtl::kPortW, rtl::kPortW));
       if (n == here)
