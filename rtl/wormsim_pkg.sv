@@ -1,7 +1,13 @@
 // wormsim RTL package: the one definition of the flit format in SystemVerilog (the C++ one is
 // systemc/core/flit.h; systemc/cosim/rtl_flit.h packs C++ flits into this layout and the cosim test
 // testbenches/cosim/rtl_flit_test.cpp round-trips it), the router's run-time configuration straps
-// and the structural maxima of the cosimulation build (rtl/README.md).
+// and the structural maxima of the cosimulation builds (rtl/README.md).
+//
+// The C++ and CMake sides read this file: scripts/rtl_layout.py parses its parameters, enums
+// and packed structs at build time into wormsim_rtl_layout.h (namespace wormsim::rtl::pkg) and
+// CMake variables WORMSIM_PKG_<name> (docs/rtl.md, "One definition of the bit layouts"). It
+// reads `parameter` lines, `typedef enum` with explicit values, `typedef struct packed` and
+// skips functions; anything else here is a build error naming this file and line.
 //
 // RTL style note (all of rtl/): Debian's yosys 0.23 reads SystemVerilog packages, packed
 // structs and enums, but not `import`, multi-dimensional packed arrays, arrays of structs on
@@ -76,6 +82,20 @@ package wormsim_pkg;
   parameter int unsigned FlitVcLsb = FlitMcLsb + 1;
   parameter int unsigned FlitTypLsb = FlitVcLsb + VcW;
 
+  // ---- structural maxima of the Verilated routers (rtl/CMakeLists.txt, docs/rtl.md) -------
+  // A configuration may use less (the straps below); systemc/cosim/rtl_limits.cpp checks a
+  // config against them. Three shapes are built, each with as many injection and ejection
+  // channels as network ports: narrow (1D/2D meshes and tori, up to 4-cubes), wide (3D, 5- to
+  // 7-cubes) and cube (8- to 16-cubes, without the multidestination hardware).
+  // Read by the build (rtl/CMakeLists.txt) and the C++ side, not by the RTL itself.
+  /* verilator lint_off UNUSEDPARAM */
+  parameter int unsigned NarrowPorts = 4;
+  parameter int unsigned WidePorts = 7;
+  parameter int unsigned CubePorts = 16;
+  parameter int unsigned MaxVcs = 4;    // NumVcs of every build
+  parameter int unsigned MaxDepth = 8;  // Depth of every build (flits per VC buffer)
+  /* verilator lint_on UNUSEDPARAM */
+
   // ---- run-time configuration ---------------------------------------------------------
   // Straps, constant during a run, mirroring network.* of the C++ config (docs/config.md).
   // The synthesis wrapper (wormsim_router_synth) ties them to constants so yosys folds the
@@ -132,5 +152,17 @@ package wormsim_pkg;
   parameter int unsigned RoutePortHiLsb = 10;
   parameter int unsigned RouteVcLoLsb = 5;
   parameter int unsigned RouteVcHiLsb = 0;
+
+  // One branch of a multidestination head at a router: a slot of wormsim_mc_route's br_o and
+  // of wormsim_router's per-VC branch state ({valid, route, dst, mpos}, its Br*Lsb).
+  typedef struct packed {
+    logic             valid;  // the branch exists
+    route_t           route;  // its candidate outputs
+    logic [NodeW-1:0] dst;    // current target stamped on its flits
+    logic [MposW-1:0] mpos;   // path worm: position of that target
+  } branch_t;
+  /* verilator lint_off UNUSEDPARAM */
+  parameter int unsigned BranchW = 1 + RouteW + NodeW + MposW;  // for the C++ side
+  /* verilator lint_on UNUSEDPARAM */
 
 endpackage

@@ -71,7 +71,7 @@ void pack(const FlitBits& f, std::uint32_t* words, unsigned base) {
   set_bits(words, base + kIdxLsb, kIdxW, f.index);
   set_bits(words, base + kPktLsb, kPktW, f.packet);
   set_bits(words, base + kVcLsb, kVcW, f.vc);
-  set_bits(words, base + kTypLsb, 2, static_cast<std::uint64_t>(f.type));
+  set_bits(words, base + kTypLsb, kTypW, static_cast<std::uint64_t>(f.type));
   set_bits(words, base + kMcLsb, 1, f.mc);
   set_bits(words, base + kMposLsb, kMposW, f.mpos);
   for (unsigned i = 0; i < kHdrW / 64; ++i) set_bits(words, base + kHdrLsb + 64 * i, 64, f.hdr[i]);
@@ -85,7 +85,7 @@ FlitBits unpack(const std::uint32_t* words, unsigned base) {
   f.index = static_cast<std::uint16_t>(get_bits(words, base + kIdxLsb, kIdxW));
   f.packet = static_cast<std::uint32_t>(get_bits(words, base + kPktLsb, kPktW));
   f.vc = static_cast<unsigned>(get_bits(words, base + kVcLsb, kVcW));
-  f.type = static_cast<FlitType>(get_bits(words, base + kTypLsb, 2));
+  f.type = static_cast<FlitType>(get_bits(words, base + kTypLsb, kTypW));
   f.mc = get_bits(words, base + kMcLsb, 1) != 0;
   f.mpos = static_cast<unsigned>(get_bits(words, base + kMposLsb, kMposW));
   for (unsigned i = 0; i < kHdrW / 64; ++i) f.hdr[i] = get_bits(words, base + kHdrLsb + 64 * i, 64);

@@ -10,37 +10,57 @@
 
 #include "flit.h"
 #include "multicast_table.h"
+#include "wormsim_rtl_layout.h"  // generated from rtl/wormsim_pkg.sv (scripts/rtl_layout.py)
 
 namespace wormsim::rtl {
 
-// flit_t, LSB first: data[63:0], hdr[191:64], dst[207:192], src[223:208], idx[239:224],
-// pkt[271:240], mpos[275:272], mc[276], vc[280:277], typ[282:281].
-inline constexpr unsigned kDataW = 64;
-inline constexpr unsigned kHdrW = 128;
-inline constexpr unsigned kMposW = 4;
-inline constexpr unsigned kPathIdW = 8;
-inline constexpr unsigned kMaxPath = kHdrW / kPathIdW;  // destinations a path header lists
-inline constexpr unsigned kPathEnd = (1u << kPathIdW) - 1;
-inline constexpr unsigned kNodeW = 16;
-inline constexpr unsigned kIdxW = 16;
-inline constexpr unsigned kPktW = 32;
-inline constexpr unsigned kVcW = 4;
-inline constexpr unsigned kPortW = 6;  // router port numbers (PortW)
-inline constexpr unsigned kDataLsb = 0;
-inline constexpr unsigned kHdrLsb = kDataLsb + kDataW;
-inline constexpr unsigned kDstLsb = kHdrLsb + kHdrW;
-inline constexpr unsigned kSrcLsb = kDstLsb + kNodeW;
-inline constexpr unsigned kIdxLsb = kSrcLsb + kNodeW;
-inline constexpr unsigned kPktLsb = kIdxLsb + kIdxW;
-inline constexpr unsigned kMposLsb = kPktLsb + kPktW;
-inline constexpr unsigned kMcLsb = kMposLsb + kMposW;
-inline constexpr unsigned kVcLsb = kMcLsb + 1;
-inline constexpr unsigned kTypLsb = kVcLsb + kVcW;
-inline constexpr unsigned kFlitW = kTypLsb + 2;  // 283
+// flit_t of rtl/wormsim_pkg.sv: widths and offsets come from the package, through the header
+// scripts/rtl_layout.py generates from it at build time (wormsim_rtl_layout.h, docs/rtl.md "One
+// definition of the bit layouts"); these are the names the packing code uses for them.
+inline constexpr unsigned kDataW = pkg::kDataW;
+inline constexpr unsigned kHdrW = pkg::kHdrW;
+inline constexpr unsigned kMposW = pkg::kMposW;
+inline constexpr unsigned kPathIdW = pkg::kPathIdW;
+inline constexpr unsigned kMaxPath = pkg::kMaxPath;  // destinations a path header lists
+inline constexpr unsigned kPathEnd = pkg::kPathEnd;
+inline constexpr unsigned kNodeW = pkg::kNodeW;
+inline constexpr unsigned kIdxW = pkg::kIdxW;
+inline constexpr unsigned kPktW = pkg::kPktW;
+inline constexpr unsigned kVcW = pkg::kVcW;
+inline constexpr unsigned kPortW = pkg::kPortW;  // router port numbers (PortW)
+inline constexpr unsigned kTypW = pkg::kFlitTypW;
+inline constexpr unsigned kDataLsb = pkg::kFlitDataLsb;
+inline constexpr unsigned kHdrLsb = pkg::kFlitHdrLsb;
+inline constexpr unsigned kDstLsb = pkg::kFlitDstLsb;
+inline constexpr unsigned kSrcLsb = pkg::kFlitSrcLsb;
+inline constexpr unsigned kIdxLsb = pkg::kFlitIdxLsb;
+inline constexpr unsigned kPktLsb = pkg::kFlitPktLsb;
+inline constexpr unsigned kMposLsb = pkg::kFlitMposLsb;
+inline constexpr unsigned kMcLsb = pkg::kFlitMcLsb;
+inline constexpr unsigned kVcLsb = pkg::kFlitVcLsb;
+inline constexpr unsigned kTypLsb = pkg::kFlitTypLsb;
+inline constexpr unsigned kFlitW = pkg::kFlitW;
 inline constexpr unsigned kDataBytes = kDataW / 8;
+// FlitBits holds the fields in these C++ types; the package's widths must fit them.
+static_assert(pkg::kFlitDstW == kNodeW && pkg::kFlitSrcW == kNodeW && kNodeW <= 16 &&
+                  pkg::kFlitIdxW == kIdxW && kIdxW <= 16 && pkg::kFlitPktW == kPktW &&
+                  kPktW <= 32 && pkg::kFlitDataW == kDataW && kDataW <= 64 &&
+                  pkg::kFlitHdrW == kHdrW && kHdrW % 64 == 0 && pkg::kFlitVcW == kVcW &&
+                  pkg::kFlitMposW == kMposW && pkg::kFlitMcW == 1,
+              "rtl/wormsim_pkg.sv flit_t no longer fits FlitBits");
+// FlitType travels as its value: the C++ and RTL codes must be equal.
+static_assert(
+    static_cast<unsigned>(FlitType::kHead) == static_cast<unsigned>(pkg::FlitType::kFlitHead) &&
+        static_cast<unsigned>(FlitType::kBody) == static_cast<unsigned>(pkg::FlitType::kFlitBody) &&
+        static_cast<unsigned>(FlitType::kTail) == static_cast<unsigned>(pkg::FlitType::kFlitTail) &&
+        static_cast<unsigned>(FlitType::kHeadTail) ==
+            static_cast<unsigned>(pkg::FlitType::kFlitHeadTail) &&
+        kTypW == pkg::kFlitTypeW,
+    "the C++ and RTL flit type codes differ");
 
-// Structural maxima of the Verilated routers (rtl/CMakeLists.txt); a configuration may use
-// less, and check_rtl_limits (rtl_limits.h) checks them when a config is loaded. Three shapes are built (docs/rtl.md):
+// Structural maxima of the Verilated routers (rtl/wormsim_pkg.sv, which rtl/CMakeLists.txt
+// builds them with); a configuration may use less, and check_rtl_limits (rtl_limits.h) checks
+// them when a config is loaded. Three shapes are built (docs/rtl.md):
 //  - narrow: Vwormsim_router (with the multidestination hardware) and Vwormsim_router_uc
 //    (without), kNarrowPorts network ports and as many injection and ejection channels:
 //    1D/2D meshes and tori and hypercubes up to 4 dimensions;
@@ -52,16 +72,14 @@ inline constexpr unsigned kDataBytes = kDataW / 8;
 //    these networks carry unicast worms only.
 // route_t numbers ports with kPortW bits and its port_hi is one past the last candidate, so a
 // router has at most 63 output ports (NumNet + NumEj <= 63).
-inline constexpr int kNarrowPorts = 4;  // NumNet = NumInj = NumEj of the narrow builds
-// NumNet = NumInj = NumEj of the wide build; rtl/CMakeLists.txt reads this line.
-inline constexpr int kWidePorts = 7;
-// NumNet = NumInj = NumEj of the cube build (a 16-cube router); rtl/CMakeLists.txt reads
-// this line.
-inline constexpr int kCubePorts = 16;
+inline constexpr int kNarrowPorts = static_cast<int>(pkg::kNarrowPorts);
+inline constexpr int kWidePorts = static_cast<int>(pkg::kWidePorts);
+inline constexpr int kCubePorts = static_cast<int>(pkg::kCubePorts);
+static_assert(kNarrowPorts < kWidePorts && kWidePorts < kCubePorts, "build shapes by size");
 inline constexpr int kMaxRoutePorts = (1 << kPortW) - 1;
 static_assert(2 * kCubePorts <= kMaxRoutePorts, "route_t's port numbers are too narrow");
-inline constexpr int kMaxVcs = 4;    // NumVcs
-inline constexpr int kMaxDepth = 8;  // Depth
+inline constexpr int kMaxVcs = static_cast<int>(pkg::kMaxVcs);      // NumVcs
+inline constexpr int kMaxDepth = static_cast<int>(pkg::kMaxDepth);  // Depth
 inline constexpr int kMaxNodes = 1 << kNodeW;
 // Multidestination worms: a path header lists node ids of kPathIdW bits (kPathEnd ends it),
 // a tree header is a bit-string of kMaxTreeNodes nodes (the router's MaxNodes).
@@ -91,19 +109,33 @@ inline int cpp_port(int rtl_port, int network, int rtl_net) {
   return rtl_port < rtl_net ? rtl_port : network + rtl_port - rtl_net;
 }
 
-// route_t, LSB first: vc_hi[4:0], vc_lo[9:5], port_hi[15:10], port_lo[21:16].
-inline constexpr unsigned kRouteVcHiLsb = 0, kRouteVcLoLsb = 5, kRoutePortHiLsb = 10,
-                          kRoutePortLoLsb = kRoutePortHiLsb + kPortW, kRouteW = 10 + 2 * kPortW;
-
-// cfg_t straps, LSB first (rtl/wormsim_pkg.sv).
-inline constexpr unsigned kCfgW = 162;
-inline constexpr unsigned kCfgDimsW = 5;
-inline constexpr unsigned kCfgNodeLsb = 0, kCfgEjectByDirLsb = 16, kCfgEjectionLsb = 17,
-                          kCfgNetPortsLsb = 23, kCfgAllocLsb = 29, kCfgPipelineLsb = 30,
-                          kCfgDepthLsb = 33, kCfgVcsLsb = 42, kCfgDatelineLsb = 47,
-                          kCfgHamiltonianLsb = 48, kCfgEcubeLsb = 49, kCfgOrderLsb = 50,
-                          kCfgStrideLsb = 56, kCfgSideLsb = 104, kCfgDimsLsb = 152,
-                          kCfgTopoLsb = 157, kCfgSyncLsb = 159, kCfgMultidestLsb = 160;
+// route_t and cfg_t (the straps) of rtl/wormsim_pkg.sv, under the names the cosimulation uses.
+inline constexpr unsigned kRouteVcHiLsb = pkg::kRouteVcHiLsb, kRouteVcLoLsb = pkg::kRouteVcLoLsb,
+                          kRoutePortHiLsb = pkg::kRoutePortHiLsb,
+                          kRoutePortLoLsb = pkg::kRoutePortLoLsb, kRouteW = pkg::kRouteW;
+static_assert(pkg::kRoutePortLoW == kPortW && pkg::kRoutePortHiW == kPortW,
+              "route_t's ports are PortW wide");
+inline constexpr unsigned kCfgW = pkg::kCfgW;
+inline constexpr unsigned kCfgDimsW = pkg::kCfgDimsW;
+inline constexpr unsigned kCfgNodeLsb = pkg::kCfgNodeLsb,
+                          kCfgEjectByDirLsb = pkg::kCfgEjectByDirectionLsb,
+                          kCfgEjectionLsb = pkg::kCfgEjectionLsb,
+                          kCfgNetPortsLsb = pkg::kCfgNetPortsLsb, kCfgAllocLsb = pkg::kCfgAllocLsb,
+                          kCfgPipelineLsb = pkg::kCfgPipelineLsb, kCfgDepthLsb = pkg::kCfgDepthLsb,
+                          kCfgVcsLsb = pkg::kCfgVcsLsb, kCfgDatelineLsb = pkg::kCfgDatelineLsb,
+                          kCfgHamiltonianLsb = pkg::kCfgHamiltonianLsb,
+                          kCfgEcubeLsb = pkg::kCfgEcubeHighToLowLsb,
+                          kCfgOrderLsb = pkg::kCfgOrderLsb, kCfgStrideLsb = pkg::kCfgStrideLsb,
+                          kCfgSideLsb = pkg::kCfgSideLsb, kCfgDimsLsb = pkg::kCfgDimsLsb,
+                          kCfgTopoLsb = pkg::kCfgTopoLsb, kCfgSyncLsb = pkg::kCfgSyncReplicationLsb,
+                          kCfgMultidestLsb = pkg::kCfgMultidestLsb;
+// rtl_straps (rtl_router.h) writes these fields with the widths below.
+static_assert(pkg::kCfgSideW == pkg::kMaxDims * 16 && pkg::kCfgStrideW == pkg::kMaxDims * 16 &&
+                  pkg::kCfgOrderW == pkg::kMaxDims * 2 && pkg::kCfgVcsW == 5 &&
+                  pkg::kCfgDepthW == 9 && pkg::kCfgPipelineW == 3 && pkg::kCfgNodeW == 16 &&
+                  pkg::kCfgNetPortsW == kPortW && pkg::kCfgEjectionW == kPortW &&
+                  pkg::kCfgTopoW == 2 && pkg::kCfgMultidestW == 2,
+              "rtl/wormsim_pkg.sv cfg_t no longer matches rtl_straps");
 
 // Bit fields of little-endian 32-bit word arrays (Verilator's VlWide layout).
 inline void set_bits(std::uint32_t* words, unsigned lsb, unsigned width, std::uint64_t value) {

@@ -79,10 +79,11 @@ std::array<std::uint32_t, (rtl::kCfgW + 31) / 32> rtl_straps(const Config& confi
   const NetworkConfig& net = config.network;
   const RouterConfig& rc = net.router;
   const bool cube = topology.kind() == TopologyKind::kHypercube;
-  set_bits(w.data(), kCfgTopoLsb, 2,
-           topology.kind() == TopologyKind::kMesh    ? 0u
-           : topology.kind() == TopologyKind::kTorus ? 1u
-                                                     : 2u);
+  set_bits(
+      w.data(), kCfgTopoLsb, pkg::kTopoW,
+      static_cast<unsigned>(topology.kind() == TopologyKind::kMesh    ? pkg::Topo::kTopoMesh
+                            : topology.kind() == TopologyKind::kTorus ? pkg::Topo::kTopoTorus
+                                                                      : pkg::Topo::kTopoHypercube));
   set_bits(w.data(), kCfgDimsLsb, kCfgDimsW, static_cast<unsigned>(topology.dimensions()));
   std::uint64_t stride = 1;
   for (int d = 0; d < 3 && !cube && d < topology.dimensions(); ++d) {
@@ -105,15 +106,18 @@ std::array<std::uint32_t, (rtl::kCfgW + 31) / 32> rtl_straps(const Config& confi
   set_bits(w.data(), kCfgVcsLsb, 5, static_cast<std::uint64_t>(rc.vcs));
   set_bits(w.data(), kCfgDepthLsb, 9, static_cast<std::uint64_t>(rc.buffer_depth));
   set_bits(w.data(), kCfgPipelineLsb, 3, static_cast<std::uint64_t>(rc.pipeline_depth));
-  set_bits(w.data(), kCfgAllocLsb, 1, rc.allocator == AllocatorKind::kSeparableOutputFirst);
+  set_bits(w.data(), kCfgAllocLsb, pkg::kAllocW,
+           static_cast<unsigned>(rc.allocator == AllocatorKind::kSeparableOutputFirst
+                                     ? pkg::Alloc::kAllocOutputFirst
+                                     : pkg::Alloc::kAllocInputFirst));
   set_bits(w.data(), kCfgNetPortsLsb, kPortW, static_cast<std::uint64_t>(layout.network));
   set_bits(w.data(), kCfgEjectionLsb, kPortW, static_cast<std::uint64_t>(layout.ejection));
   set_bits(w.data(), kCfgEjectByDirLsb, 1, layout.eject_by_direction);
   set_bits(w.data(), kCfgNodeLsb, 16, id);
-  set_bits(w.data(), kCfgMultidestLsb, 2,
-           rc.multidest == MultidestMode::kNone   ? 0u
-           : rc.multidest == MultidestMode::kPath ? 1u
-                                                  : 2u);
+  set_bits(w.data(), kCfgMultidestLsb, pkg::kMultidestW,
+           static_cast<unsigned>(rc.multidest == MultidestMode::kNone   ? pkg::Multidest::kMcNone
+                                 : rc.multidest == MultidestMode::kPath ? pkg::Multidest::kMcPath
+                                                                        : pkg::Multidest::kMcTree));
   set_bits(w.data(), kCfgSyncLsb, 1, rc.replication == Replication::kSynchronous);
   return w;
 }

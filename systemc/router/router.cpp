@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "replica_allocator.h"
+
 namespace wormsim {
 
 const char* to_string(VcState s) {
@@ -239,13 +241,6 @@ void Router::report_vc_contention(Cycle now) {
   }
 }
 
-// Position in `requests` (ascending input-VC indices, non-empty) where round-robin service
-// starts: the first requester at or after `next`, wrapping to the first.
-static std::size_t round_robin_start(const std::vector<int>& requests, int next) {
-  const auto it = std::lower_bound(requests.begin(), requests.end(), next);
-  return it == requests.end() ? 0 : static_cast<std::size_t>(it - requests.begin());
-}
-
 // A replicating worm takes an output VC on every branch at once or none (so two worms never
 // hold part of each other's branches at one router); under cut-through replication only VCs
 // whose downstream buffer has room for the whole worm qualify, so once granted no branch
@@ -255,51 +250,35 @@ static std::size_t round_robin_start(const std::vector<int>& requests, int next)
 // keeps the same pointer, rtl/wormsim_router.sv).
 void Router::allocate_replica_vcs(Cycle now) {
   const int vcs = params_.vcs;
-  const std::size_t n = replica_vc_requests_.size();
-  const std::size_t start = round_robin_start(replica_vc_requests_, replica_va_next_);
-  bool granted_any = false;
-  for (std::size_t k = 0; k < n; ++k) {
-    const int requester = replica_vc_requests_[(start + k) % n];
-    InputVc& ivc = input_vc(requester);
-    const int room = ivc.room_needed;
-    bool all = true;
-    for (ReplicaBranch& b : ivc.branches) {
-      b.out_port = b.out_vc = -1;
-      for (int port = b.target.route.port_lo; port < b.target.route.port_hi && b.out_port < 0;
-           ++port)
-        for (int vc = b.target.route.vc_lo; vc < b.target.route.vc_hi; ++vc)
-          if (owner_[static_cast<std::size_t>(port * vcs + vc)] < 0 &&
-              outputs_[static_cast<std::size_t>(port)]
-                  .credits[static_cast<std::size_t>(vc)]
-                  .has_room(room)) {
-            b.out_port = port;
-            b.out_vc = vc;
-            break;
+  wormsim::allocate_replica_vcs(
+      replica_vc_requests_, replica_va_next_,
+      [&](int requester) -> std::vector<ReplicaBranch>& { return input_vc(requester).branches; },
+      [](const ReplicaBranch& b) -> const RouteResult& { return b.target.route; },
+      [&](int requester, int port, int vc) {
+        return owner_[static_cast<std::size_t>(port * vcs + vc)] < 0 &&
+               outputs_[static_cast<std::size_t>(port)]
+                   .credits[static_cast<std::size_t>(vc)]
+                   .has_room(input_vc(requester).room_needed);
+      },
+      [&](int requester, const ReplicaBranch& b) {
+        if (!contention_observed()) return;
+        const InputVc& ivc = input_vc(requester);
+        for (int port = b.target.route.port_lo; port < b.target.route.port_hi; ++port)
+          for (int vc = b.target.route.vc_lo; vc < b.target.route.vc_hi; ++vc) {
+            const int holder = owner_[static_cast<std::size_t>(port * vcs + vc)];
+            if (holder >= 0) note_contention(ivc.packet, input_vc(holder).packet, port, now);
           }
-      if (b.out_port < 0) {
-        all = false;
-        if (contention_observed())
-          for (int port = b.target.route.port_lo; port < b.target.route.port_hi; ++port)
-            for (int vc = b.target.route.vc_lo; vc < b.target.route.vc_hi; ++vc) {
-              const int holder = owner_[static_cast<std::size_t>(port * vcs + vc)];
-              if (holder >= 0) note_contention(ivc.packet, input_vc(holder).packet, port, now);
-            }
-      }
-    }
-    if (!all) {
-      for (ReplicaBranch& b : ivc.branches) b.out_port = b.out_vc = -1;
-      continue;
-    }
-    for (ReplicaBranch& b : ivc.branches)
-      owner_[static_cast<std::size_t>(b.out_port * vcs + b.out_vc)] = requester;
-    if (!granted_any) replica_va_next_ = requester + 1;
-    granted_any = true;
-    ivc.state = VcState::kActive;
-    active_vcs_[static_cast<std::size_t>(requester / vcs)] |= 1u << (requester % vcs);
-    if (blocking_observed())
-      note_blocked(ivc, now - std::max(ivc.buffer.front().ready, ivc.head_at), now);
-    changed_ = true;
-  }
+      },
+      [&](int requester) {
+        InputVc& ivc = input_vc(requester);
+        for (ReplicaBranch& b : ivc.branches)
+          owner_[static_cast<std::size_t>(b.out_port * vcs + b.out_vc)] = requester;
+        ivc.state = VcState::kActive;
+        active_vcs_[static_cast<std::size_t>(requester / vcs)] |= 1u << (requester % vcs);
+        if (blocking_observed())
+          note_blocked(ivc, now - std::max(ivc.buffer.front().ready, ivc.head_at), now);
+        changed_ = true;
+      });
 }
 
 void Router::allocate_switch(Cycle now) {
@@ -391,49 +370,34 @@ void Router::allocate_switch(Cycle now) {
 // goes to every branch in the same cycle or to none. Asynchronous: every branch with a
 // credit sends its next flit; the buffer slot frees when the last branch has taken it.
 void Router::allocate_replica_switch(Cycle now) {
-  ports_taken_in_ = ports_taken_out_ = 0;
   const bool sync = params_.replication == Replication::kSynchronous;
-  const std::size_t n = replica_switch_requests_.size();
-  const std::size_t start = round_robin_start(replica_switch_requests_, replica_sa_next_);
-  for (std::size_t k = 0; k < n; ++k) {
-    const int index = replica_switch_requests_[(start + k) % n];
-    const int in_port = index / params_.vcs;
-    if ((ports_taken_in_ >> in_port) & 1u) continue;
-    InputVc& ivc = input_vc(index);
-    std::uint64_t granted = 0;
-    std::uint64_t outs = 0;
-    bool all = true;
-    bool lost = false;  // a branch with a flit and a credit found its output port taken
-    for (std::size_t b = 0; b < ivc.branches.size(); ++b) {
-      const ReplicaBranch& br = ivc.branches[b];
-      if (br.done) continue;
-      const int slot = sync ? 0 : br.ahead;
-      bool ok = slot < ivc.buffer.size();
-      if (ok && ivc.buffer.at(slot).ready > now) {
-        next_ready_ = std::min(next_ready_, ivc.buffer.at(slot).ready);
-        ok = false;
-      }
-      ok = ok && outputs_[static_cast<std::size_t>(br.out_port)]
-                     .credits[static_cast<std::size_t>(br.out_vc)]
-                     .available();
-      if (ok && ((ports_taken_out_ >> br.out_port) & 1u) != 0) {
-        ok = false;
-        lost = true;
-      }
-      if (ok) {
-        granted |= std::uint64_t{1} << b;
-        outs |= std::uint64_t{1} << br.out_port;
-      } else {
-        all = false;
-      }
-    }
-    if (lost && blocking_observed()) note_blocked(ivc, Cycle{1}, now);
-    if (granted == 0 || (sync && !all)) continue;
-    ports_taken_in_ |= std::uint64_t{1} << in_port;
-    ports_taken_out_ |= outs;
-    if (replica_grants_.empty()) replica_sa_next_ = index + 1;
-    replica_grants_.push_back({index, granted});
-  }
+  wormsim::allocate_replica_switch(
+      replica_switch_requests_, params_.vcs, sync, replica_sa_next_, ports_taken_in_,
+      ports_taken_out_,
+      [&](int index) { return static_cast<int>(input_vc(index).branches.size()); },
+      [&](int index, int b) { return !input_vc(index).branches[static_cast<std::size_t>(b)].done; },
+      [&](int index, int b) {
+        InputVc& ivc = input_vc(index);
+        const ReplicaBranch& br = ivc.branches[static_cast<std::size_t>(b)];
+        const int slot = sync ? 0 : br.ahead;
+        bool ok = slot < ivc.buffer.size();
+        if (ok && ivc.buffer.at(slot).ready > now) {
+          next_ready_ = std::min(next_ready_, ivc.buffer.at(slot).ready);
+          ok = false;
+        }
+        return ok && outputs_[static_cast<std::size_t>(br.out_port)]
+                         .credits[static_cast<std::size_t>(br.out_vc)]
+                         .available();
+      },
+      [&](int index, int b) {
+        return input_vc(index).branches[static_cast<std::size_t>(b)].out_port;
+      },
+      [&](int index) {
+        if (blocking_observed()) note_blocked(input_vc(index), Cycle{1}, now);
+      },
+      [&](int index, std::uint64_t granted) {
+        replica_grants_.push_back({index, granted});
+      });
 }
 
 void Router::send(Cycle now, ActivityCalendar& calendar, bool measuring, int out_port, int out_vc,
