@@ -16,7 +16,6 @@ SwitchAllocator::SwitchAllocator(AllocatorKind kind, int inputs, int outputs, in
 void SwitchAllocator::allocate(const std::vector<SwitchRequest>& requests,
                                std::vector<SwitchRequest>& grants) {
   if (requests.empty()) return;
-  if (grant_conflict_free(requests, grants)) return;
   for (const SwitchRequest& r : requests)
     want_[static_cast<std::size_t>(r.in_port * vcs_ + r.vc)] = r.out_port;
   if (kind_ == AllocatorKind::kSeparableInputFirst)
@@ -25,29 +24,6 @@ void SwitchAllocator::allocate(const std::vector<SwitchRequest>& requests,
     output_first(requests, grants);
   for (const SwitchRequest& r : requests)
     want_[static_cast<std::size_t>(r.in_port * vcs_ + r.vc)] = -1;
-}
-
-// Requests whose input ports and output ports are all distinct are granted by either separable
-// allocator whatever its pointers say: each arbiter sees one requester. The grants, their
-// order (input-first: request order; output-first: ascending input port) and the pointer
-// updates are those the full allocation makes; this is the common case below saturation.
-bool SwitchAllocator::grant_conflict_free(const std::vector<SwitchRequest>& requests,
-                                          std::vector<SwitchRequest>& grants) {
-  std::uint64_t ins = 0;
-  std::uint64_t outs = 0;
-  int last_in = -1;
-  for (const SwitchRequest& r : requests) {
-    const std::uint64_t in_bit = std::uint64_t{1} << r.in_port;
-    const std::uint64_t out_bit = std::uint64_t{1} << r.out_port;
-    if (((ins & in_bit) | (outs & out_bit)) != 0) return false;
-    if (kind_ != AllocatorKind::kSeparableInputFirst && r.in_port < last_in) return false;
-    ins |= in_bit;
-    outs |= out_bit;
-    last_in = r.in_port;
-  }
-  grant_all(requests);
-  grants.insert(grants.end(), requests.begin(), requests.end());
-  return true;
 }
 
 void SwitchAllocator::input_first(const std::vector<SwitchRequest>& requests,

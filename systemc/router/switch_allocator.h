@@ -37,8 +37,6 @@ class SwitchAllocator {
   }
 
  private:
-  bool grant_conflict_free(const std::vector<SwitchRequest>& requests,
-                           std::vector<SwitchRequest>& grants);
   void input_first(const std::vector<SwitchRequest>& requests, std::vector<SwitchRequest>& grants);
   void output_first(const std::vector<SwitchRequest>& requests, std::vector<SwitchRequest>& grants);
 

@@ -89,6 +89,45 @@ TEST_P(SwitchAllocatorTest, RandomRequestsFormAMatching) {
   }
 }
 
+// grant_all (the router's shortcut for conflict-free requests in ascending input-port order)
+// must leave the pointers where allocate() leaves them: two allocators, one taking the
+// conflict-free rounds through allocate() and one through grant_all(), then grant the same
+// on every contended round that follows.
+TEST_P(SwitchAllocatorTest, GrantAllMovesThePointersAsAllocateDoes) {
+  std::mt19937_64 rng(91);
+  const int inputs = 5, outputs = 5, vcs = 3;
+  SwitchAllocator full(GetParam(), inputs, outputs, vcs);
+  SwitchAllocator shortcut(GetParam(), inputs, outputs, vcs);
+  for (int round = 0; round < 2000; ++round) {
+    std::vector<SwitchRequest> req;
+    if (round % 2 == 0) {  // conflict-free: distinct inputs (ascending) and distinct outputs
+      std::vector<int> outs(static_cast<std::size_t>(outputs));
+      for (int o = 0; o < outputs; ++o) outs[static_cast<std::size_t>(o)] = o;
+      std::shuffle(outs.begin(), outs.end(), rng);
+      for (int in = 0; in < inputs; ++in)
+        if (std::uniform_int_distribution<int>(0, 1)(rng) == 0)
+          req.push_back({in, std::uniform_int_distribution<int>(0, vcs - 1)(rng),
+                         outs[static_cast<std::size_t>(in)]});
+      std::vector<SwitchRequest> grants;
+      full.allocate(req, grants);
+      ASSERT_EQ(grants.size(), req.size()) << "round " << round;
+      shortcut.grant_all(req);
+      continue;
+    }
+    for (int in = 0; in < inputs; ++in)  // contended: any VC may want any output
+      for (int vc = 0; vc < vcs; ++vc)
+        if (std::uniform_int_distribution<int>(0, 1)(rng) == 0)
+          req.push_back({in, vc, std::uniform_int_distribution<int>(0, 1)(rng)});
+    std::vector<SwitchRequest> a;
+    std::vector<SwitchRequest> b;
+    full.allocate(req, a);
+    shortcut.allocate(req, b);
+    ASSERT_EQ(a.size(), b.size()) << "round " << round;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      EXPECT_EQ(key(a[i]), key(b[i])) << "round " << round << " grant " << i;
+  }
+}
+
 // n input ports each with one VC continuously requesting output 0: round robin.
 TEST_P(SwitchAllocatorTest, FairnessAmongInputPortsForOneOutput) {
   const int ports = 5;
