@@ -73,6 +73,7 @@ int list_command() {
             << names<EcubeOrder>() << ")\n"
             << "port models:       " << names<PortModel>() << "\n"
             << "allocators:        " << names<AllocatorKind>() << "\n"
+            << "pipeline models:   " << names<PipelineModel>() << "\n"
             << "traffic patterns:  " << names<TrafficPattern>() << "\n"
             << "multicast patterns: " << names<MulticastPattern>()
             << " (traffic.multicast_pattern)\n"

@@ -228,11 +228,15 @@ std::string summary_text(const Network& net, const RunInfo& info) {
   }
   std::string s;
   s += fmt::format(
-      "wormsim: {} {} ({} nodes), {} routing, {} VCs x {} flits, pipeline {}, "
+      "wormsim: {} {} ({} nodes), {} routing, {} VCs x {} flits, pipeline {}{}, "
       "link {} / credit {} cycles, {}\n",
       dims, to_string(c.network.topology.kind), net.topology().nodes(),
       to_string(c.network.routing.algorithm), c.network.router.vcs, c.network.router.buffer_depth,
-      c.network.router.pipeline_depth, c.network.router.link_latency,
+      c.network.router.pipeline_depth,
+      c.network.router.pipeline == PipelineModel::kDelay
+          ? std::string()
+          : " (" + to_string(c.network.router.pipeline) + ")",
+      c.network.router.link_latency,
       c.network.router.credit_latency, to_string(c.network.router.port_model));
   s += fmt::format("traffic: {}, {} flits/packet, offered {:.4f} flits/node/cycle (config {})\n",
                    to_string(c.traffic.pattern), c.traffic.packet_length, st.offered_load(),

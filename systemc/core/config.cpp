@@ -50,6 +50,14 @@ constexpr NameTable<PortModel, 3> kPortModelNames{{{PortModel::kOnePort, "one_po
 constexpr NameTable<AllocatorKind, 2> kAllocatorNames{
     {{AllocatorKind::kSeparableInputFirst, "separable_input_first"},
      {AllocatorKind::kSeparableOutputFirst, "separable_output_first"}}};
+constexpr NameTable<PipelineModel, 7> kPipelineNames{
+    {{PipelineModel::kDelay, "delay"},
+     {PipelineModel::kClassic, "classic"},
+     {PipelineModel::kLookahead, "lookahead"},
+     {PipelineModel::kSpeculative, "speculative"},
+     {PipelineModel::kCombined, "combined"},
+     {PipelineModel::kLookaheadSpeculative, "lookahead_speculative"},
+     {PipelineModel::kLookaheadCombined, "lookahead_combined"}}};
 constexpr NameTable<RouterImplementation, 2> kImplementationNames{
     {{RouterImplementation::kSystemC, "systemc"}, {RouterImplementation::kRtl, "rtl"}}};
 constexpr NameTable<SoftwareMulticastScheme, 2> kSoftwareMulticastNames{
@@ -205,6 +213,7 @@ WORMSIM_ENUM_TABLE(RoutingAlgorithm, kRoutingNames)
 WORMSIM_ENUM_TABLE(EcubeOrder, kEcubeNames)
 WORMSIM_ENUM_TABLE(PortModel, kPortModelNames)
 WORMSIM_ENUM_TABLE(AllocatorKind, kAllocatorNames)
+WORMSIM_ENUM_TABLE(PipelineModel, kPipelineNames)
 WORMSIM_ENUM_TABLE(RouterImplementation, kImplementationNames)
 WORMSIM_ENUM_TABLE(MultidestMode, kMultidestNames)
 WORMSIM_ENUM_TABLE(Replication, kReplicationNames)
@@ -225,6 +234,19 @@ WORMSIM_ENUM_TABLE(SendMode, kSendModeNames)
 bool RouterConfig::rtl_at(NodeId n) const {
   if (implementation != RouterImplementation::kRtl) return false;
   return rtl_nodes.empty() || std::find(rtl_nodes.begin(), rtl_nodes.end(), n) != rtl_nodes.end();
+}
+
+int pipeline_stages(PipelineModel m) {
+  switch (m) {
+    case PipelineModel::kDelay: return 0;
+    case PipelineModel::kClassic: return 4;
+    case PipelineModel::kLookahead:
+    case PipelineModel::kSpeculative:
+    case PipelineModel::kCombined: return 3;
+    case PipelineModel::kLookaheadSpeculative:
+    case PipelineModel::kLookaheadCombined: return 2;
+  }
+  return 0;
 }
 
 CollectiveKind kind_of(CollectiveAlgorithm a) {
@@ -527,6 +549,18 @@ void Config::validate() const {
           fmt::format("must be in 1..256 flits (got {})", r.buffer_depth));
   require(r.pipeline_depth >= 1 && r.pipeline_depth <= 4, "network.router.pipeline_depth",
           fmt::format("must be in 1..4 stages (got {})", r.pipeline_depth));
+  if (r.pipeline != PipelineModel::kDelay)
+    require(r.pipeline_depth == pipeline_stages(r.pipeline), "network.router.pipeline_depth",
+            fmt::format("the {} pipeline (network.router.pipeline) has {} stages: set "
+                        "pipeline_depth: {} (got {})",
+                        to_string(r.pipeline), pipeline_stages(r.pipeline),
+                        pipeline_stages(r.pipeline), r.pipeline_depth));
+  // The RTL router (rtl/wormsim_router.sv) implements the delay model only (issue 22).
+  if (r.implementation == RouterImplementation::kRtl)
+    require(r.pipeline == PipelineModel::kDelay, "network.router.pipeline",
+            fmt::format("the RTL router (network.router.implementation rtl) models the pipeline "
+                        "as a per-flit delay only; use delay, or implementation systemc (got {})",
+                        to_string(r.pipeline)));
   require(r.link_latency >= 1 && r.link_latency <= 64, "network.router.link_latency",
           fmt::format("must be in 1..64 cycles (got {})", r.link_latency));
   require(r.credit_latency >= 1 && r.credit_latency <= 64, "network.router.credit_latency",

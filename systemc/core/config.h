@@ -21,6 +21,28 @@ enum class RoutingAlgorithm { kDimensionOrder, kEcube, kHamiltonian };
 enum class EcubeOrder { kHighToLow, kLowToHigh };
 enum class PortModel { kOnePort, kKPort, kAllPort };
 enum class AllocatorKind { kSeparableInputFirst, kSeparableOutputFirst };
+// How the router pipeline is modelled (docs/timing-model.md, "Router pipeline"). delay: every
+// flit waits pipeline_depth - 1 cycles after its buffer write, then VC allocation, switch
+// allocation and crossbar traversal happen in one cycle (a fixed per-flit delay, no stage
+// occupancy). The others are real stages, each occupied by one head per input VC per cycle,
+// with switch traversal (ST) a stage of its own:
+//   classic               RC | VA | SA | ST            (4 stages)
+//   lookahead             VA | SA | ST                 (route computed one hop upstream)
+//   speculative           RC | VA + SA | ST            (SA speculates on VA's outcome)
+//   combined              RC | VA.SA | ST              (VA then SA within one cycle)
+//   lookahead_speculative VA + SA | ST
+//   lookahead_combined    VA.SA | ST
+enum class PipelineModel {
+  kDelay,
+  kClassic,
+  kLookahead,
+  kSpeculative,
+  kCombined,
+  kLookaheadSpeculative,
+  kLookaheadCombined
+};
+// Stages of a staged pipeline model (the pipeline_depth it implies); 0 for kDelay.
+int pipeline_stages(PipelineModel m);
 // Which model of the router runs (docs/rtl.md): the C++ router or the Verilated RTL router
 // (rtl/wormsim_router.sv), cycle-equivalent by contract.
 enum class RouterImplementation { kSystemC, kRtl };
@@ -220,6 +242,9 @@ struct RouterConfig {
   int vcs = 4;             // virtual channels per physical channel
   int buffer_depth = 4;    // flits per VC buffer
   int pipeline_depth = 1;  // 1..4 stages (RC, VA, SA, ST)
+  // delay = the fixed per-flit delay above; the others model the stages (PipelineModel) and
+  // need pipeline_depth equal to their stage count.
+  PipelineModel pipeline = PipelineModel::kDelay;
   int link_latency = 1;    // cycles, router to router
   int credit_latency = 1;  // cycles, credit return
   AllocatorKind allocator = AllocatorKind::kSeparableInputFirst;
@@ -410,6 +435,7 @@ std::string to_string(RoutingAlgorithm v);
 std::string to_string(EcubeOrder v);
 std::string to_string(PortModel v);
 std::string to_string(AllocatorKind v);
+std::string to_string(PipelineModel v);
 std::string to_string(RouterImplementation v);
 std::string to_string(MultidestMode v);
 std::string to_string(Replication v);

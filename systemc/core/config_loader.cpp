@@ -363,6 +363,11 @@ const std::vector<Field>& schema() {
       {"network.router.pipeline_depth",
        [](const Val& v, Config& c) { c.network.router.pipeline_depth = to_int(v); },
        [](const Config& c) -> Json { return c.network.router.pipeline_depth; }},
+      {"network.router.pipeline",
+       [](const Val& v, Config& c) {
+         c.network.router.pipeline = to_enum<PipelineModel>(v, "pipeline model");
+       },
+       [](const Config& c) -> Json { return to_string(c.network.router.pipeline); }},
       {"network.router.link_latency",
        [](const Val& v, Config& c) { c.network.router.link_latency = to_int(v); },
        [](const Config& c) -> Json { return c.network.router.link_latency; }},

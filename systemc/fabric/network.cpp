@@ -71,6 +71,7 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config,
   rp.vcs = rc.vcs;
   rp.buffer_depth = rc.buffer_depth;
   rp.pipeline_depth = rc.pipeline_depth;
+  rp.pipeline = rc.pipeline;
   rp.allocator = rc.allocator;
   rp.replication = rc.replication;
   rp.replication_flow = rc.replication_flow;

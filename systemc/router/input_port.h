@@ -33,6 +33,9 @@ struct InputVc {
   int out_vc = -1;
   PacketId packet = 0;  // the packet holding this VC (valid unless idle)
   Cycle head_at = 0;    // when that packet's head reached the front (blocking statistics)
+  // Staged pipelines (PipelineModel other than kDelay): the first cycle the head may perform
+  // its next stage: VA while Routed, SA once Active. Always 0 under the delay model.
+  Cycle next_at = 0;
   // A worm replicated here (two or more branches); empty for a worm with one output, which
   // uses route/out_port/out_vc above. A replicating worm gets all its output VCs at once.
   std::vector<ReplicaBranch> branches;

@@ -28,6 +28,20 @@ Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
       vc_allocator_(params.allocator, params.layout.inputs(), params.layout.outputs(), params.vcs),
       switch_allocator_(params.allocator, params.layout.inputs(), params.layout.outputs(),
                         params.vcs),
+      staged_(params.pipeline != PipelineModel::kDelay),
+      rc_cycles_(params.pipeline == PipelineModel::kClassic ||
+                         params.pipeline == PipelineModel::kSpeculative ||
+                         params.pipeline == PipelineModel::kCombined
+                     ? 1
+                     : 0),
+      va_to_sa_cycles_(params.pipeline == PipelineModel::kCombined ||
+                               params.pipeline == PipelineModel::kLookaheadCombined
+                           ? 0
+                           : 1),
+      speculative_(params.pipeline == PipelineModel::kSpeculative ||
+                   params.pipeline == PipelineModel::kLookaheadSpeculative),
+      speculative_allocator_(params.allocator, params.layout.inputs(), params.layout.outputs(),
+                             params.vcs),
       crossbar_(params.layout.inputs(), params.layout.outputs()),
       busy_vcs_(static_cast<std::size_t>(params.layout.inputs()), 0),
       active_vcs_(static_cast<std::size_t>(params.layout.inputs()), 0),
@@ -95,14 +109,20 @@ Router::StepResult Router::step_unchecked(Cycle now, ActivityCalendar& calendar,
   }
   receive(now);
   StepResult result;
+  if (!traversing_.empty()) result.moved += switch_traversal(now, calendar, measuring);
   if (buffered_ > 0) {
     changed_ = false;
     next_ready_ = ActivityCalendar::kNever;
     allocate_vcs(now);
     allocate_switch(now);
-    result.moved = traverse(now, calendar, measuring);
+    int granted = traverse(now, calendar, measuring);
     if (!replica_grants_.empty())
-      result.moved += traverse_replicas(now, calendar, measuring, result.replicated);
+      granted += traverse_replicas(now, calendar, measuring, result.replicated);
+    // Staged pipelines: the winners cross the switch next cycle (switch_traversal).
+    if (staged_)
+      changed_ = changed_ || granted > 0;
+    else
+      result.moved += granted;
     if (buffered_ > 0) result.wake_at = (result.moved > 0 || changed_) ? now + 1 : next_ready_;
   }
   if (probes_enabled_) update_occupancy_probes();
@@ -121,7 +141,7 @@ void Router::throw_no_such_vc(int vc) const {
 }
 
 void Router::receive(Cycle now) {
-  const Cycle pipeline_delay = static_cast<Cycle>(params_.pipeline_depth - 1);
+  const Cycle pipeline_delay = staged_ ? 0 : static_cast<Cycle>(params_.pipeline_depth - 1);
   for (std::uint64_t ports = flits_pending_; ports != 0; ports &= ports - 1) {
     const int p = __builtin_ctzll(ports);
     InputPort& in = inputs_[static_cast<std::size_t>(p)];
@@ -147,6 +167,7 @@ void Router::receive(Cycle now) {
 void Router::allocate_vcs(Cycle now) {
   vc_requests_.clear();
   replica_vc_requests_.clear();
+  speculative_requests_.clear();
   const int vcs = params_.vcs;
   for (std::uint64_t ports = busy_ports_; ports != 0; ports &= ports - 1) {
     const int p = __builtin_ctzll(ports);
@@ -156,6 +177,10 @@ void Router::allocate_vcs(Cycle now) {
       InputVc& ivc = inputs_[pi].vcs[static_cast<std::size_t>(v)];
       const FlitBuffer::Entry& front = ivc.buffer.front();
       if (ivc.state == VcState::kIdle) {
+        if (staged_ && front.ready > now) {  // the RC stage starts once the head is in
+          next_ready_ = std::min(next_ready_, front.ready);
+          continue;
+        }
         if (!front.flit.head())
           throw std::logic_error(
               fmt::format("{}: input {} VC {} has a {} flit of packet {} "
@@ -164,6 +189,9 @@ void Router::allocate_vcs(Cycle now) {
         ivc.packet = front.flit.packet_id;
         ivc.head_at = now;
         ivc.state = VcState::kRouted;  // routing alone needs no re-evaluation: VA follows below
+        // Staged: this cycle is the RC stage (none with lookahead routing, whose route the
+        // upstream router computed); VA from the next.
+        if (staged_) ivc.next_at = now + rc_cycles_;
         if (front.flit.mcast == 0) {
           ivc.route = route_compute_.route(params_.id, front.flit.dst, p, v);
         } else {
@@ -190,12 +218,14 @@ void Router::allocate_vcs(Cycle now) {
           }
         }
       }
-      if (front.ready > now)
-        next_ready_ = std::min(next_ready_, front.ready);
+      const Cycle eligible = staged_ ? ivc.next_at : front.ready;
+      if (eligible > now)
+        next_ready_ = std::min(next_ready_, eligible);
       else if (ivc.branches.empty()) {
         VcRequest& r = vc_requests_.emplace_back();
         r.input_vc = p * vcs + v;
         r.route = ivc.route;
+        if (speculative_) collect_speculative_request(ivc, p, v);
       } else {
         replica_vc_requests_.push_back(p * vcs + v);
       }
@@ -213,8 +243,8 @@ void Router::allocate_vcs(Cycle now) {
     active_vcs_[static_cast<std::size_t>(g.input_vc / vcs)] |= 1u << (g.input_vc % vcs);
     ivc.out_port = g.out_port;
     ivc.out_vc = g.out_vc;
-    if (blocking_observed())
-      note_blocked(ivc, now - std::max(ivc.buffer.front().ready, ivc.head_at), now);
+    if (blocking_observed()) note_blocked(ivc, now - va_since(ivc), now);
+    if (staged_) ivc.next_at = now + va_to_sa_cycles_;
     owner_[static_cast<std::size_t>(g.out_port * vcs + g.out_vc)] = g.input_vc;
   }
   if (contention_observed()) report_vc_contention(now);
@@ -275,8 +305,8 @@ void Router::allocate_replica_vcs(Cycle now) {
           owner_[static_cast<std::size_t>(b.out_port * vcs + b.out_vc)] = requester;
         ivc.state = VcState::kActive;
         active_vcs_[static_cast<std::size_t>(requester / vcs)] |= 1u << (requester % vcs);
-        if (blocking_observed())
-          note_blocked(ivc, now - std::max(ivc.buffer.front().ready, ivc.head_at), now);
+        if (blocking_observed()) note_blocked(ivc, now - va_since(ivc), now);
+        if (staged_) ivc.next_at = now + va_to_sa_cycles_;
         changed_ = true;
       });
 }
@@ -298,8 +328,9 @@ void Router::allocate_switch(Cycle now) {
         replica_switch_requests_.push_back(p * params_.vcs + v);
         continue;
       }
-      if (ivc.buffer.front().ready > now) {
-        next_ready_ = std::min(next_ready_, ivc.buffer.front().ready);
+      const Cycle eligible = std::max(ivc.buffer.front().ready, ivc.next_at);
+      if (eligible > now) {
+        next_ready_ = std::min(next_ready_, eligible);
         continue;
       }
       if (!outputs_[static_cast<std::size_t>(ivc.out_port)]
@@ -322,6 +353,7 @@ void Router::allocate_switch(Cycle now) {
     // so there is no blocking to report either); requests are in ascending input-port order.
     switch_allocator_.grant_all(switch_requests_);
     switch_grants_.swap(switch_requests_);
+    if (!speculative_requests_.empty()) grant_speculative(now);
     return;
   }
   if (!replica_switch_requests_.empty()) {
@@ -341,6 +373,7 @@ void Router::allocate_switch(Cycle now) {
                            switch_requests_.end());
   }
   switch_allocator_.allocate(switch_requests_, switch_grants_);
+  if (!speculative_requests_.empty()) grant_speculative(now);
   if (!blocking_observed()) return;
   // A flit ready to go that lost its output port to another packet this cycle (the allocator
   // grants each output port to one request).
@@ -381,8 +414,9 @@ void Router::allocate_replica_switch(Cycle now) {
         const ReplicaBranch& br = ivc.branches[static_cast<std::size_t>(b)];
         const int slot = sync ? 0 : br.ahead;
         bool ok = slot < ivc.buffer.size();
-        if (ok && ivc.buffer.at(slot).ready > now) {
-          next_ready_ = std::min(next_ready_, ivc.buffer.at(slot).ready);
+        const Cycle eligible = ok ? std::max(ivc.buffer.at(slot).ready, ivc.next_at) : 0;
+        if (ok && eligible > now) {
+          next_ready_ = std::min(next_ready_, eligible);
           ok = false;
         }
         return ok && outputs_[static_cast<std::size_t>(br.out_port)]
@@ -406,6 +440,16 @@ void Router::send(Cycle now, ActivityCalendar& calendar, bool measuring, int out
   flit.vc = static_cast<std::uint8_t>(out_vc);
   if (params_.layout.is_network(out_port)) ++flit.hops;
   out.credits[static_cast<std::size_t>(out_vc)].consume();
+  if (staged_) {
+    traversing_.push_back({out_port, -1, flit});  // crosses the switch next cycle
+    return;
+  }
+  depart(now, calendar, measuring, out_port, flit);
+}
+
+void Router::depart(Cycle now, ActivityCalendar& calendar, bool measuring, int out_port,
+                    const Flit& flit) {
+  OutputPort& out = outputs_[static_cast<std::size_t>(out_port)];
   if (probes_enabled_) out_probes_[static_cast<std::size_t>(out_port)].show(flit);
   if (measuring) ++out.link->flits_carried;
   log_departure(now, out_port, flit);
@@ -420,17 +464,85 @@ void Router::pop_input(Cycle now, ActivityCalendar& calendar, int in_port, int v
   InputPort& in = inputs_[static_cast<std::size_t>(in_port)];
   InputVc& ivc = in.vcs[static_cast<std::size_t>(vc)];
   ivc.buffer.pop();
-  --buffered_;
   if (ivc.buffer.empty()) {
     std::uint32_t& vmask = busy_vcs_[static_cast<std::size_t>(in_port)];
     vmask &= ~(1u << vc);
     if (vmask == 0) busy_ports_ &= ~(std::uint64_t{1} << in_port);
   }
+  if (staged_) {
+    // The flit moved into the ST register: it stays counted as buffered, and its slot's
+    // credit goes upstream, until it crosses the switch next cycle.
+    traversing_.push_back({in_port, vc, Flit{}});
+    return;
+  }
+  --buffered_;
+  send_credit(now, calendar, in_port, vc);
+}
+
+void Router::send_credit(Cycle now, ActivityCalendar& calendar, int in_port, int vc) {
+  InputPort& in = inputs_[static_cast<std::size_t>(in_port)];
   if (deferring_)
     pushes_.push_back({in.link, Flit{}, vc});
   else
     calendar.wake(in.link->upstream.component,
                   in.link->send_credit(now, static_cast<std::uint8_t>(vc)));
+}
+
+int Router::switch_traversal(Cycle now, ActivityCalendar& calendar, bool measuring) {
+  traversing_now_.swap(traversing_);
+  int sent = 0;
+  for (const StageSlot& t : traversing_now_) {
+    if (t.credit_vc >= 0) {
+      --buffered_;
+      send_credit(now, calendar, t.port, t.credit_vc);
+    } else {
+      depart(now, calendar, measuring, t.port, t.flit);
+      ++sent;
+    }
+  }
+  traversing_now_.clear();
+  return sent;
+}
+
+// Speculative switch allocation (Peh and Dally, "A delay model and speculative architecture
+// for pipelined routers", HPCA 2001): a head bidding for an output VC bids in the same cycle
+// for the switch, for the output port it expects VA to give it: the lowest port of its route
+// with a free VC there at the start of the cycle (VA has not run yet). Speculative bids go to
+// an allocator of their own; its grants lose to every non-speculative grant on the same input
+// or output port and are void unless VA granted the head a VC on that port with a credit.
+void Router::collect_speculative_request(const InputVc& ivc, int port, int vc) {
+  const int vcs = params_.vcs;
+  for (int out = ivc.route.port_lo; out < ivc.route.port_hi; ++out)
+    for (int ov = ivc.route.vc_lo; ov < ivc.route.vc_hi; ++ov)
+      if (owner_[static_cast<std::size_t>(out * vcs + ov)] < 0) {
+        speculative_requests_.push_back({port, vc, out});
+        return;
+      }
+}
+
+void Router::grant_speculative(Cycle now) {
+  speculative_grants_.clear();
+  speculative_allocator_.allocate(speculative_requests_, speculative_grants_);
+  std::uint64_t in_used = ports_taken_in_;
+  std::uint64_t out_used = ports_taken_out_;
+  if (replica_switch_requests_.empty()) in_used = out_used = 0;
+  for (const SwitchRequest& g : switch_grants_) {
+    in_used |= std::uint64_t{1} << g.in_port;
+    out_used |= std::uint64_t{1} << g.out_port;
+  }
+  for (const SwitchRequest& g : speculative_grants_) {
+    if (((in_used >> g.in_port) & 1u) != 0 || ((out_used >> g.out_port) & 1u) != 0) continue;
+    InputVc& ivc = inputs_[static_cast<std::size_t>(g.in_port)].vcs[static_cast<std::size_t>(g.vc)];
+    if (ivc.state != VcState::kActive || ivc.out_port != g.out_port ||
+        !outputs_[static_cast<std::size_t>(g.out_port)]
+             .credits[static_cast<std::size_t>(ivc.out_vc)]
+             .available())
+      continue;  // misspeculated: the grant goes unused this cycle
+    ivc.next_at = now;
+    switch_grants_.push_back(g);
+    in_used |= std::uint64_t{1} << g.in_port;
+    out_used |= std::uint64_t{1} << g.out_port;
+  }
 }
 
 int Router::traverse(Cycle now, ActivityCalendar& calendar, bool measuring) {

@@ -2,9 +2,12 @@
 // accept flits and credits that arrived on its links; route-compute new heads; VC
 // allocation; switch allocation; crossbar traversal onto output links (arriving
 // link_latency cycles later) with a credit sent upstream (arriving credit_latency cycles
-// later). A flit may compete for VC/switch allocation from pipeline_depth - 1 cycles after it
-// was written into its buffer (docs/timing-model.md). All reads are of state that arrived in
-// earlier cycles, so routers can be evaluated in any order within a cycle.
+// later). Under the delay pipeline model a flit may compete for VC/switch allocation from
+// pipeline_depth - 1 cycles after it was written into its buffer; under the staged models a
+// head passes RC, VA and SA as stages one cycle each (some merged or skipped by the model) and
+// every flit crosses the switch in the cycle after it won SA (docs/timing-model.md, "Router
+// pipeline"). All reads are of state that arrived in earlier cycles, so routers can be
+// evaluated in any order within a cycle.
 //
 // The router is an sc_module for naming and tracing; its evaluation is driven by the
 // network's cycle loop through step(), which only calls it in cycles where it has work.
@@ -37,6 +40,7 @@ struct RouterParams {
   int vcs = 1;
   int buffer_depth = 1;
   int pipeline_depth = 1;
+  PipelineModel pipeline = PipelineModel::kDelay;
   AllocatorKind allocator = AllocatorKind::kSeparableInputFirst;
   Replication replication = Replication::kAsynchronous;
   // cut_through: a replicating worm takes its output VCs only when each branch's downstream
@@ -133,6 +137,10 @@ class Router : public sc_core::sc_module {
   // Sends `flit` on output (out_port, out_vc): credit, probes, statistics, event log, link.
   void send(Cycle now, ActivityCalendar& calendar, bool measuring, int out_port, int out_vc,
             Flit& flit);
+  // The flit leaves on its output link now (switch traversal): probes, statistics, event log.
+  void depart(Cycle now, ActivityCalendar& calendar, bool measuring, int out_port,
+              const Flit& flit);
+  void send_credit(Cycle now, ActivityCalendar& calendar, int in_port, int vc);
   // One cycle of this implementation (the C++ router here; RtlRouter overrides it).
   virtual StepResult step_unchecked(Cycle now, ActivityCalendar& calendar, bool measuring);
   // Probes: buffer occupancy of every input VC after this cycle.
@@ -176,6 +184,16 @@ class Router : public sc_core::sc_module {
   void allocate_replica_vcs(Cycle now);
   void allocate_replica_switch(Cycle now);
   int traverse(Cycle now, ActivityCalendar& calendar, bool measuring);
+  // Staged pipelines: the ST stage, the flits that won SA last cycle cross the switch and
+  // their slots' credits go upstream. Returns the flits sent.
+  int switch_traversal(Cycle now, ActivityCalendar& calendar, bool measuring);
+  // Speculative pipelines: SA requests of heads bidding for a VC this cycle (made before VA).
+  void collect_speculative_request(const InputVc& ivc, int port, int vc);
+  void grant_speculative(Cycle now);
+  // When the head of `ivc` became eligible for VA (blocking statistics).
+  Cycle va_since(const InputVc& ivc) const {
+    return staged_ ? ivc.next_at : std::max(ivc.buffer.front().ready, ivc.head_at);
+  }
   int traverse_replicas(Cycle now, ActivityCalendar& calendar, bool measuring, int& replicated);
   void emit_blocked(bool multidest, PacketId packet, Cycle cycles, Cycle now) {
     if (blocking_observers_.empty()) return;
@@ -213,9 +231,28 @@ class Router : public sc_core::sc_module {
   std::vector<int> owner_;  // [out_port * vcs + vc] -> input VC or -1
   VcAllocator vc_allocator_;
   SwitchAllocator switch_allocator_;
+  // Staged pipeline model (everything but PipelineModel::kDelay): cycles of the RC stage (0
+  // with lookahead routing), cycles from a VA grant to the first SA bid (0 when VA and SA
+  // share a stage), and whether heads bid for the switch speculatively during VA.
+  bool staged_ = false;
+  Cycle rc_cycles_ = 0;
+  Cycle va_to_sa_cycles_ = 0;
+  bool speculative_ = false;
+  SwitchAllocator speculative_allocator_;  // its own round-robin state (Peh-Dally)
+  std::vector<SwitchRequest> speculative_requests_;
+  std::vector<SwitchRequest> speculative_grants_;
+  // The ST pipeline register: flits that won SA this cycle (port = output port, credit_vc < 0)
+  // and the credits of the slots they freed (port = input port, credit_vc = VC), in order.
+  struct StageSlot {
+    int port;
+    int credit_vc;
+    Flit flit;
+  };
+  std::vector<StageSlot> traversing_;
+  std::vector<StageSlot> traversing_now_;
   Crossbar crossbar_;
   int buffered_ = 0;
-  bool changed_ = false;  // this step granted a VC
+  bool changed_ = false;  // this step granted a VC (or, staged, the switch)
   Cycle next_ready_ = 0;  // earliest future eligibility among front flits
   // Input VCs holding flits, as bit masks, so allocation visits only those.
   std::uint64_t flits_pending_ = 0;        // bit p: input link p has flits in flight

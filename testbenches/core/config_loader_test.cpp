@@ -89,7 +89,7 @@ TEST(ConfigLoaderDefaults, BuiltInDefaultIsTheMainJobOnStructDefaults) {
   EXPECT_EQ(c.node.alpha_cycles, 225u);  // 0.75 us at 300 MB/s (seed 000 section 3.3.5)
   const nlohmann::json j = to_json(c);
   EXPECT_EQ(j, to_json(main_job)) << j.dump(2);
-  EXPECT_EQ(leaf_count(j), 78) << j.dump(2);  // every field of Config
+  EXPECT_EQ(leaf_count(j), 79) << j.dump(2);  // every field of Config
   // The default text gives every key the run reads, except routing.algorithm (which follows
   // the topology) and the clock period and flit width (which follow machine.preset); the keys
   // it does not read are commented out, so running a copy of it warns about nothing.
@@ -138,6 +138,7 @@ constexpr const char* kEveryField = R"(network:
     vcs: 3
     buffer_depth: 12
     pipeline_depth: 3
+    pipeline: combined
     link_latency: 2
     credit_latency: 4
     allocator: separable_output_first
@@ -215,6 +216,7 @@ void expect_every_field(const Config& c) {
   EXPECT_EQ(c.network.router.vcs, 3);
   EXPECT_EQ(c.network.router.buffer_depth, 12);
   EXPECT_EQ(c.network.router.pipeline_depth, 3);
+  EXPECT_EQ(c.network.router.pipeline, PipelineModel::kCombined);
   EXPECT_EQ(c.network.router.link_latency, 2);
   EXPECT_EQ(c.network.router.credit_latency, 4);
   EXPECT_EQ(c.network.router.allocator, AllocatorKind::kSeparableOutputFirst);
@@ -289,13 +291,14 @@ TEST(ConfigLoaderStrings, WellFormedUtf8NamesLoad) {
 TEST(ConfigLoaderRoundTrip, JsonHasYamlLayoutAndLoadsBack) {
   const Config c = load_config(kEveryField, kSource);
   const nlohmann::json j = to_json(c);
-  EXPECT_EQ(leaf_count(j), 78);
+  EXPECT_EQ(leaf_count(j), 79);
   EXPECT_EQ(j["machine"]["preset"], "none");
   EXPECT_EQ(j["network"]["topology"], "torus");
   EXPECT_EQ(j["network"]["dims"], nlohmann::json({4, 6, 3}));
   EXPECT_EQ(j["network"]["routing"]["order"], nlohmann::json({2, 0, 1}));
   EXPECT_EQ(j["network"]["routing"]["ecube_order"], "low_to_high");
   EXPECT_EQ(j["network"]["router"]["allocator"], "separable_output_first");
+  EXPECT_EQ(j["network"]["router"]["pipeline"], "combined");
   EXPECT_EQ(j["network"]["router"]["port_model"], "k_port");
   EXPECT_EQ(j["traffic"]["pattern"], "hotspot");
   EXPECT_EQ(j["traffic"]["hotspot"]["nodes"], nlohmann::json({3, 71}));

@@ -3,7 +3,9 @@
 // order independence, port models. See docs/timing-model.md for the formula.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
+#include <map>
 #include <memory>
 #include <set>
 
@@ -23,6 +25,7 @@ struct ZeroLoadCase {
   int credit;
   int depth;
   PortModel ports = PortModel::kOnePort;
+  PipelineModel model = PipelineModel::kDelay;
 };
 
 std::ostream& operator<<(std::ostream& os, const ZeroLoadCase& c) { return os << c.name; }
@@ -33,6 +36,7 @@ TEST_P(ZeroLoadLatency, EqualsClosedFormula) {
   const ZeroLoadCase& zc = GetParam();
   Config c = zc.topology();
   c.network.router.pipeline_depth = zc.pipeline;
+  c.network.router.pipeline = zc.model;
   c.network.router.link_latency = zc.link;
   c.network.router.credit_latency = zc.credit;
   c.network.router.buffer_depth = zc.depth;
@@ -69,7 +73,7 @@ TEST_P(ZeroLoadLatency, EqualsClosedFormula) {
     EXPECT_EQ(d.hops, hops);
     EXPECT_EQ(d.delivered - d.record.created,
               zero_load_formula(hops, static_cast<int>(d.record.length), zc.pipeline, zc.link,
-                                zc.credit, zc.depth))
+                                zc.credit, zc.depth, zc.model != PipelineModel::kDelay))
         << "packet " << d.record.src << "->" << d.record.dst << " L=" << d.record.length
         << " H=" << hops;
   }
@@ -121,11 +125,119 @@ std::vector<ZeroLoadCase> zero_load_cases() {
                      return c;
                    },
                    3, 1, 2, 3, PortModel::kKPort});
+  // Staged pipelines: every model, on every topology, with shallow and deep buffers.
+  struct Staged {
+    PipelineModel model;
+    int lk, cr, b;
+  };
+  const std::vector<Staged> staged{{PipelineModel::kClassic, 1, 1, 4},
+                                   {PipelineModel::kClassic, 1, 1, 2},
+                                   {PipelineModel::kClassic, 3, 2, 16},
+                                   {PipelineModel::kLookahead, 1, 1, 4},
+                                   {PipelineModel::kLookahead, 2, 1, 3},
+                                   {PipelineModel::kSpeculative, 1, 1, 4},
+                                   {PipelineModel::kSpeculative, 1, 3, 5},
+                                   {PipelineModel::kCombined, 1, 1, 4},
+                                   {PipelineModel::kCombined, 2, 2, 1},
+                                   {PipelineModel::kLookaheadSpeculative, 1, 1, 4},
+                                   {PipelineModel::kLookaheadSpeculative, 1, 2, 2},
+                                   {PipelineModel::kLookaheadCombined, 1, 1, 4},
+                                   {PipelineModel::kLookaheadCombined, 3, 1, 6}};
+  for (const auto& [tname, make] : topologies)
+    for (const Staged& t : staged) {
+      const int p = pipeline_stages(t.model);
+      cases.push_back({tname + "_" + to_string(t.model) + "_Lk" + std::to_string(t.lk) + "_Cr" +
+                           std::to_string(t.cr) + "_B" + std::to_string(t.b),
+                       make, p, t.lk, t.cr, t.b, PortModel::kOnePort, t.model});
+    }
+  cases.push_back({"mesh8x8_allport_classic_Lk1_Cr1_B3",
+                   [] {
+                     return mesh_config({8, 8});
+                   },
+                   4, 1, 1, 3, PortModel::kAllPort, PipelineModel::kClassic});
+  cases.push_back({"torus5x5_kport_speculative_Lk1_Cr1_B2",
+                   [] {
+                     Config c = torus_config({5, 5});
+                     c.network.router.ports = 2;
+                     return c;
+                   },
+                   3, 1, 1, 2, PortModel::kKPort, PipelineModel::kSpeculative});
   return cases;
 }
 
 INSTANTIATE_TEST_SUITE_P(Timing, ZeroLoadLatency, ::testing::ValuesIn(zero_load_cases()),
                          [](const auto& p) { return p.param.name; });
+
+// ---- Stage occupancy ------------------------------------------------------------------------
+// Two L-flit packets created together at one source for one destination, on one VC with
+// buffers deeper than the credit round trip. Under the delay model the second head follows the
+// first tail by one cycle at every router: delivered L cycles after the first packet. Under a
+// staged model the second head can start its first stage (RC, or VA with lookahead) only in
+// the cycle after the first tail won SA at the first router, P - 2 cycles after it arrived
+// there; later routers have finished the first packet by the time it arrives
+// (docs/timing-model.md, "Router pipeline").
+class StageOccupancy : public ::testing::TestWithParam<PipelineModel> {};
+
+TEST_P(StageOccupancy, BackToBackPacketsOnOneVc) {
+  const PipelineModel model = GetParam();
+  Config c = mesh_config({6, 6});
+  c.network.router.vcs = 1;
+  c.network.router.buffer_depth = 16;
+  c.network.router.pipeline = model;
+  c.network.router.pipeline_depth = model == PipelineModel::kDelay ? 4 : pipeline_stages(model);
+  c.traffic.injection_rate = 0;
+  c.simulation.warmup_cycles = 0;
+  c.simulation.measure_cycles = 100000;
+  const int p = c.network.router.pipeline_depth;
+  const Cycle bubble = model == PipelineModel::kDelay ? 0 : static_cast<Cycle>(p - 2);
+  const std::vector<int> lengths{1, 2, 5, 9};
+  const std::vector<std::pair<NodeId, NodeId>> pairs{{0, 35}, {7, 8}, {30, 5}};
+  RunOptions opt;
+  opt.synthetic_traffic = false;
+  opt.record_packets = true;
+  struct Pair {
+    NodeId src, dst;
+    int length;
+    Cycle at;
+  };
+  std::vector<Pair> sent;
+  Cycle at = 10;
+  for (const auto& [src, dst] : pairs)
+    for (int length : lengths) {
+      sent.push_back({src, dst, length, at});
+      at += 300;
+    }
+  auto net = run(c, opt, [&](SyntheticNetwork& n) {
+    for (const Pair& s : sent) {
+      n.schedule_packet(s.src, s.dst, s.length, s.at);
+      n.schedule_packet(s.src, s.dst, s.length, s.at);
+    }
+  });
+  ASSERT_EQ(net->outcome(), RunOutcome::kCompleted);
+  const Topology topo(c.network.topology);
+  std::map<Cycle, std::vector<Cycle>> delivered;  // creation -> deliveries
+  for (const DeliveredPacket& d : net->stats().packet_log())
+    delivered[d.record.created].push_back(d.delivered);
+  ASSERT_EQ(delivered.size(), sent.size());
+  for (const Pair& s : sent) {
+    SCOPED_TRACE(fmt::format("{} -> {}, L = {}", s.src, s.dst, s.length));
+    std::vector<Cycle> d = delivered.at(s.at);
+    ASSERT_EQ(d.size(), 2u);
+    std::sort(d.begin(), d.end());
+    const Cycle t0 = zero_load_formula(topo.distance(s.src, s.dst), s.length, p, 1, 1, 16,
+                                       model != PipelineModel::kDelay);
+    EXPECT_EQ(d[0] - s.at, t0);
+    EXPECT_EQ(d[1] - s.at, t0 + static_cast<Cycle>(s.length) + bubble);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, StageOccupancy,
+                         ::testing::Values(PipelineModel::kDelay, PipelineModel::kClassic,
+                                           PipelineModel::kLookahead, PipelineModel::kSpeculative,
+                                           PipelineModel::kCombined,
+                                           PipelineModel::kLookaheadSpeculative,
+                                           PipelineModel::kLookaheadCombined),
+                         [](const auto& p) { return to_string(p.param); });
 
 // ---- Throughput ----------------------------------------------------------------------------
 // 8x8 mesh, DOR, uniform random, 1-flit packets, 4 VCs x 8 flits. The bisection bound is
@@ -282,6 +394,8 @@ TEST(OrderIndependence, ForwardAndReverseEvaluationGiveIdenticalDeliveries) {
 TEST(ParallelEvaluation, FourThreadsGiveTheSerialDeliveriesAndDepartures) {
   Config torus = torus_config({8, 8});
   torus.network.router.vcs = 4;
+  torus.network.router.pipeline = PipelineModel::kSpeculative;  // staged, speculative SA
+  torus.network.router.pipeline_depth = 3;
   torus.traffic.injection_rate = 0.3;
   Config mcast = mesh_config({8, 8});
   mcast.network.router.vcs = 2;
@@ -290,10 +404,13 @@ TEST(ParallelEvaluation, FourThreadsGiveTheSerialDeliveriesAndDepartures) {
   mcast.traffic.multicast_fraction = 0.2;
   mcast.traffic.multicast_destinations = 8;
   mcast.traffic.injection_rate = 0.15;
+  Config staged_mcast = mcast;
+  staged_mcast.network.router.pipeline = PipelineModel::kClassic;
+  staged_mcast.network.router.pipeline_depth = 4;
   std::vector<std::unique_ptr<SyntheticNetwork>> nets;
-  std::vector<std::vector<FlitEvent>> logs(4);
+  std::vector<std::vector<FlitEvent>> logs(6);
   std::vector<std::unique_ptr<FlitEventRecorder>> recorders;
-  for (Config* c : {&torus, &mcast}) {
+  for (Config* c : {&torus, &mcast, &staged_mcast}) {
     c->simulation.warmup_cycles = 100;
     c->simulation.measure_cycles = 1000;
     c->simulation.parallel_min_routers = 1;
@@ -311,7 +428,7 @@ TEST(ParallelEvaluation, FourThreadsGiveTheSerialDeliveriesAndDepartures) {
   }
   sc_core::sc_start();
   for (std::size_t i = 0; i < nets.size(); i += 2) {
-    SCOPED_TRACE(i == 0 ? "torus" : "multicast mesh");
+    SCOPED_TRACE(i == 0 ? "speculative torus" : i == 2 ? "multicast mesh" : "classic multicast mesh");
     EXPECT_EQ(nets[i]->outcome(), RunOutcome::kCompleted);
     EXPECT_EQ(nets[i + 1]->outcome(), RunOutcome::kCompleted);
     EXPECT_EQ(nets[i]->threads(), 1);

@@ -18,13 +18,17 @@ namespace wormsim::testing {
 //   S(L) = floor((L-1)/B) * max(B, R) + (L-1) mod B,  R = Lk + (P-1) + Cr
 // (1 cycle each for the NI injection and ejection channels; S is the serialization of the
 // body behind the head, throttled by the credit round trip R when buffers are shallower).
+// `staged`: a staged pipeline model (network.router.pipeline other than delay; pipeline =
+// its stage count), whose body flits take SA and ST only, so the credit round trip of a
+// buffer slot is Lk + 1 + Cr + 1 whatever the depth (docs/timing-model.md).
 inline Cycle zero_load_formula(int hops, int length, int pipeline, int link, int credit,
-                               int depth) {
+                               int depth, bool staged = false) {
   const Cycle h = static_cast<Cycle>(hops);
   const Cycle p1 = static_cast<Cycle>(pipeline - 1);
   const Cycle l1 = static_cast<Cycle>(length - 1);
   const Cycle b = static_cast<Cycle>(depth);
-  const Cycle round_trip = static_cast<Cycle>(link) + p1 + static_cast<Cycle>(credit);
+  const Cycle round_trip =
+      static_cast<Cycle>(link) + (staged ? 2 : p1) + static_cast<Cycle>(credit);
   const Cycle serialization = (l1 / b) * std::max(b, round_trip) + l1 % b;
   return 2 + h * static_cast<Cycle>(link) + (h + 1) * p1 + serialization;
 }

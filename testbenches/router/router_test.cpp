@@ -42,6 +42,7 @@ struct BenchConfig {
   int vcs = 2;
   int buffer_depth = 4;
   int pipeline_depth = 1;
+  PipelineModel pipeline = PipelineModel::kDelay;
   int in_latency = 1;      // flit latency of every input link
   int out_latency = 1;     // flit latency of every output link
   int credit_latency = 1;  // credit latency of every link
@@ -112,6 +113,7 @@ class RouterBench {
     p.vcs = c.vcs;
     p.buffer_depth = c.buffer_depth;
     p.pipeline_depth = c.pipeline_depth;
+    p.pipeline = c.pipeline;
     p.allocator = c.allocator;
     p.replication = c.replication;
     p.replication_flow = c.replication_flow;
@@ -288,6 +290,7 @@ struct TimingCase {
   int in_latency;
   int out_latency;
   int credit_latency;
+  PipelineModel model = PipelineModel::kDelay;
 };
 
 class RouterTiming : public ::testing::TestWithParam<TimingCase> {};
@@ -295,13 +298,16 @@ class RouterTiming : public ::testing::TestWithParam<TimingCase> {};
 // A 3-flit packet enters on x- (from node 3) in VC 1 and goes on to node 5 through x+. Each
 // flit written into its buffer in cycle a leaves (is pushed onto the output link) in cycle
 // a + P - 1, is visible downstream link_latency later, and frees its buffer slot with a
-// credit on the input link in the same cycle, visible credit_latency later.
+// credit on the input link in the same cycle, visible credit_latency later. Staged models:
+// the head leaves after its P - 1 stages before ST and the body flits right behind it, so
+// the same cycles; the winners of SA count as moved only in their ST cycle.
 TEST_P(RouterTiming, FlitsLeaveAfterPipelineDelayAndReturnCredits) {
   const TimingCase tc = GetParam();
   BenchConfig c;
   c.vcs = 2;
   c.buffer_depth = 4;
   c.pipeline_depth = tc.pipeline;
+  c.pipeline = tc.model;
   c.in_latency = tc.in_latency;
   c.out_latency = tc.out_latency;
   c.credit_latency = tc.credit_latency;
@@ -369,10 +375,21 @@ INSTANTIATE_TEST_SUITE_P(Pipeline, RouterTiming,
                          ::testing::Values(TimingCase{1, 1, 1, 1}, TimingCase{2, 1, 1, 1},
                                            TimingCase{3, 1, 1, 1}, TimingCase{4, 1, 1, 1},
                                            TimingCase{1, 2, 3, 2}, TimingCase{2, 3, 2, 4},
-                                           TimingCase{3, 2, 1, 3}, TimingCase{4, 3, 3, 3}),
+                                           TimingCase{3, 2, 1, 3}, TimingCase{4, 3, 3, 3},
+                                           TimingCase{4, 1, 1, 1, PipelineModel::kClassic},
+                                           TimingCase{4, 2, 3, 2, PipelineModel::kClassic},
+                                           TimingCase{3, 1, 2, 1, PipelineModel::kLookahead},
+                                           TimingCase{3, 1, 1, 1, PipelineModel::kSpeculative},
+                                           TimingCase{3, 3, 1, 2, PipelineModel::kCombined},
+                                           TimingCase{2, 1, 1, 3,
+                                                      PipelineModel::kLookaheadSpeculative},
+                                           TimingCase{2, 2, 2, 1,
+                                                      PipelineModel::kLookaheadCombined}),
                          [](const auto& p) {
                            const TimingCase& tc = p.param;
-                           return "P" + std::to_string(tc.pipeline) + "_In" +
+                           return (tc.model == PipelineModel::kDelay ? std::string()
+                                                                     : to_string(tc.model) + "_") +
+                                  "P" + std::to_string(tc.pipeline) + "_In" +
                                   std::to_string(tc.in_latency) + "_Lk" +
                                   std::to_string(tc.out_latency) + "_Cr" +
                                   std::to_string(tc.credit_latency);
@@ -380,6 +397,59 @@ INSTANTIATE_TEST_SUITE_P(Pipeline, RouterTiming,
 
 // A packet for this node leaves on the ejection port without counting a hop; one injected
 // here and leaving on a network port counts one.
+// ---- Staged pipelines: speculation --------------------------------------------------------
+class RouterSpeculation : public ::testing::TestWithParam<PipelineModel> {};
+
+// Packet A streams from x- to x+ (every cycle a non-speculative SA request); a one-flit packet
+// B arrives on the injection input for x+ while A streams, and gets a free output VC at once.
+// The output arbiter favours B (A won last). Combined VA.SA: B bids in its VA cycle with A and
+// wins; a separate SA stage (classic, lookahead): B bids the cycle after VA and wins; both leave
+// P - 1 cycles after B's buffer write, as at zero load. Speculative: B's bid in its VA cycle is
+// speculative and loses to A's non-speculative one, so B leaves one cycle later
+// (docs/timing-model.md, "Router pipeline").
+TEST_P(RouterSpeculation, SpeculativeBidLosesToANonSpeculativeOne) {
+  const PipelineModel model = GetParam();
+  BenchConfig c;
+  c.vcs = 2;
+  c.buffer_depth = 8;
+  c.pipeline = model;
+  c.pipeline_depth = pipeline_stages(model);
+  RouterBench b(c);
+  b.connect_input(kXMinus);
+  b.connect_input(kLocal);
+  b.connect_output(kXPlus, true);
+  b.queue_packet(kXMinus, 1, 16, kEast, 0, 0);
+  const Cycle b_sent = 6;
+  b.queue_packet(kLocal, 2, 1, kEast, 0, b_sent);
+  b.run(0, 60);
+  const auto& out = b.out(kXPlus);
+  ASSERT_EQ(out.size(), 17u);
+  const Cycle written = b_sent + 1;
+  const bool speculative = model == PipelineModel::kSpeculative ||
+                           model == PipelineModel::kLookaheadSpeculative;
+  const Cycle expected =
+      written + static_cast<Cycle>(c.pipeline_depth - 1) + (speculative ? 1 : 0);
+  int seen = 0;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (out[i].flit.packet_id != 2) continue;
+    ++seen;
+    EXPECT_EQ(out[i].pushed, expected);
+    // A was streaming on both sides of B: B took a cycle A's next flit would have had.
+    ASSERT_GT(i, 0u);
+    ASSERT_LT(i + 1, out.size());
+    EXPECT_EQ(out[i - 1].pushed + 1, out[i].pushed);
+    EXPECT_EQ(out[i + 1].pushed, out[i].pushed + 1);
+  }
+  EXPECT_EQ(seen, 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, RouterSpeculation,
+                         ::testing::Values(PipelineModel::kClassic, PipelineModel::kLookahead,
+                                           PipelineModel::kSpeculative, PipelineModel::kCombined,
+                                           PipelineModel::kLookaheadSpeculative,
+                                           PipelineModel::kLookaheadCombined),
+                         [](const auto& p) { return to_string(p.param); });
+
 TEST(RouterHops, CountedOnNetworkOutputsOnly) {
   BenchConfig c;
   RouterBench b(c);
