@@ -236,8 +236,8 @@ std::string summary_text(const Network& net, const RunInfo& info) {
       c.network.router.pipeline == PipelineModel::kDelay
           ? std::string()
           : " (" + to_string(c.network.router.pipeline) + ")",
-      c.network.router.link_latency,
-      c.network.router.credit_latency, to_string(c.network.router.port_model));
+      c.network.router.link_latency, c.network.router.credit_latency,
+      to_string(c.network.router.port_model));
   s += fmt::format("traffic: {}, {} flits/packet, offered {:.4f} flits/node/cycle (config {})\n",
                    to_string(c.traffic.pattern), c.traffic.packet_length, st.offered_load(),
                    c.traffic.injection_rate);

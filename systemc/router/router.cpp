@@ -434,6 +434,29 @@ void Router::allocate_replica_switch(Cycle now) {
       });
 }
 
+// The two ends of switch traversal, inlined into their callers (the delay model's hot path).
+[[gnu::always_inline]] inline void Router::depart(Cycle now, ActivityCalendar& calendar,
+                                                  bool measuring, int out_port, const Flit& flit) {
+  OutputPort& out = outputs_[static_cast<std::size_t>(out_port)];
+  if (probes_enabled_) out_probes_[static_cast<std::size_t>(out_port)].show(flit);
+  if (measuring) ++out.link->flits_carried;
+  log_departure(now, out_port, flit);
+  if (deferring_)
+    pushes_.push_back({out.link, flit, -1});
+  else
+    calendar.wake(out.link->downstream.component, out.link->send_flit(now, flit));
+}
+
+[[gnu::always_inline]] inline void Router::send_credit(Cycle now, ActivityCalendar& calendar,
+                                                       int in_port, int vc) {
+  InputPort& in = inputs_[static_cast<std::size_t>(in_port)];
+  if (deferring_)
+    pushes_.push_back({in.link, Flit{}, vc});
+  else
+    calendar.wake(in.link->upstream.component,
+                  in.link->send_credit(now, static_cast<std::uint8_t>(vc)));
+}
+
 void Router::send(Cycle now, ActivityCalendar& calendar, bool measuring, int out_port, int out_vc,
                   Flit& flit) {
   OutputPort& out = outputs_[static_cast<std::size_t>(out_port)];
@@ -445,18 +468,6 @@ void Router::send(Cycle now, ActivityCalendar& calendar, bool measuring, int out
     return;
   }
   depart(now, calendar, measuring, out_port, flit);
-}
-
-void Router::depart(Cycle now, ActivityCalendar& calendar, bool measuring, int out_port,
-                    const Flit& flit) {
-  OutputPort& out = outputs_[static_cast<std::size_t>(out_port)];
-  if (probes_enabled_) out_probes_[static_cast<std::size_t>(out_port)].show(flit);
-  if (measuring) ++out.link->flits_carried;
-  log_departure(now, out_port, flit);
-  if (deferring_)
-    pushes_.push_back({out.link, flit, -1});
-  else
-    calendar.wake(out.link->downstream.component, out.link->send_flit(now, flit));
 }
 
 // Removes the front flit of an input VC; the freed slot goes back upstream as a credit.
@@ -477,15 +488,6 @@ void Router::pop_input(Cycle now, ActivityCalendar& calendar, int in_port, int v
   }
   --buffered_;
   send_credit(now, calendar, in_port, vc);
-}
-
-void Router::send_credit(Cycle now, ActivityCalendar& calendar, int in_port, int vc) {
-  InputPort& in = inputs_[static_cast<std::size_t>(in_port)];
-  if (deferring_)
-    pushes_.push_back({in.link, Flit{}, vc});
-  else
-    calendar.wake(in.link->upstream.component,
-                  in.link->send_credit(now, static_cast<std::uint8_t>(vc)));
 }
 
 int Router::switch_traversal(Cycle now, ActivityCalendar& calendar, bool measuring) {

@@ -428,7 +428,9 @@ TEST(ParallelEvaluation, FourThreadsGiveTheSerialDeliveriesAndDepartures) {
   }
   sc_core::sc_start();
   for (std::size_t i = 0; i < nets.size(); i += 2) {
-    SCOPED_TRACE(i == 0 ? "speculative torus" : i == 2 ? "multicast mesh" : "classic multicast mesh");
+    SCOPED_TRACE(i == 0   ? "speculative torus"
+                 : i == 2 ? "multicast mesh"
+                          : "classic multicast mesh");
     EXPECT_EQ(nets[i]->outcome(), RunOutcome::kCompleted);
     EXPECT_EQ(nets[i + 1]->outcome(), RunOutcome::kCompleted);
     EXPECT_EQ(nets[i]->threads(), 1);

@@ -21,8 +21,8 @@ namespace wormsim::testing {
 // `staged`: a staged pipeline model (network.router.pipeline other than delay; pipeline =
 // its stage count), whose body flits take SA and ST only, so the credit round trip of a
 // buffer slot is Lk + 1 + Cr + 1 whatever the depth (docs/timing-model.md).
-inline Cycle zero_load_formula(int hops, int length, int pipeline, int link, int credit,
-                               int depth, bool staged = false) {
+inline Cycle zero_load_formula(int hops, int length, int pipeline, int link, int credit, int depth,
+                               bool staged = false) {
   const Cycle h = static_cast<Cycle>(hops);
   const Cycle p1 = static_cast<Cycle>(pipeline - 1);
   const Cycle l1 = static_cast<Cycle>(length - 1);

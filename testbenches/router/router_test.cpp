@@ -371,29 +371,24 @@ TEST_P(RouterTiming, FlitsLeaveAfterPipelineDelayAndReturnCredits) {
   EXPECT_EQ(b.router().buffered(), 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Pipeline, RouterTiming,
-                         ::testing::Values(TimingCase{1, 1, 1, 1}, TimingCase{2, 1, 1, 1},
-                                           TimingCase{3, 1, 1, 1}, TimingCase{4, 1, 1, 1},
-                                           TimingCase{1, 2, 3, 2}, TimingCase{2, 3, 2, 4},
-                                           TimingCase{3, 2, 1, 3}, TimingCase{4, 3, 3, 3},
-                                           TimingCase{4, 1, 1, 1, PipelineModel::kClassic},
-                                           TimingCase{4, 2, 3, 2, PipelineModel::kClassic},
-                                           TimingCase{3, 1, 2, 1, PipelineModel::kLookahead},
-                                           TimingCase{3, 1, 1, 1, PipelineModel::kSpeculative},
-                                           TimingCase{3, 3, 1, 2, PipelineModel::kCombined},
-                                           TimingCase{2, 1, 1, 3,
-                                                      PipelineModel::kLookaheadSpeculative},
-                                           TimingCase{2, 2, 2, 1,
-                                                      PipelineModel::kLookaheadCombined}),
-                         [](const auto& p) {
-                           const TimingCase& tc = p.param;
-                           return (tc.model == PipelineModel::kDelay ? std::string()
-                                                                     : to_string(tc.model) + "_") +
-                                  "P" + std::to_string(tc.pipeline) + "_In" +
-                                  std::to_string(tc.in_latency) + "_Lk" +
-                                  std::to_string(tc.out_latency) + "_Cr" +
-                                  std::to_string(tc.credit_latency);
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Pipeline, RouterTiming,
+    ::testing::Values(TimingCase{1, 1, 1, 1}, TimingCase{2, 1, 1, 1}, TimingCase{3, 1, 1, 1},
+                      TimingCase{4, 1, 1, 1}, TimingCase{1, 2, 3, 2}, TimingCase{2, 3, 2, 4},
+                      TimingCase{3, 2, 1, 3}, TimingCase{4, 3, 3, 3},
+                      TimingCase{4, 1, 1, 1, PipelineModel::kClassic},
+                      TimingCase{4, 2, 3, 2, PipelineModel::kClassic},
+                      TimingCase{3, 1, 2, 1, PipelineModel::kLookahead},
+                      TimingCase{3, 1, 1, 1, PipelineModel::kSpeculative},
+                      TimingCase{3, 3, 1, 2, PipelineModel::kCombined},
+                      TimingCase{2, 1, 1, 3, PipelineModel::kLookaheadSpeculative},
+                      TimingCase{2, 2, 2, 1, PipelineModel::kLookaheadCombined}),
+    [](const auto& p) {
+      const TimingCase& tc = p.param;
+      return (tc.model == PipelineModel::kDelay ? std::string() : to_string(tc.model) + "_") + "P" +
+             std::to_string(tc.pipeline) + "_In" + std::to_string(tc.in_latency) + "_Lk" +
+             std::to_string(tc.out_latency) + "_Cr" + std::to_string(tc.credit_latency);
+    });
 
 // A packet for this node leaves on the ejection port without counting a hop; one injected
 // here and leaving on a network port counts one.
@@ -425,10 +420,9 @@ TEST_P(RouterSpeculation, SpeculativeBidLosesToANonSpeculativeOne) {
   const auto& out = b.out(kXPlus);
   ASSERT_EQ(out.size(), 17u);
   const Cycle written = b_sent + 1;
-  const bool speculative = model == PipelineModel::kSpeculative ||
-                           model == PipelineModel::kLookaheadSpeculative;
-  const Cycle expected =
-      written + static_cast<Cycle>(c.pipeline_depth - 1) + (speculative ? 1 : 0);
+  const bool speculative =
+      model == PipelineModel::kSpeculative || model == PipelineModel::kLookaheadSpeculative;
+  const Cycle expected = written + static_cast<Cycle>(c.pipeline_depth - 1) + (speculative ? 1 : 0);
   int seen = 0;
   for (std::size_t i = 0; i < out.size(); ++i) {
     if (out[i].flit.packet_id != 2) continue;
