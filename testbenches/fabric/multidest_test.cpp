@@ -5,8 +5,10 @@
 // worms checked exactly-once by the scoreboard, and bad input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 
 #include "multicast_route.h"
 #include "network_test_util.h"
@@ -49,6 +51,7 @@ struct ZeroLoadCase {
   int depth;
   int length;
   RoutingAlgorithm routing;
+  PipelineModel model = PipelineModel::kDelay;  // staged: `pipeline` is its stage count
 };
 
 class PathZeroLoad : public ::testing::TestWithParam<ZeroLoadCase> {};
@@ -63,6 +66,7 @@ TEST_P(PathZeroLoad, EachDestinationAtTheUnicastLatencyOfTheWormWithItsHeader) {
   c.network.routing.algorithm = k.routing;
   c.network.router.header_encoding = k.encoding;
   c.network.router.pipeline_depth = k.pipeline;
+  c.network.router.pipeline = k.model;
   c.network.router.buffer_depth = k.depth;
   c.network.router.vcs = 2;
   c.network.flit_bytes = 2;  // narrow flits: a 6-bit address list of 6 costs 3 flits
@@ -89,12 +93,20 @@ TEST_P(PathZeroLoad, EachDestinationAtTheUnicastLatencyOfTheWormWithItsHeader) {
   int hops = 0;
   NodeId at = src;
   const RouteCompute& rc = net->route_compute();
-  for (NodeId d : dests) {
+  const bool speculative =
+      k.model == PipelineModel::kSpeculative || k.model == PipelineModel::kLookaheadSpeculative;
+  for (std::size_t i = 0; i < dests.size(); ++i) {
+    const NodeId d = dests[i];
     hops += rc.route_hops(at, d);
     at = d;
     const RouterConfig& r = c.network.router;
+    // Absorb-and-forward routers the copy for d passed, its own included: every destination
+    // but the last replicates the worm.
+    const Cycle replications = std::min(i + 1, dests.size() - 1);
     EXPECT_EQ(lat.at(d), zero_load_formula(hops, k.length + extra, r.pipeline_depth, r.link_latency,
-                                           r.credit_latency, r.buffer_depth))
+                                           r.credit_latency, r.buffer_depth,
+                                           k.model != PipelineModel::kDelay) +
+                             (speculative ? replications : 0))
         << "destination " << d << " after " << hops << " hops";
   }
 }
@@ -117,7 +129,24 @@ INSTANTIATE_TEST_SUITE_P(
         ZeroLoadCase{"hamiltonian_async", TopologyKind::kMesh, Replication::kAsynchronous,
                      HeaderEncoding::kAddressList, 1, 4, 9, RoutingAlgorithm::kHamiltonian},
         ZeroLoadCase{"hamiltonian_sync_p2", TopologyKind::kMesh, Replication::kSynchronous,
-                     HeaderEncoding::kAddressList, 2, 2, 6, RoutingAlgorithm::kHamiltonian}),
+                     HeaderEncoding::kAddressList, 2, 2, 6, RoutingAlgorithm::kHamiltonian},
+        // Staged pipelines (docs/timing-model.md): absorb-and-forward adds nothing either, with
+        // buffers covering the head's credit round trip Lk + P + Cr (or P = 2, where it is the
+        // body flits' Lk + 2 + Cr); docs/multidestination.md says what shallower ones do. Under
+        // the speculative models a replicating head does not speculate: one cycle more at
+        // every absorb-and-forward router, whose round trip is then Lk + P + 1 + Cr.
+        ZeroLoadCase{"mesh_async_list_classic", TopologyKind::kMesh, Replication::kAsynchronous,
+                     HeaderEncoding::kAddressList, 4, 6, 9, RoutingAlgorithm::kDimensionOrder,
+                     PipelineModel::kClassic},
+        ZeroLoadCase{"mesh_sync_bits_speculative_b6", TopologyKind::kMesh,
+                     Replication::kSynchronous, HeaderEncoding::kBitString, 3, 6, 12,
+                     RoutingAlgorithm::kDimensionOrder, PipelineModel::kSpeculative},
+        ZeroLoadCase{"torus_sync_list_lookahead_combined_b3", TopologyKind::kTorus,
+                     Replication::kSynchronous, HeaderEncoding::kAddressList, 2, 3, 7,
+                     RoutingAlgorithm::kDimensionOrder, PipelineModel::kLookaheadCombined},
+        ZeroLoadCase{"hamiltonian_async_lookahead", TopologyKind::kMesh, Replication::kAsynchronous,
+                     HeaderEncoding::kAddressList, 3, 5, 9, RoutingAlgorithm::kHamiltonian,
+                     PipelineModel::kLookahead}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
 
 // Tree replication adds no delay at zero load either: every destination of a scattered set
@@ -142,6 +171,46 @@ TEST(TreeZeroLoad, EveryDestinationAtTheUnicastLatencyOfItsDistance) {
   for (NodeId d : dests)
     EXPECT_EQ(lat.at(d), zero_load_formula(topo.distance(src, d), 6, 2, 1, 1, 3)) << d;
 }
+
+// Staged pipelines: replication at the branch points adds no delay at zero load either (buffers
+// of at least Lk + P + Cr flits, or P = 2; see PathZeroLoad).
+class TreeZeroLoadStaged
+    : public ::testing::TestWithParam<std::tuple<PipelineModel, Replication, int>> {};
+
+TEST_P(TreeZeroLoadStaged, EveryDestinationAtTheUnicastLatencyOfItsDistance) {
+  const auto [model, replication, depth] = GetParam();
+  Config c = quiet(testing::mesh_config({8, 8}), MultidestMode::kTree, replication);
+  c.network.router.buffer_depth = depth;
+  c.network.router.pipeline = model;
+  c.network.router.pipeline_depth = pipeline_stages(model);
+  const Topology topo(c.network.topology);
+  auto n = [&](int x, int y) { return topo.node_at({x, y}); };
+  const NodeId src = n(3, 3);
+  const std::vector<NodeId> dests{n(0, 0), n(7, 7), n(3, 0), n(3, 7), n(5, 3),
+                                  n(1, 3), n(6, 1), n(4, 4), n(2, 6)};
+  auto net = testing::run(c, logged(),
+                          [&](SyntheticNetwork& nw) { nw.schedule_multicast(src, dests, 6, 5); });
+  ASSERT_EQ(net->outcome(), RunOutcome::kCompleted);
+  EXPECT_EQ(net->scoreboard().violation_count(), 0u);
+  const auto lat = latencies(*net);
+  ASSERT_EQ(lat.size(), dests.size());
+  for (NodeId d : dests)
+    EXPECT_EQ(lat.at(d), zero_load_formula(topo.distance(src, d), 6, pipeline_stages(model), 1, 1,
+                                           depth, true))
+        << d;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Models, TreeZeroLoadStaged,
+    ::testing::Values(std::make_tuple(PipelineModel::kClassic, Replication::kSynchronous, 6),
+                      std::make_tuple(PipelineModel::kClassic, Replication::kAsynchronous, 8),
+                      std::make_tuple(PipelineModel::kCombined, Replication::kAsynchronous, 5),
+                      std::make_tuple(PipelineModel::kLookaheadCombined, Replication::kSynchronous,
+                                      4)),
+    [](const auto& p) {
+      return to_string(std::get<0>(p.param)) + "_" + to_string(std::get<1>(p.param)) + "_b" +
+             std::to_string(std::get<2>(p.param));
+    });
 
 TEST(TreeZeroLoad, AsynchronousHandshakeSameLatency) {
   Config c = quiet(testing::torus_config({6, 6}), MultidestMode::kTree, Replication::kAsynchronous);
