@@ -268,13 +268,14 @@ int Network::evaluate_parallel(Cycle now, bool measuring) {
   // One contiguous block of router ids per thread: neighbours share links, so a block keeps
   // most link and router state in one core's cache from cycle to cycle.
   const std::size_t threads = static_cast<std::size_t>(pool_->threads());
+  const auto bucket_of = [&](int c) {
+    return static_cast<std::size_t>(c) * threads / static_cast<std::size_t>(router_count);
+  };
   buckets_.resize(threads);
   for (auto& b : buckets_) b.clear();
   for (std::size_t i = 0; i < n; ++i) {
     const int c = active_[i];
-    if (c < router_count)
-      buckets_[static_cast<std::size_t>(c) * threads / static_cast<std::size_t>(router_count)]
-          .push_back(i);
+    if (c < router_count) buckets_[bucket_of(c)].push_back(i);
   }
   const std::function<void(std::size_t)> step = [&](std::size_t t) {
     for (std::size_t i : buckets_[t]) {
@@ -288,20 +289,30 @@ int Network::evaluate_parallel(Cycle now, bool measuring) {
   };
   // Phase 2: each router puts what it sent on its links (one sender per link and direction;
   // the receivers' watch masks are set atomically).
+  // The wake-ups each thread's sends cause go to that thread's list, in bucket order, with
+  // each position's count, so phase 3 makes them without touching the routers.
+  if (wake_counts_.size() < n) wake_counts_.resize(n);
+  thread_wakes_.resize(threads);
   const std::function<void(std::size_t)> send = [&](std::size_t t) {
+    std::vector<Router::Wake>& wakes = thread_wakes_[t];
+    wakes.clear();
     for (std::size_t i : buckets_[t]) {
-      if (step_errors_[i]) continue;
-      try {
-        routers_[static_cast<std::size_t>(active_[i])]->send_deferred(now);
-      } catch (...) {
-        step_errors_[i] = std::current_exception();
+      const std::size_t before = wakes.size();
+      if (!step_errors_[i]) {
+        try {
+          routers_[static_cast<std::size_t>(active_[i])]->send_deferred(now, wakes);
+        } catch (...) {
+          step_errors_[i] = std::current_exception();
+        }
       }
+      wake_counts_[i] = static_cast<std::uint32_t>(wakes.size() - before);
     }
   };
   pool_->run_each(step);
   pool_->run_each(send);
   ++parallel_cycles_;
   int moved = 0;
+  wake_cursors_.assign(threads, 0);
   for (std::size_t i = 0; i < n; ++i) {
     const int c = active_[i];
     if (c < router_count) {
@@ -310,7 +321,11 @@ int Network::evaluate_parallel(Cycle now, bool measuring) {
         std::fill(step_errors_.begin(), step_errors_.end(), nullptr);
         std::rethrow_exception(e);
       }
-      routers_[static_cast<std::size_t>(c)]->commit(now, calendar_);
+      if (step_results_[i].noted) routers_[static_cast<std::size_t>(c)]->commit(now);
+      const std::size_t t = bucket_of(c);
+      const Router::Wake* w = thread_wakes_[t].data() + wake_cursors_[t];
+      for (std::uint32_t k = 0; k < wake_counts_[i]; ++k) calendar_.wake(w[k].component, w[k].at);
+      wake_cursors_[t] += wake_counts_[i];
       moved += account_router_step(c, step_results_[i]);
     } else {
       moved += step_endpoint(c, now, measuring);

@@ -177,10 +177,13 @@ class Network : public sc_core::sc_module, public EndpointHost {
   RunOutcome outcome_ = RunOutcome::kCompleted;
   std::optional<DeadlockReport> deadlock_;
   std::vector<int> active_;
-  std::unique_ptr<WorkerPool> pool_;               // null: serial
-  std::vector<Router::StepResult> step_results_;   // parallel phase: per position in active_
-  std::vector<std::exception_ptr> step_errors_;    // parallel phase: per position in active_
-  std::vector<std::vector<std::size_t>> buckets_;  // parallel phase: positions per thread
+  std::unique_ptr<WorkerPool> pool_;                     // null: serial
+  std::vector<Router::StepResult> step_results_;         // parallel phase: per position in active_
+  std::vector<std::exception_ptr> step_errors_;          // parallel phase: per position in active_
+  std::vector<std::vector<std::size_t>> buckets_;        // parallel phase: positions per thread
+  std::vector<std::vector<Router::Wake>> thread_wakes_;  // phase 2's wake-ups, per thread
+  std::vector<std::uint32_t> wake_counts_;               // per position: its wake-ups there
+  std::vector<std::size_t> wake_cursors_;                // phase 3: next wake-up per thread
   Cycle parallel_cycles_ = 0;
   std::size_t min_parallel_routers_ = 1;
 };

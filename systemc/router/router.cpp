@@ -58,7 +58,9 @@ Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
 Router::StepResult Router::step(Cycle now, ActivityCalendar& calendar, bool measuring, bool defer) {
   deferring_ = defer;
   try {
-    return step_unchecked(now, calendar, measuring);
+    StepResult r = step_unchecked(now, calendar, measuring);
+    r.noted = !notes_.empty();
+    return r;
   } catch (const std::logic_error& e) {
     // Contract violations inside the blocks (buffer overflow, credit bounds, crossbar)
     // name the router and cycle: they are simulator bugs and must be traceable.
@@ -68,8 +70,7 @@ Router::StepResult Router::step(Cycle now, ActivityCalendar& calendar, bool meas
   }
 }
 
-void Router::commit(Cycle now, ActivityCalendar& calendar) {
-  deferring_ = false;
+void Router::commit(Cycle now) {
   for (const Note& n : notes_) {
     switch (n.kind) {
       case Note::kDeparture: {
@@ -86,18 +87,17 @@ void Router::commit(Cycle now, ActivityCalendar& calendar) {
     }
   }
   notes_.clear();
-  for (const Wake& w : wakes_) calendar.wake(w.component, w.at);
-  wakes_.clear();
 }
 
-void Router::send_deferred(Cycle now) {
+void Router::send_deferred(Cycle now, std::vector<Wake>& wakes) {
+  deferring_ = false;
   for (const Push& p : pushes_) {
     if (p.credit_vc >= 0)
-      wakes_.push_back(
+      wakes.push_back(
           {p.link->upstream.component,
            p.link->send_credit_concurrently(now, static_cast<std::uint8_t>(p.credit_vc))});
     else
-      wakes_.push_back({p.link->downstream.component, p.link->send_flit_concurrently(now, p.flit)});
+      wakes.push_back({p.link->downstream.component, p.link->send_flit_concurrently(now, p.flit)});
   }
   pushes_.clear();
 }

@@ -61,6 +61,12 @@ class Router : public sc_core::sc_module {
     // A router whose step moved nothing and changed no state cannot make progress until a
     // flit or credit arrives (which wakes it) or a buffered flit clears its pipeline delay.
     Cycle wake_at = ActivityCalendar::kNever;
+    bool noted = false;  // a deferred step recorded observer events: commit() must run
+  };
+  // A wake-up a deferred step's sends cause: `component` in cycle `at`.
+  struct Wake {
+    int component;
+    Cycle at;
   };
   // Evaluates one cycle; a contract violation inside (std::logic_error) is rethrown with the
   // router's name and the cycle.
@@ -70,12 +76,13 @@ class Router : public sc_core::sc_module {
   // cause and the observer events are recorded in order, and `calendar` is not touched, so
   // routers can step concurrently. send_deferred() then puts the recorded flits and credits on
   // the links (concurrently with other routers' send_deferred(), after every router's step of
-  // the cycle, whose reads of the links it would otherwise race), and commit() makes the
-  // wake-ups and observer calls, in the order an undeferred step makes them. A deferred step
-  // must be sent and committed before the router steps again.
+  // the cycle, whose reads of the links it would otherwise race) and appends the wake-ups they
+  // cause to `wakes`, which the caller makes in that order; commit() makes the observer calls
+  // (only needed when the step's result says `noted`), in the order an undeferred step makes
+  // them. A deferred step must be sent and committed before the router steps again.
   StepResult step(Cycle now, ActivityCalendar& calendar, bool measuring, bool defer = false);
-  void send_deferred(Cycle now);
-  void commit(Cycle now, ActivityCalendar& calendar);
+  void send_deferred(Cycle now, std::vector<Wake>& wakes);
+  void commit(Cycle now);
   // Which implementation this is ("systemc" or "rtl"), for reports.
   virtual const char* implementation() const { return "systemc"; }
 
@@ -303,11 +310,6 @@ class Router : public sc_core::sc_module {
   };
   bool deferring_ = false;
   std::vector<Push> pushes_;
-  struct Wake {
-    int component;
-    Cycle at;
-  };
-  std::vector<Wake> wakes_;  // of the sends, in order (send_deferred -> commit)
   std::vector<Note> notes_;
   bool probes_enabled_ = false;
   std::vector<FlitProbe> in_probes_;
