@@ -15,7 +15,6 @@
 
 #include <algorithm>
 
-
 #include "collective_harness.h"
 #include "collective_test_util.h"
 #include "network_test_util.h"
