@@ -8,7 +8,8 @@
 //     header). Each cell runs with the first of a short list of router option sets that
 //     validates (plain; path worms; tree worms); a cell where none does is skipped with
 //     Config::validate()'s reason for the plain set. Every operation must run, without a
-//     firmware fault or a stall, and every delivery must verify;
+//     firmware fault, a stall, a deadlock or a scoreboard violation, and every delivery must
+//     verify;
 //   - LargeMessages: one algorithm per operation kind (the barrier carries no data) on a 2x2
 //     mesh with a message above 64 KiB (70001 bytes; 70000 for reductions) in 4 KiB packets.
 #include <gtest/gtest.h>
@@ -16,14 +17,13 @@
 #include <algorithm>
 #include <set>
 #include <string>
-#include <systemc>
 #include <utility>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "collective_harness.h"
-#include "collective_report.h"
+#include "collective_test_util.h"
 #include "network_test_util.h"
 
 namespace wormsim {
@@ -33,18 +33,12 @@ bool is_reduction(CollectiveAlgorithm a) {
   return kind_of(a) == CollectiveKind::kReduce || kind_of(a) == CollectiveKind::kAllreduce;
 }
 
-// Runs `c` (validated) to the end and checks every operation ran and verified. Returns the
-// largest message of the run (bytes, packets) so a test can show its sizes were reached.
+// Runs `c` (validated) to the end and checks the run was clean (testing::run_collective_clean:
+// every operation ran and verified). Returns the largest message of the run (bytes, packets) so
+// a test can show its sizes were reached.
 std::pair<std::uint32_t, int> run_and_verify(const Config& c) {
   CollectiveHarness h("h", c);
-  sc_core::sc_start();
-  h.finish();
-  EXPECT_FALSE(h.firmware_fault()) << *h.firmware_fault();
-  EXPECT_FALSE(h.stall()) << *h.stall();
-  EXPECT_TRUE(h.all_operations_run())
-      << h.results().size() << " of " << h.operations().size() << " operations ran\n"
-      << collective_summary_text(h);
-  EXPECT_EQ(h.verification_errors(), 0u) << collective_summary_text(h);
+  EXPECT_NO_FATAL_FAILURE(testing::run_collective_clean(h));
   std::pair<std::uint32_t, int> largest{0, 0};
   for (const MessageRecord& m : h.log().records())
     largest = std::max(largest, std::make_pair(m.bytes, m.packets));

@@ -9,26 +9,14 @@
 #include <gtest/gtest.h>
 
 #include <string>
-#include <systemc>
 #include <vector>
 
 #include "collective_harness.h"
-#include "collective_report.h"
+#include "collective_test_util.h"
 #include "network_test_util.h"
 
 namespace wormsim {
 namespace {
-
-void run(CollectiveHarness& h) {
-  sc_core::sc_start();
-  h.finish();
-  ASSERT_FALSE(h.firmware_fault()) << *h.firmware_fault();
-  ASSERT_FALSE(h.stall()) << *h.stall();
-  ASSERT_FALSE(h.network().deadlock()) << h.network().deadlock()->text();
-  ASSERT_TRUE(h.all_operations_run());
-  EXPECT_EQ(h.verification_errors(), 0u) << collective_summary_text(h);
-  EXPECT_EQ(h.network().scoreboard().violation_count(), 0u);
-}
 
 Config allgather_on(Config c, MultidestMode multidest, PortModel ports) {
   c.workload = Workload::kCollective;
@@ -60,7 +48,7 @@ TEST_P(AllgatherMulticast, EveryNodeDeliversEveryBlockOnce) {
   const Config& c = GetParam().config;
   c.validate();
   CollectiveHarness h("h", c);
-  run(h);
+  ASSERT_NO_FATAL_FAILURE(testing::run_collective_clean(h));
   const std::size_t p = static_cast<std::size_t>(h.network().topology().nodes());
   ASSERT_EQ(h.results().size(), 2u);
   for (const OperationResult& r : h.results()) {
@@ -115,7 +103,7 @@ TEST_P(AllgatherMulticastZeroLoad, TwoNodesDeliverAtTheNodeStackFormula) {
   c.collective.message_bytes = {1, 8, 40, 333};
   c.validate();
   CollectiveHarness h("h", c);
-  run(h);
+  ASSERT_NO_FATAL_FAILURE(testing::run_collective_clean(h));
   const RouterConfig& r = c.network.router;
   for (const OperationResult& o : h.results()) {
     const int flits = static_cast<int>((o.op.bytes + 7) / 8);

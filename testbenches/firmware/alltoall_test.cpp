@@ -22,12 +22,11 @@
 #include <cmath>
 #include <map>
 #include <set>
-#include <systemc>
 #include <tuple>
 
 #include "alltoall_plan.h"
 #include "collective_harness.h"
-#include "collective_report.h"
+#include "collective_test_util.h"
 #include "network_test_util.h"
 
 namespace wormsim {
@@ -381,14 +380,7 @@ TEST_P(Alltoall, EveryNodeGetsItsBlocksOnceInTheDefinedStepsAndMessages) {
   const Config c = config_for(k, alg);
   c.validate();
   CollectiveHarness h("h", c);
-  sc_core::sc_start();
-  h.finish();
-  ASSERT_FALSE(h.firmware_fault()) << *h.firmware_fault();
-  ASSERT_FALSE(h.stall()) << *h.stall();
-  ASSERT_FALSE(h.network().deadlock());
-  ASSERT_TRUE(h.all_operations_run());
-  EXPECT_EQ(h.verification_errors(), 0u) << collective_summary_text(h);
-  EXPECT_EQ(h.network().scoreboard().violation_count(), 0u);
+  ASSERT_NO_FATAL_FAILURE(testing::run_collective_clean(h));
   const Topology& t = h.network().topology();
   const auto p = static_cast<std::size_t>(t.nodes());
   const bool grid = t.dimensions() == 2 && t.kind() != TopologyKind::kHypercube;

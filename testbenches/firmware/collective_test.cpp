@@ -10,10 +10,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <systemc>
 
 #include "collective_harness.h"
 #include "collective_report.h"
+#include "collective_test_util.h"
 #include "machine_preset.h"
 #include "network_test_util.h"
 
@@ -27,15 +27,9 @@ Config collective_config(std::vector<int> dims) {
   return c;
 }
 
+// A clean run (testing::run_collective_clean) that the network also reports as completed.
 void run(CollectiveHarness& h) {
-  sc_core::sc_start();
-  h.finish();
-  ASSERT_FALSE(h.firmware_fault()) << *h.firmware_fault();
-  ASSERT_FALSE(h.stall()) << *h.stall();
-  ASSERT_FALSE(h.network().deadlock());
-  ASSERT_TRUE(h.all_operations_run());
-  EXPECT_EQ(h.verification_errors(), 0u) << collective_summary_text(h);
-  EXPECT_EQ(h.network().scoreboard().violation_count(), 0u);
+  ASSERT_NO_FATAL_FAILURE(testing::run_collective_clean(h));
   EXPECT_EQ(h.network().outcome(), RunOutcome::kCompleted);
 }
 
@@ -65,7 +59,7 @@ TEST_P(NodeStackLatency, EqualsAlphaPlusNetworkPlusGamma) {
   c.collective.root = u.root;
   c.collective.peer = u.peer;
   CollectiveHarness h("h", c);
-  run(h);
+  ASSERT_NO_FATAL_FAILURE(run(h));
   const int hops = h.network().topology().distance(u.root, u.peer);
   for (const OperationResult& r : h.results()) {
     const int flits = static_cast<int>((r.op.bytes + static_cast<std::uint32_t>(u.flit_bytes) - 1) /
@@ -98,7 +92,7 @@ TEST_P(TauFitTest, RecoversThePresetWithin2Percent) {
   c.collective.message_bytes = {32, 256, 1024, 2048, 4096, 8192};
   c.collective.root = 27;
   CollectiveHarness h("h", c);
-  run(h);
+  ASSERT_NO_FATAL_FAILURE(run(h));
   const std::optional<TauFit> f = tau_fit(h);
   ASSERT_TRUE(f.has_value());
   const MachinePreset p = *find_machine_preset(GetParam());
@@ -148,7 +142,7 @@ TEST_P(EdnBroadcast, Table31StepsExactlyOnceDataVerified) {
   c.collective.roots = b.roots;
   c.collective.sample = b.sample;
   CollectiveHarness h("h", c);
-  run(h);
+  ASSERT_NO_FATAL_FAILURE(run(h));
   const int k = static_cast<int>(std::lround(std::log2(b.side)));
   for (const OperationResult& r : h.results()) {
     EXPECT_EQ(r.op.destinations.size(), static_cast<std::size_t>(b.side * b.side - 1));
@@ -183,7 +177,7 @@ TEST(Collectives, SeparateAddressingMulticastAndDimensionalBroadcastDeliverOnce)
   c.collective.roots = RootSelection::kSample;
   c.collective.sample = 3;
   CollectiveHarness h("h", c);
-  run(h);
+  ASSERT_NO_FATAL_FAILURE(run(h));
   for (const OperationResult& r : h.results()) {
     const int expected =
         r.op.algorithm == CollectiveAlgorithm::kSeparateAddressing  ? 34  // one send per step
@@ -201,7 +195,7 @@ TEST(Collectives, MulticastToASubsetReachesOnlyThatSubset) {
   c.collective.message_bytes = {64};
   c.collective.root = 9;
   CollectiveHarness h("h", c);
-  run(h);
+  ASSERT_NO_FATAL_FAILURE(run(h));
   for (const OperationResult& r : h.results()) EXPECT_EQ(r.messages, 7u);
   EXPECT_EQ(h.results()[0].steps, 3);  // 8 members: log2 8
 }
@@ -218,7 +212,7 @@ TEST(Collectives, DepthContentionIsDetected) {
   c.collective.message_bytes = {256};
   c.collective.root = 0;
   CollectiveHarness h("h", c);
-  run(h);
+  ASSERT_NO_FATAL_FAILURE(run(h));
   EXPECT_EQ(h.results()[0].steps, 2);
   EXPECT_GE(h.results()[0].contention_depth, 1u);
   EXPECT_EQ(h.results()[0].contention_stepwise, 0u);
@@ -243,7 +237,7 @@ TEST(Collectives, AMultiPacketMessageAloneIsNeverBlocked) {
   c.collective.root = 9;
   c.collective.peer = 62;
   CollectiveHarness h("h", c);
-  run(h);
+  ASSERT_NO_FATAL_FAILURE(run(h));
   for (const OperationResult& r : h.results()) EXPECT_EQ(r.blocked_cycles, 0u) << r.op.bytes;
 }
 
@@ -260,7 +254,7 @@ TEST(Collectives, EdnBeatsRecursiveDoublingForLongMessages) {
     c.collective.roots = RootSelection::kSample;
     c.collective.sample = 4;
     CollectiveHarness h("h", c);
-    run(h);
+    ASSERT_NO_FATAL_FAILURE(run(h));
     const auto rows = summarise(h);
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_LT(rows[0].max_latency_cycles, rows[1].max_latency_cycles);
@@ -302,7 +296,7 @@ TEST(Collectives, RecursiveDoublingRotatedStartsTheChainAtTheRoot) {
   c.collective.roots = RootSelection::kSample;
   c.collective.sample = 5;
   CollectiveHarness h("h", c);
-  run(h);
+  ASSERT_NO_FATAL_FAILURE(run(h));
   std::vector<std::pair<int, int>> xy;  // sorted by x, then y
   for (int x = 0; x < 8; ++x)
     for (int y = 0; y < 8; ++y) xy.emplace_back(x, y);
@@ -348,7 +342,7 @@ TEST(MultidestCollectives, PathWormsReachRandomSetsAndBroadcastsExactlyOnce) {
   c.collective.roots = RootSelection::kSample;
   c.collective.sample = 4;
   CollectiveHarness h("h", c);
-  run(h);
+  ASSERT_NO_FATAL_FAILURE(run(h));
   for (const OperationResult& r : h.results()) {
     EXPECT_EQ(r.messages, 13u);
     EXPECT_GE(r.steps, 1);
@@ -365,7 +359,7 @@ TEST(MultidestCollectives, TreeWormBroadcastsInOneStepWithOneAlpha) {
   c.collective.message_bytes = {64};
   c.collective.roots = RootSelection::kAll;
   CollectiveHarness h("h", c);
-  run(h);
+  ASSERT_NO_FATAL_FAILURE(run(h));
   for (const OperationResult& r : h.results()) {
     EXPECT_EQ(r.steps, 1);
     EXPECT_EQ(r.messages, 35u);

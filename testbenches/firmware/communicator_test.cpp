@@ -9,7 +9,7 @@
 
 #include "collective_data.h"
 #include "collective_harness.h"
-#include "collective_report.h"
+#include "collective_test_util.h"
 #include "communicator.h"
 #include "network_test_util.h"
 
@@ -92,11 +92,7 @@ TEST_P(ThroughTheCommunicator, DeliversWhatTheOperationPrescribes) {
     c.network.router.port_model = PortModel::kAllPort;  // EDN: all-port, XY
   c.validate();
   CollectiveHarness h("h", c, {}, via_communicator);
-  sc_core::sc_start();
-  h.finish();
-  ASSERT_TRUE(h.all_operations_run());
-  EXPECT_FALSE(h.firmware_fault()) << *h.firmware_fault();
-  EXPECT_EQ(h.verification_errors(), 0u) << collective_summary_text(h);
+  ASSERT_NO_FATAL_FAILURE(testing::run_collective_clean(h));
 }
 
 INSTANTIATE_TEST_SUITE_P(

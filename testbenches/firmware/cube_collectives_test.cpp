@@ -12,10 +12,9 @@
 
 #include <cmath>
 #include <set>
-#include <systemc>
 
 #include "collective_harness.h"
-#include "collective_report.h"
+#include "collective_test_util.h"
 #include "cube_multicast.h"
 #include "network_test_util.h"
 
@@ -70,14 +69,7 @@ TEST_P(CubeCollectives, VerifiedInThePureFunctionsStepsWithoutContention) {
   c.node.gamma_cycles = 10;
   c.validate();
   CollectiveHarness h("h", c);
-  sc_core::sc_start();
-  h.finish();
-  ASSERT_FALSE(h.firmware_fault()) << *h.firmware_fault();
-  ASSERT_FALSE(h.stall()) << *h.stall();
-  ASSERT_FALSE(h.network().deadlock());
-  ASSERT_TRUE(h.all_operations_run());
-  EXPECT_EQ(h.verification_errors(), 0u) << collective_summary_text(h);
-  EXPECT_EQ(h.network().scoreboard().violation_count(), 0u);
+  ASSERT_NO_FATAL_FAILURE(testing::run_collective_clean(h));
   std::vector<int> order;
   for (int d = 0; d < e.n; ++d) order.push_back(d);
   if (e.order == EcubeOrder::kHighToLow) std::reverse(order.begin(), order.end());

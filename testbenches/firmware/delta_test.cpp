@@ -15,10 +15,9 @@
 #include <gtest/gtest.h>
 
 #include <string>
-#include <systemc>
 
 #include "collective_harness.h"
-#include "collective_report.h"
+#include "collective_test_util.h"
 #include "network_test_util.h"
 
 namespace wormsim {
@@ -77,14 +76,7 @@ TEST_P(Delta, EveryBlockArrivesOnceByteForByteInTheDefinedSupersteps) {
   c.node.gamma_cycles = 10;
   c.validate();
   CollectiveHarness h("h", c);
-  sc_core::sc_start();
-  h.finish();
-  ASSERT_FALSE(h.firmware_fault()) << *h.firmware_fault();
-  ASSERT_FALSE(h.stall()) << *h.stall();
-  ASSERT_FALSE(h.network().deadlock());
-  ASSERT_TRUE(h.all_operations_run());
-  EXPECT_EQ(h.verification_errors(), 0u) << collective_summary_text(h);
-  EXPECT_EQ(h.network().scoreboard().violation_count(), 0u);
+  ASSERT_NO_FATAL_FAILURE(testing::run_collective_clean(h));
   const std::size_t p = static_cast<std::size_t>(k.rows * k.cols);
   EXPECT_EQ(h.results().size(), 2 * (k.roots == RootSelection::kAll ? p : 1));
   const bool gather = kind_of(alg) == CollectiveKind::kGather;

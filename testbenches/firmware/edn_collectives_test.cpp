@@ -40,11 +40,10 @@
 #include <algorithm>
 #include <iostream>
 #include <set>
-#include <systemc>
 
 #include "collective_data.h"
 #include "collective_harness.h"
-#include "collective_report.h"
+#include "collective_test_util.h"
 #include "edn_mesh.h"
 #include "edn_reduction.h"
 #include "edn_transpose.h"
@@ -62,17 +61,6 @@ Config edn_config(int side, CollectiveAlgorithm alg) {
   c.node.gamma_cycles = 10;
   c.node.combine_cycles_per_element = 1;
   return c;
-}
-
-void run(CollectiveHarness& h) {
-  sc_core::sc_start();
-  h.finish();
-  ASSERT_FALSE(h.firmware_fault()) << *h.firmware_fault();
-  ASSERT_FALSE(h.stall()) << *h.stall();
-  ASSERT_FALSE(h.network().deadlock());
-  ASSERT_TRUE(h.all_operations_run());
-  EXPECT_EQ(h.verification_errors(), 0u) << collective_summary_text(h);
-  EXPECT_EQ(h.network().scoreboard().violation_count(), 0u);
 }
 
 struct EdnCase {
@@ -94,7 +82,7 @@ TEST_P(EdnReduceGather, VerifiedInThePureFunctionsStepsWithoutStepwiseContention
   c.collective.message_bytes = e.bytes;
   c.validate();
   CollectiveHarness h("h", c);
-  run(h);
+  ASSERT_NO_FATAL_FAILURE(testing::run_collective_clean(h));
   int k = 0;
   while ((1 << k) < e.side) ++k;
   const fw::EdnReduction pattern(k);
@@ -175,7 +163,7 @@ TEST_P(EdnMeshReduceGather, VerifiedInThePureFunctionsStepsWithoutStepwiseConten
   c.node.max_packet_bytes = 64;  // 200-byte blocks travel in several packets
   c.validate();
   CollectiveHarness h("h", c);
-  run(h);
+  ASSERT_NO_FATAL_FAILURE(testing::run_collective_clean(h));
   const fw::EdnReduction pattern(e.dims);
   const std::size_t nodes = static_cast<std::size_t>(e.dims[0] * e.dims[1]);
   ASSERT_EQ(h.results().size(), static_cast<std::size_t>(e.sample) * 2);
@@ -212,7 +200,7 @@ TEST(EdnReduce, MaxOverFloat64) {
   c.collective.message_bytes = {8, 96};
   c.validate();
   CollectiveHarness h("h", c);
-  run(h);
+  ASSERT_NO_FATAL_FAILURE(testing::run_collective_clean(h));
   EXPECT_EQ(h.results().size(), 2u);
 }
 
@@ -237,7 +225,7 @@ TEST_P(DirectTranspose, AllButTwoMessagesMeetContention) {
   c.collective.message_bytes = {2048};  // long: every two messages on one link overlap
   c.validate();
   CollectiveHarness h("h", c);
-  run(h);
+  ASSERT_NO_FATAL_FAILURE(testing::run_collective_clean(h));
   ASSERT_EQ(h.results().size(), 1u);
   const OperationResult& r = h.results()[0];
   EXPECT_EQ(r.steps, 1);
@@ -295,7 +283,7 @@ TEST_P(EdnTransposeRun, VerifiedInKStepsWithoutStepwiseContention) {
   c.collective.message_bytes = {8, 2048};  // 2048: messages that share a link would overlap
   c.validate();
   CollectiveHarness h("h", c);
-  run(h);
+  ASSERT_NO_FATAL_FAILURE(testing::run_collective_clean(h));
   int k = 0;
   while ((1 << k) < side) ++k;
   const fw::EdnTranspose pattern(k);
@@ -321,7 +309,7 @@ TEST_P(EdnTransposeOddK, ContentionOnlyBetweenSteps) {
   c.collective.message_bytes = {2048};
   c.validate();
   CollectiveHarness h("h", c);
-  run(h);
+  ASSERT_NO_FATAL_FAILURE(testing::run_collective_clean(h));
   int k = 0;
   while ((1 << k) < n) ++k;
   ASSERT_EQ(k % 2, 1);
@@ -384,7 +372,7 @@ TEST_P(EdnBroadcastGeneral, VerifiedInThePatternsStepsWithoutStepwiseContention)
   c.node.gamma_cycles = 10;
   c.validate();
   CollectiveHarness h("h", c);
-  run(h);
+  ASSERT_NO_FATAL_FAILURE(testing::run_collective_clean(h));
   const fw::EdnMesh pattern(b.dims);
   const auto nodes = static_cast<std::size_t>(pattern.nodes());
   const std::size_t roots = b.roots == RootSelection::kAll ? nodes : std::size_t(b.sample);

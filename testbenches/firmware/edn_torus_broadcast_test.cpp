@@ -20,13 +20,12 @@
 #include <cmath>
 #include <iostream>
 #include <map>
-#include <systemc>
 
 #include <fmt/format.h>
 
 #include "collective_data.h"
 #include "collective_harness.h"
-#include "collective_report.h"
+#include "collective_test_util.h"
 #include "edn_torus_pattern.h"
 #include "network_test_util.h"
 
@@ -58,17 +57,6 @@ Config torus_collective(const TorusCase& t) {
   return c;
 }
 
-void run(CollectiveHarness& h) {
-  sc_core::sc_start();
-  h.finish();
-  ASSERT_FALSE(h.firmware_fault()) << *h.firmware_fault();
-  ASSERT_FALSE(h.stall()) << *h.stall();
-  ASSERT_FALSE(h.network().deadlock());
-  ASSERT_TRUE(h.all_operations_run());
-  EXPECT_EQ(h.verification_errors(), 0u) << collective_summary_text(h);
-  EXPECT_EQ(h.network().scoreboard().violation_count(), 0u);
-}
-
 int ceil_log2(int n) {
   int s = 0;
   while ((1 << s) < n) ++s;
@@ -88,7 +76,7 @@ TEST_P(EdnTorusRun, VerifiedInTheTheoremsStepsWithoutStepwiseContention) {
   const TorusCase& t = GetParam();
   const Config c = torus_collective(t);
   CollectiveHarness h("h", c);
-  run(h);
+  ASSERT_NO_FATAL_FAILURE(testing::run_collective_clean(h));
   const Topology& topo = h.network().topology();
   const int nodes = topo.nodes();
   const std::size_t roots = t.roots == RootSelection::kAll ? static_cast<std::size_t>(nodes)
@@ -189,7 +177,7 @@ TEST_P(EdnTorusDepth, WhichStepsMeet) {
   c.node.gamma_cycles = 0;
   c.validate();
   CollectiveHarness h("h", c);
-  run(h);
+  ASSERT_NO_FATAL_FAILURE(testing::run_collective_clean(h));
   ASSERT_EQ(h.results().size(), 1u);
   EXPECT_EQ(h.results()[0].contention_stepwise, 0u);
   const auto& recs = h.log().records();

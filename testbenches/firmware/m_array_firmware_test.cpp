@@ -15,10 +15,8 @@
 
 #include <algorithm>
 
-#include <systemc>
-
 #include "collective_harness.h"
-#include "collective_report.h"
+#include "collective_test_util.h"
 #include "network_test_util.h"
 
 namespace wormsim {
@@ -55,12 +53,7 @@ TEST_P(SeedArrays, VerifiedInTheSeedsStepCounts) {
   c.collective.roots = k.roots;
   c.validate();
   CollectiveHarness h("h", c);
-  sc_core::sc_start();
-  h.finish();
-  ASSERT_FALSE(h.firmware_fault()) << *h.firmware_fault();
-  ASSERT_FALSE(h.stall()) << *h.stall();
-  ASSERT_TRUE(h.all_operations_run());
-  EXPECT_EQ(h.verification_errors(), 0u) << collective_summary_text(h);
+  ASSERT_NO_FATAL_FAILURE(testing::run_collective_clean(h));
   const int cols = k.dims[0], rows = k.dims[1];
   const int log_n = ceil_log2(cols * rows);
   const int mesh_steps = ceil_log2(cols) + ceil_log2(rows);

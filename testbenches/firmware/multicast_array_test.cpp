@@ -8,10 +8,9 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
-#include <systemc>
 
 #include "collective_harness.h"
-#include "collective_report.h"
+#include "collective_test_util.h"
 #include "network_test_util.h"
 
 namespace wormsim {
@@ -82,13 +81,7 @@ TEST_P(ArrayMulticast, EveryDestinationOnceInTwoGroupStepsAgainstLogNForTheMArra
   c.collective.sample = 3;
   c.collective.random_destinations = a.random_destinations;
   CollectiveHarness h("h", c);
-  sc_core::sc_start();
-  h.finish();
-  ASSERT_FALSE(h.firmware_fault()) << *h.firmware_fault();
-  ASSERT_FALSE(h.stall()) << *h.stall();
-  ASSERT_FALSE(h.network().deadlock());
-  ASSERT_TRUE(h.all_operations_run());
-  EXPECT_EQ(h.verification_errors(), 0u) << collective_summary_text(h);
+  ASSERT_NO_FATAL_FAILURE(testing::run_collective_clean(h));
   for (const OperationResult& r : h.results()) {
     const std::size_t participants = r.op.destinations.size() + 1;
     EXPECT_EQ(r.messages, r.op.destinations.size());

@@ -19,6 +19,7 @@
 #include "collective_data.h"
 #include "collective_harness.h"
 #include "collective_report.h"
+#include "collective_test_util.h"
 #include "network_test_util.h"
 
 namespace wormsim {
@@ -131,14 +132,7 @@ TEST_P(Personalized, EveryReceiverGetsItsBytesOnceInTheDefinedSteps) {
   const auto& [alg, k] = GetParam();
   const Config c = config_for(k, alg);
   CollectiveHarness h("h", c);
-  sc_core::sc_start();
-  h.finish();
-  ASSERT_FALSE(h.firmware_fault()) << *h.firmware_fault();
-  ASSERT_FALSE(h.stall()) << *h.stall();
-  ASSERT_FALSE(h.network().deadlock());
-  ASSERT_TRUE(h.all_operations_run());
-  EXPECT_EQ(h.verification_errors(), 0u) << collective_summary_text(h);
-  EXPECT_EQ(h.network().scoreboard().violation_count(), 0u);
+  ASSERT_NO_FATAL_FAILURE(testing::run_collective_clean(h));
   const std::size_t p = static_cast<std::size_t>(h.network().topology().nodes());
   int log2p = 0;
   while ((std::size_t{1} << log2p) < p) ++log2p;
@@ -247,10 +241,7 @@ TEST_P(ReductionOperators, EveryContributionCountedOnceOnANonPowerOfTwoMesh) {
   c.collective.reduce_type = type;
   c.validate();
   CollectiveHarness h("h", c);
-  sc_core::sc_start();
-  h.finish();
-  ASSERT_TRUE(h.all_operations_run());
-  EXPECT_EQ(h.verification_errors(), 0u) << collective_summary_text(h);
+  ASSERT_NO_FATAL_FAILURE(testing::run_collective_clean(h));
 }
 
 INSTANTIATE_TEST_SUITE_P(

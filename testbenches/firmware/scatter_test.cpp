@@ -7,10 +7,9 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
-#include <systemc>
 
 #include "collective_harness.h"
-#include "collective_report.h"
+#include "collective_test_util.h"
 #include "multicast_route.h"
 #include "network_test_util.h"
 
@@ -76,17 +75,6 @@ Config scatter_config(std::vector<int> dims, CollectiveAlgorithm alg) {
   return c;
 }
 
-void run(CollectiveHarness& h) {
-  sc_core::sc_start();
-  h.finish();
-  ASSERT_FALSE(h.firmware_fault()) << *h.firmware_fault();
-  ASSERT_FALSE(h.stall()) << *h.stall();
-  ASSERT_FALSE(h.network().deadlock());
-  ASSERT_TRUE(h.all_operations_run());
-  EXPECT_EQ(h.verification_errors(), 0u) << collective_summary_text(h);
-  EXPECT_EQ(h.network().scoreboard().violation_count(), 0u);
-}
-
 // ST at zero load: the i-th unicast's doorbell rings after i alphas (serialised on the root),
 // then it takes 1 + T0(h, L) + 1 cycles to the destination NI, then gamma.
 TEST(ScatterLatency, SequentialTreeIsIAlphasPlusUnicastT0) {
@@ -97,7 +85,7 @@ TEST(ScatterLatency, SequentialTreeIsIAlphasPlusUnicastT0) {
   c.collective.root = 14;
   c.collective.message_bytes = {8, 100};
   CollectiveHarness h("h", c);
-  run(h);
+  ASSERT_NO_FATAL_FAILURE(testing::run_collective_clean(h));
   const Topology& t = h.network().topology();
   const std::vector<int> order{0, 1};
   for (const OperationResult& r : h.results()) {
@@ -128,7 +116,7 @@ TEST(ScatterLatency, SmtWormIsIAlphasPlusPathT0OfTheWholeWorm) {
   c.collective.root = 20;
   c.collective.message_bytes = {4, 24};
   CollectiveHarness h("h", c);
-  run(h);
+  ASSERT_NO_FATAL_FAILURE(testing::run_collective_clean(h));
   const Topology& t = h.network().topology();
   const auto paths =
       split_into_paths(h.network().route_compute(), t, 20, h.results().front().op.destinations);
@@ -178,7 +166,7 @@ TEST_P(ScatterSchemes, EveryDestinationGetsItsOwnChunkExactlyOnce) {
   c.collective.sample = 3;
   c.collective.random_destinations = s.random_destinations;
   CollectiveHarness h("h", c);
-  run(h);
+  ASSERT_NO_FATAL_FAILURE(testing::run_collective_clean(h));
   std::map<CollectiveAlgorithm, double> latency;
   for (const OperationResult& r : h.results()) {
     const std::size_t d = r.op.destinations.size();
@@ -217,7 +205,7 @@ TEST(ScatterSchemes, SmtUnderHamiltonianRoutingUsesTheTwoChains) {
   c.collective.message_bytes = {3, 20};
   c.collective.roots = RootSelection::kAll;
   CollectiveHarness h("h", c);
-  run(h);
+  ASSERT_NO_FATAL_FAILURE(testing::run_collective_clean(h));
   for (const OperationResult& r : h.results()) {
     const auto paths = split_into_paths(h.network().route_compute(), h.network().topology(),
                                         r.op.root, r.op.destinations);

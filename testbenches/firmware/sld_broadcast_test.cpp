@@ -12,10 +12,9 @@
 #include <gtest/gtest.h>
 
 #include <set>
-#include <systemc>
 
 #include "collective_harness.h"
-#include "collective_report.h"
+#include "collective_test_util.h"
 #include "network_test_util.h"
 #include "sld_pattern.h"
 
@@ -41,17 +40,6 @@ Config sld_config(int w, int h, PortModel ports) {
   return c;
 }
 
-void run(CollectiveHarness& h) {
-  sc_core::sc_start();
-  h.finish();
-  ASSERT_FALSE(h.firmware_fault()) << *h.firmware_fault();
-  ASSERT_FALSE(h.stall()) << *h.stall();
-  ASSERT_FALSE(h.network().deadlock());
-  ASSERT_TRUE(h.all_operations_run());
-  EXPECT_EQ(h.verification_errors(), 0u) << collective_summary_text(h);
-  EXPECT_EQ(h.network().scoreboard().violation_count(), 0u);
-}
-
 class SldBroadcast : public ::testing::TestWithParam<SldCase> {};
 
 TEST_P(SldBroadcast, VerifiedInThePatternsStepsWithoutStepwiseContention) {
@@ -61,7 +49,7 @@ TEST_P(SldBroadcast, VerifiedInThePatternsStepsWithoutStepwiseContention) {
   if (s.roots == RootSelection::kSample) c.collective.sample = s.sample;
   c.validate();
   CollectiveHarness h("h", c);
-  run(h);
+  ASSERT_NO_FATAL_FAILURE(testing::run_collective_clean(h));
   const fw::SldPattern pattern(s.w, s.h);
   const auto nodes = static_cast<std::size_t>(pattern.nodes());
   const std::size_t roots = s.roots == RootSelection::kAll ? nodes : std::size_t(s.sample);
@@ -93,7 +81,7 @@ TEST(Fig33, ThreeStepsFromTwoZeroOnTheAllPortFourByFour) {
   c.collective.root = 2;  // (2,0)
   c.validate();
   CollectiveHarness h("h", c);
-  run(h);
+  ASSERT_NO_FATAL_FAILURE(testing::run_collective_clean(h));
   ASSERT_EQ(h.results().size(), 1u);
   EXPECT_EQ(h.results()[0].steps, 3);
   EXPECT_EQ(h.results()[0].contention_stepwise, 0u);

@@ -14,10 +14,9 @@
 #include <gtest/gtest.h>
 
 #include <map>
-#include <systemc>
 
 #include "collective_harness.h"
-#include "collective_report.h"
+#include "collective_test_util.h"
 #include "network_test_util.h"
 
 namespace wormsim {
@@ -65,14 +64,7 @@ TEST_P(TauBroadcasts, VerifiedWithTheSeedsStepsAndMessages) {
   c.node.gamma_cycles = 10;
   c.validate();
   CollectiveHarness h("h", c);
-  sc_core::sc_start();
-  h.finish();
-  ASSERT_FALSE(h.firmware_fault()) << *h.firmware_fault();
-  ASSERT_FALSE(h.stall()) << *h.stall();
-  ASSERT_FALSE(h.network().deadlock());
-  ASSERT_TRUE(h.all_operations_run());
-  EXPECT_EQ(h.verification_errors(), 0u) << collective_summary_text(h);
-  EXPECT_EQ(h.network().scoreboard().violation_count(), 0u);
+  ASSERT_NO_FATAL_FAILURE(testing::run_collective_clean(h));
   const int cols = e.cols, rows = e.rows, p = cols * rows;
   const std::size_t up = static_cast<std::size_t>(p), uc = static_cast<std::size_t>(cols),
                     ur = static_cast<std::size_t>(rows);
