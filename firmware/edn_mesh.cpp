@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "dominating_set.h"
+#include "two_step_startup.h"
 
 namespace wormsim::fw {
 
@@ -503,7 +504,6 @@ EdnMesh::Startup EdnMesh::startup(NodeId root) const {
     for (const auto& [s, r] : sends) h += path(s, r).size();
     return h;
   };
-  const std::size_t m = others.size();
   // One step.
   {
     Startup s;
@@ -514,43 +514,20 @@ EdnMesh::Startup EdnMesh::startup(NodeId root) const {
   // Two steps: score (busiest sender's sends, -step-1 size, hops), smaller is better.
   bool found = false;
   std::tuple<int, int, std::size_t> best_score{0, 0, 0};
-  for (unsigned mask = 1; mask + 1 < (1u << m); ++mask) {
-    Startup s;
-    s.steps = 2;
-    std::vector<NodeId> rest;
-    for (std::size_t i = 0; i < m; ++i) {
-      if (mask & (1u << i))
-        s.step1.emplace_back(root, others[i]);
-      else
-        rest.push_back(others[i]);
-    }
-    if (!disjoint(s.step1)) continue;
-    std::vector<NodeId> holders{root};
-    for (const auto& sr : s.step1) holders.push_back(sr.second);
-    std::size_t combos = 1;
-    for (std::size_t i = 0; i < rest.size(); ++i) combos *= holders.size();
-    for (std::size_t c = 0; c < combos; ++c) {
-      Startup cand = s;
-      std::size_t code = c;
-      std::vector<int> sends(holders.size(), 0);
-      sends[0] = static_cast<int>(s.step1.size());
-      for (NodeId r : rest) {
-        const std::size_t h = code % holders.size();
-        code /= holders.size();
-        cand.step2.emplace_back(holders[h], r);
-        ++sends[h];
-      }
-      if (!disjoint(cand.step2)) continue;
-      const int busiest = *std::max_element(sends.begin(), sends.end());
-      const auto score = std::make_tuple(busiest, -static_cast<int>(cand.step1.size()),
-                                         hops(cand.step1) + hops(cand.step2));
-      if (!found || score < best_score) {
-        found = true;
-        best_score = score;
-        best = cand;
-      }
-    }
-  }
+  for_each_two_step_startup(
+      root, others, false, disjoint, [&](const Sends& step1, const Sends& step2, int busiest) {
+        if (!disjoint(step2)) return;
+        const auto score =
+            std::make_tuple(busiest, -static_cast<int>(step1.size()), hops(step1) + hops(step2));
+        if (!found || score < best_score) {
+          found = true;
+          best_score = score;
+          best = Startup{};
+          best.steps = 2;
+          best.step1 = step1;
+          best.step2 = step2;
+        }
+      });
   if (found) return best;
   // Fallback (more than 2 steps; only some odd sizes): every step, each holder in turn sends
   // to every remaining top node whose path is disjoint from the step's paths so far.

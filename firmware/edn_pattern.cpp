@@ -7,6 +7,8 @@
 #include <string>
 #include <tuple>
 
+#include "two_step_startup.h"
+
 namespace wormsim::fw {
 
 namespace {
@@ -206,43 +208,16 @@ EdnPattern::Startup EdnPattern::startup(NodeId root) const {
   Startup best;
   // Score, smaller is better: (step-2 conflicts, busiest sender's sends, -step-1 size, hops).
   std::tuple<int, int, int, std::size_t> best_score{1 << 30, 0, 0, 0};
-  const std::size_t m = others.size();
-  for (unsigned mask = 1; mask < (1u << m); ++mask) {
-    Startup s;
-    std::vector<NodeId> rest;
-    for (std::size_t i = 0; i < m; ++i) {
-      if (mask & (1u << i))
-        s.step1.emplace_back(root, others[i]);
-      else
-        rest.push_back(others[i]);
-    }
-    if (!disjoint(s.step1)) continue;
-    std::vector<NodeId> holders{root};
-    for (const auto& [r0, t] : s.step1) holders.push_back(t);
-    // Every assignment of the remaining top nodes to holders.
-    std::size_t combos = 1;
-    for (std::size_t i = 0; i < rest.size(); ++i) combos *= holders.size();
-    for (std::size_t c = 0; c < combos; ++c) {
-      Startup cand = s;
-      std::size_t code = c;
-      std::vector<int> sends(holders.size(), 0);
-      sends[0] = static_cast<int>(s.step1.size());
-      for (NodeId r : rest) {
-        const std::size_t h = code % holders.size();
-        code /= holders.size();
-        cand.step2.emplace_back(holders[h], r);
-        ++sends[h];
-      }
-      const int conflicts = disjoint(cand.step2) ? 0 : 1;
-      const int busiest = *std::max_element(sends.begin(), sends.end());
-      const auto score = std::make_tuple(conflicts, busiest, -static_cast<int>(cand.step1.size()),
-                                         hops(cand.step1) + hops(cand.step2));
-      if (score < best_score) {
-        best_score = score;
-        best = cand;
-      }
-    }
-  }
+  for_each_two_step_startup(
+      root, others, true, disjoint, [&](const Sends& step1, const Sends& step2, int busiest) {
+        const int conflicts = disjoint(step2) ? 0 : 1;
+        const auto score = std::make_tuple(conflicts, busiest, -static_cast<int>(step1.size()),
+                                           hops(step1) + hops(step2));
+        if (score < best_score) {
+          best_score = score;
+          best = {step1, step2};
+        }
+      });
   return best;
 }
 
