@@ -18,34 +18,23 @@ import concurrent.futures
 import json
 import math
 import os
-import subprocess
 import sys
 import tempfile
 
 import yaml
 
+import wormsim_run
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def yaml_value(v):
-    if isinstance(v, list):
-        return "[" + ", ".join(yaml_value(x) for x in v) + "]"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(v)
 
 
 def run(wormsim, sets):
     """One `wormsim run` with --set overrides; returns its results.json."""
     with tempfile.TemporaryDirectory() as out:
-        cmd = [wormsim, "run", "--quiet", "--out", out]
-        for k, v in sets.items():
-            cmd += ["--set", f"{k}={yaml_value(v)}"]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        if proc.returncode != 0:
-            sys.exit(f"edn_torus_figures: {' '.join(cmd)} exited {proc.returncode}:\n{proc.stderr[-2000:]}")
-        with open(os.path.join(out, "results.json")) as f:
-            return json.load(f)
+        try:
+            return wormsim_run.run(wormsim, out, sets)
+        except wormsim_run.RunFailed as e:
+            sys.exit(f"edn_torus_figures: {e}")
 
 
 def lower_bound(n_nodes, dims):

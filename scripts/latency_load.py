@@ -19,6 +19,8 @@ import os
 import subprocess
 import sys
 
+import wormsim_run
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_CONFIG = os.path.join(ROOT, "configs", "synthetic_sweep.yaml")
 
@@ -79,16 +81,12 @@ def main() -> int:
     config = None
     for rate in [float(r) for r in args.rates.split(",")]:
         run_dir = os.path.join(args.out, f"rate_{rate:.3f}")
-        cmd = [args.wormsim, "run", args.config, "--quiet", "--out", run_dir]
-        for s in args.set + [f"traffic.injection_rate={rate}"]:
-            cmd += ["--set", s]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        if proc.returncode not in (0, 4):  # 4 = drain incomplete: deep saturation, still a point
-            sys.stderr.write(proc.stdout + proc.stderr)
-            sys.stderr.write(f"latency_load: {' '.join(cmd)} exited with {proc.returncode}\n")
-            return proc.returncode
-        with open(os.path.join(run_dir, "results.json")) as f:
-            res = json.load(f)
+        try:  # exit 4 = drain incomplete: deep saturation, still a point
+            res = wormsim_run.run(args.wormsim, run_dir, args.set + [f"traffic.injection_rate={rate}"],
+                                  args.config, ok=(0, 4))
+        except wormsim_run.RunFailed as e:
+            sys.stderr.write(f"latency_load: {e}\n")
+            return 1
         config = res["config"]
         row = {
             "offered": res["throughput"]["offered_flits_per_node_cycle"],

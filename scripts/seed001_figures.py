@@ -17,10 +17,10 @@ step), so fig9 and fig10 run 1-byte messages with 1-cycle start-ups to be quick.
 docs/hypercube-multicast.md shows the results and compares them with the seed's claims."""
 import argparse
 import concurrent.futures
-import json
 import os
-import subprocess
 import sys
+
+import wormsim_run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BASE = os.path.join(ROOT, "configs", "seed001_hypercube.yaml")
@@ -38,17 +38,8 @@ FIGURES = {
 
 
 def run(wormsim, out, sets):
-    cmd = [wormsim, "run", BASE, "--quiet", "--out", out]
-    for k, v in sets.items():
-        cmd += ["--set", f"{k}={v}"]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
-    with open(os.path.join(out, "results.json")) as f:
-        c = json.load(f)["collective"]
-    if c["verification_errors"]:
-        raise RuntimeError(f"{' '.join(cmd)}: {c['verification_errors']} verification errors")
-    return c["operations"]
+    return wormsim_run.run_collective(wormsim, out, [f"{k}={v}" for k, v in sets.items()],
+                                      BASE)["operations"]
 
 
 def figure_runs(n, sets, counts, quick):

@@ -13,10 +13,10 @@ Times are the operations' max latency (the last receiver's data is the applicati
 docs/seed002-delta.md shows the results and compares them with the seed's claims."""
 import argparse
 import concurrent.futures
-import json
 import os
-import subprocess
 import sys
+
+import wormsim_run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BASE = os.path.join(ROOT, "configs", "seed002_delta.yaml")
@@ -61,19 +61,8 @@ FIG11_ALGS = ["a2a_1_lev_dir", "a2a_1_lev_xor", "a2a_2_lev_c_r", "a2a_2_lev_c_r_
 
 def run(wormsim, out, sets, extra):
     """One wormsim run on the base config; returns its summary rows."""
-    cmd = [wormsim, "run", BASE, "--quiet", "--out", out]
-    for kv in extra:
-        cmd += ["--set", kv]
-    for k, v in sets.items():
-        cmd += ["--set", f"{k}={v}"]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
-    with open(os.path.join(out, "results.json")) as f:
-        c = json.load(f)["collective"]
-    if c["verification_errors"]:
-        raise RuntimeError(f"{' '.join(cmd)}: {c['verification_errors']} verification errors")
-    return c["summary"]
+    return wormsim_run.run_collective(
+        wormsim, out, list(extra) + [f"{k}={v}" for k, v in sets.items()], BASE)["summary"]
 
 
 def run_all(args, jobs):

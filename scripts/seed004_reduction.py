@@ -23,10 +23,10 @@ Usage: scripts/seed004_reduction.py [--out DIR] [--wormsim PATH] [--jobs N] [--s
 Default: --out docs --sides 4,8,16,32 (16 to 1024 nodes); about 4 minutes on 2 cores."""
 import argparse
 import concurrent.futures
-import json
 import os
-import subprocess
 import sys
+
+import wormsim_run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BASE = os.path.join(ROOT, "configs", "seed004_reduction.yaml")
@@ -52,18 +52,13 @@ COMPARISONS = [
 
 def run(wormsim, out, preset, side, comp, alg):
     d = os.path.join(out, f"{preset}_{side}_{alg}")
-    cmd = [wormsim, "run", BASE, "--quiet", "--out", d, "--set", f"machine.preset={preset}",
-           "--set", f"network.dims=[{side}, {side}]", "--set",
-           f"network.routing.algorithm={comp['algs'][alg]}", "--set",
-           f"collective.algorithms=[{alg}]", "--set",
-           "collective.message_bytes=[" + ", ".join(map(str, comp["sizes"])) + "]"]
-    for s in comp["sets"]:
-        cmd += ["--set", s]
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit(f"seed004_reduction: {' '.join(cmd)} failed ({p.returncode}):\n{p.stderr}")
-    with open(os.path.join(d, "results.json")) as f:
-        ops = json.load(f)["collective"]["operations"]
+    sets = [f"machine.preset={preset}", f"network.dims=[{side}, {side}]",
+            f"network.routing.algorithm={comp['algs'][alg]}", f"collective.algorithms=[{alg}]",
+            "collective.message_bytes=[" + ", ".join(map(str, comp["sizes"])) + "]"] + comp["sets"]
+    try:
+        ops = wormsim_run.run(wormsim, d, sets, BASE)["collective"]["operations"]
+    except wormsim_run.RunFailed as e:
+        sys.exit(f"seed004_reduction: {e}")
     return [(preset, side, alg, o) for o in ops]
 
 
