@@ -9,12 +9,8 @@
 //     in all), load 0 is bit-identical to a run without the key, and bad keys exit 2 naming
 //     them.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
-#include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -22,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_test_util.h"
 #include "collective_harness.h"
 #include "collective_report.h"
 #include "collective_test_util.h"
@@ -140,24 +137,11 @@ TEST(BackgroundLoad, ADeadlockUnderLoadIsDetected) {
 
 namespace fs = std::filesystem;
 
-struct Cli {
-  int code = -1;
-  std::string out;
-};
+using wormsim::testing::CliRun;
 
-// Runs the wormsim binary; the output is stdout, with stderr too when `with_stderr`.
-Cli wormsim(const std::string& args, bool with_stderr = false) {
-  const char* bin = std::getenv("WORMSIM_BIN");
-  const std::string cmd = std::string(bin != nullptr ? bin : "wormsim") + " " + args +
-                          (with_stderr ? " 2>&1" : " 2>/dev/null");
-  Cli r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return r;
-  std::array<char, 4096> buf{};
-  while (fgets(buf.data(), static_cast<int>(buf.size()), pipe) != nullptr) r.out += buf.data();
-  const int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+// The executable's stdout (with stderr when `with_stderr`).
+CliRun wormsim_cli(const std::string& args, bool with_stderr = false) {
+  return wormsim::testing::run_wormsim(args, with_stderr);
 }
 
 class BackgroundCli : public ::testing::Test {
@@ -183,9 +167,9 @@ class BackgroundCli : public ::testing::Test {
 };
 
 TEST_F(BackgroundCli, LoadZeroIsBitIdenticalToARunWithoutTheKeys) {
-  const Cli without = wormsim(base_ + " --out " + (dir_ / "a").string());
-  const Cli zero =
-      wormsim(base_ + " --set collective.background.load=0 --out " + (dir_ / "b").string());
+  const CliRun without = wormsim_cli(base_ + " --out " + (dir_ / "a").string());
+  const CliRun zero =
+      wormsim_cli(base_ + " --set collective.background.load=0 --out " + (dir_ / "b").string());
   ASSERT_EQ(without.code, 0) << without.out;
   ASSERT_EQ(zero.code, 0) << zero.out;
   nlohmann::json a = results("a");
@@ -200,11 +184,11 @@ TEST_F(BackgroundCli, LoadZeroIsBitIdenticalToARunWithoutTheKeys) {
 }
 
 TEST_F(BackgroundCli, UnderLoadTheOperationIsNeverFasterAndBackgroundIsDelivered) {
-  const Cli idle = wormsim(base_ + " --out " + (dir_ / "idle").string());
-  const Cli busy = wormsim(base_ +
-                           " --set collective.background.load=0.3 --set "
-                           "collective.background.warmup_cycles=2000 --out " +
-                           (dir_ / "busy").string());
+  const CliRun idle = wormsim_cli(base_ + " --out " + (dir_ / "idle").string());
+  const CliRun busy = wormsim_cli(base_ +
+                                  " --set collective.background.load=0.3 --set "
+                                  "collective.background.warmup_cycles=2000 --out " +
+                                  (dir_ / "busy").string());
   ASSERT_EQ(idle.code, 0) << idle.out;
   ASSERT_EQ(busy.code, 0) << busy.out;
   const nlohmann::json a = results("idle")["collective"];
@@ -251,8 +235,8 @@ TEST_F(BackgroundCli, BadKeysExitTwoNamingThem) {
       {"collective.algorithms=[allgather_multicast]", "collective.algorithms[0]"},
   };
   for (const auto& k : cases) {
-    const Cli r = wormsim(base_ + " --set " + k.set + " --out " + (dir_ / "x").string(),
-                          /*with_stderr=*/true);
+    const CliRun r = wormsim_cli(base_ + " --set " + k.set + " --out " + (dir_ / "x").string(),
+                                 /*with_stderr=*/true);
     EXPECT_EQ(r.code, 2) << k.set << ": " << r.out;
     EXPECT_NE(r.out.find(k.key), std::string::npos) << k.set << ": " << r.out;
   }

@@ -20,33 +20,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_test_util.h"
 #include "config.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int code = -1;
-  std::string out;  // stdout + stderr
-};
-
-std::string binary() {
-  const char* bin = std::getenv("WORMSIM_BIN");
-  return bin != nullptr ? bin : "wormsim";
-}
-
-Result run_cli(const std::string& args) {
-  Result r;
-  const std::string cmd = binary() + " " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return r;
-  std::array<char, 4096> buf{};
-  while (fgets(buf.data(), static_cast<int>(buf.size()), pipe) != nullptr) r.out += buf.data();
-  const int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using wormsim::testing::CliRun;
+using wormsim::testing::run_wormsim;
+using wormsim::testing::wormsim_binary;
 
 class CliTest : public ::testing::Test {
  protected:
@@ -82,7 +65,7 @@ TEST_P(MalformedConfig, ExitCodeTwoNamingKeyAndLine) {
   const BadConfig& bc = GetParam();
   const std::string file = write("bad.yaml", bc.yaml);
   for (const std::string& cmd : {std::string("validate"), "run --out " + (dir_ / "o").string()}) {
-    const Result r = run_cli(cmd + " " + file);
+    const CliRun r = run_wormsim(cmd + " " + file);
     EXPECT_EQ(r.code, 2) << cmd << ": " << r.out;
     EXPECT_NE(r.out.find(bc.key), std::string::npos) << r.out;
     EXPECT_NE(r.out.find(file + ":" + std::to_string(bc.line) + ":"), std::string::npos) << r.out;
@@ -159,7 +142,7 @@ nlohmann::json read_json(const fs::path& path) {
 }
 
 TEST_F(CliTest, VersionNamesTheProjectVersionAndTheGitCommit) {
-  const Result r = run_cli("--version");
+  const CliRun r = run_wormsim("--version");
   ASSERT_EQ(r.code, 0) << r.out;
   std::smatch m;
   ASSERT_TRUE(std::regex_match(r.out, m, std::regex(R"(wormsim (\S+) \((\S+)\)\n)"))) << r.out;
@@ -182,7 +165,7 @@ TEST_F(CliTest, VersionNamesTheProjectVersionAndTheGitCommit) {
 
 // results.json says what ran: version, commit (as --version prints them) and the argv.
 TEST_F(CliTest, ResultsRecordVersionCommitAndCommandLineForBothWorkloads) {
-  const Result v = run_cli("--version");
+  const CliRun v = run_wormsim("--version");
   ASSERT_EQ(v.code, 0);
   const std::string commit =
       v.out.substr(v.out.find('(') + 1, v.out.find(')') - v.out.find('(') - 1);
@@ -194,12 +177,12 @@ TEST_F(CliTest, ResultsRecordVersionCommitAndCommandLineForBothWorkloads) {
   for (const auto& args : runs) {
     std::string line;
     for (const std::string& a : args) line += " " + a;
-    const Result r = run_cli(line);
+    const CliRun r = run_wormsim(line);
     ASSERT_EQ(r.code, 0) << r.out;
     const nlohmann::json j = read_json(args.back() + "/results.json");
     EXPECT_EQ(j.at("version"), project_version());
     EXPECT_EQ(j.at("git_commit"), commit);
-    std::vector<std::string> argv{binary()};
+    std::vector<std::string> argv{wormsim_binary()};
     argv.insert(argv.end(), args.begin(), args.end());
     EXPECT_EQ(j.at("command_line"), nlohmann::json(argv));
   }
@@ -213,20 +196,20 @@ TEST_F(CliTest, KeysTheRunDoesNotUseAreWarnedAbout) {
             "workload: collective\ncollective:\n  algorithms: [recursive_doubling]\n"
             "  message_bytes: [32]\n  sample: 1\ntraffic:\n  pattern: transpose\n"
             "trace:\n  enabled: false\n");
-  const Result v = run_cli("validate " + file + " --set traffic.packet_length=1");
+  const CliRun v = run_wormsim("validate " + file + " --set traffic.packet_length=1");
   ASSERT_EQ(v.code, 0) << v.out;
   EXPECT_NE(v.out.find("warning: " + file + ":7: traffic.pattern: not used"), std::string::npos)
       << v.out;
   EXPECT_NE(v.out.find("warning: --set: traffic.packet_length: not used"), std::string::npos)
       << v.out;
   EXPECT_EQ(count_of(v.out, "warning:"), 2u) << v.out;
-  const Result r = run_cli("run --quiet " + file + " --set traffic.packet_length=1 --out " +
-                           (dir_ / "o").string());
+  const CliRun r = run_wormsim("run --quiet " + file + " --set traffic.packet_length=1 --out " +
+                               (dir_ / "o").string());
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_EQ(count_of(r.out, "warning:"), 2u) << r.out;
   // The built-in default gives every key it reads and none that it does not: only the
   // user's override is reported.
-  const Result b = run_cli(
+  const CliRun b = run_wormsim(
       "run --quiet --set traffic.packet_length=1 --set collective.sample=1 "
       "--set collective.message_bytes=[32] --set trace.enabled=false --out " +
       (dir_ / "b").string());
@@ -235,7 +218,7 @@ TEST_F(CliTest, KeysTheRunDoesNotUseAreWarnedAbout) {
       << b.out;
   EXPECT_EQ(count_of(b.out, "warning:"), 1u) << b.out;
   // The same key in a synthetic run is used.
-  const Result s = run_cli(
+  const CliRun s = run_wormsim(
       "run --quiet --set workload=synthetic --set traffic.packet_length=1 "
       "--set trace.enabled=false --set simulation.measure_cycles=200 --out " +
       (dir_ / "s").string());
@@ -247,7 +230,7 @@ TEST_F(CliTest, KeysTheRunDoesNotUseAreWarnedAbout) {
 // and the central routers (1,1) and (2,2) = 0, 5, 10 (node = x + 4y).
 TEST_F(CliTest, DefaultConfigResizesFromTheCommandLine) {
   const fs::path out = dir_ / "small";
-  const Result r = run_cli(
+  const CliRun r = run_wormsim(
       "run --quiet --set network.dims=[4,4] --set collective.sample=2 "
       "--set collective.message_bytes=[32] --out " +
       out.string());
@@ -272,7 +255,7 @@ TEST_F(CliTest, DocsTraceExampleRunsAsWritten) {
       example = line.substr(0, line.find("  #"));
   ASSERT_FALSE(example.empty()) << "no traced example with measure_cycles in docs/cli.md";
   const fs::path out = dir_ / "example";
-  const std::string cmd = "cd '" + source_dir().string() + "' && " + binary() + " " +
+  const std::string cmd = "cd '" + source_dir().string() + "' && " + wormsim_binary() + " " +
                           example.substr(std::string("wormsim ").size()) + " --quiet --out " +
                           out.string() + " 2>&1";
   const std::string text = shell_output(cmd + "; echo EXIT $?");
@@ -294,7 +277,7 @@ TEST_F(CliTest, NamedPipeAsConfigIsRejectedNotRead) {
   const fs::path fifo = dir_ / "config.fifo";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   for (const std::string& cmd : {std::string("validate"), "run --out " + (dir_ / "o").string()}) {
-    const std::string text = shell_output("timeout 20 " + binary() + " " + cmd + " " +
+    const std::string text = shell_output("timeout 20 " + wormsim_binary() + " " + cmd + " " +
                                           fifo.string() + " 2>&1; echo EXIT $?");
     EXPECT_NE(text.find("EXIT 2"), std::string::npos) << cmd << ": " << text;
     EXPECT_NE(text.find(fifo.string() + ": <file>: is a named pipe"), std::string::npos) << text;
@@ -302,7 +285,7 @@ TEST_F(CliTest, NamedPipeAsConfigIsRejectedNotRead) {
 }
 
 TEST_F(CliTest, MessageLongerThanAPacketNamesTheKeysToChange) {
-  const Result r = run_cli(
+  const CliRun r = run_wormsim(
       "run --quiet --set collective.message_bytes=[65536] --set "
       "collective.sample=1 --out " +
       (dir_ / "o").string());
@@ -318,13 +301,13 @@ TEST_F(CliTest, OutputDirectoryProblemsNameOutAndExitTwo) {
   const std::string small =
       "run --quiet --set collective.sample=1 --set collective.message_bytes=[32] ";
   for (const std::string& out : {file, file + "/sub"}) {
-    const Result r = run_cli(small + "--out " + out);
+    const CliRun r = run_wormsim(small + "--out " + out);
     EXPECT_EQ(r.code, 2) << r.out;
     EXPECT_NE(r.out.find("--out " + out), std::string::npos) << r.out;
   }
   // results.json cannot be written (a directory of that name): found before the run.
   fs::create_directories(dir_ / "o" / "results.json");
-  const Result r = run_cli(small + "--out " + (dir_ / "o").string());
+  const CliRun r = run_wormsim(small + "--out " + (dir_ / "o").string());
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("--out " + (dir_ / "o").string()), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("simulated"), std::string::npos) << r.out;
@@ -336,7 +319,7 @@ TEST_F(CliTest, TraceFileProblemsNameTraceFileAndExitTwo) {
   const fs::path out = dir_ / "o";
   // Outside --out: rejected before anything is written.
   for (const std::string& bad : {std::string("../escaped"), (dir_ / "abs").string()}) {
-    const Result r = run_cli(small + "--set trace.file=" + bad + " --out " + out.string());
+    const CliRun r = run_wormsim(small + "--set trace.file=" + bad + " --out " + out.string());
     EXPECT_EQ(r.code, 2) << r.out;
     EXPECT_NE(r.out.find("trace.file"), std::string::npos) << r.out;
   }
@@ -344,17 +327,17 @@ TEST_F(CliTest, TraceFileProblemsNameTraceFileAndExitTwo) {
   EXPECT_FALSE(fs::exists(dir_ / "abs.vcd"));
   // Inside --out but not writable (the VCD's name is taken by a directory).
   fs::create_directories(out / "w.vcd");
-  const Result r = run_cli(small + "--set trace.file=w --out " + out.string());
+  const CliRun r = run_wormsim(small + "--set trace.file=w --out " + out.string());
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("trace.file"), std::string::npos) << r.out;
   // A relative path inside --out is created.
-  const Result ok = run_cli(small + "--set trace.file=waves/run1 --out " + out.string());
+  const CliRun ok = run_wormsim(small + "--set trace.file=waves/run1 --out " + out.string());
   EXPECT_EQ(ok.code, 0) << ok.out;
   EXPECT_TRUE(fs::exists(out / "waves" / "run1.vcd"));
 }
 
 TEST_F(CliTest, UnknownOverrideIsAConfigError) {
-  const Result r = run_cli("run --set network.router.vcz=2 --out " + (dir_ / "o").string());
+  const CliRun r = run_wormsim("run --set network.router.vcz=2 --out " + (dir_ / "o").string());
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("network.router.vcz"), std::string::npos) << r.out;
 }
@@ -363,7 +346,7 @@ TEST_F(CliTest, UnknownOverrideIsAConfigError) {
 // results.json with the collective section, the Chrome timeline and the waveforms.
 TEST_F(CliTest, DefaultMainJobWritesTableResultsTimelineAndTrace) {
   const fs::path out = dir_ / "main";
-  const Result r = run_cli(
+  const CliRun r = run_wormsim(
       "run --quiet --set collective.sample=2 --set "
       "collective.message_bytes=[32,512] --out " +
       out.string());
@@ -387,11 +370,11 @@ TEST_F(CliTest, DefaultMainJobWritesTableResultsTimelineAndTrace) {
   EXPECT_TRUE(fs::exists(out / "wormsim.gtkw"));
 }
 
-TEST_F(CliTest, UnknownSubcommandIsAUsageError) { EXPECT_EQ(run_cli("frobnicate").code, 2); }
+TEST_F(CliTest, UnknownSubcommandIsAUsageError) { EXPECT_EQ(run_wormsim("frobnicate").code, 2); }
 
 TEST_F(CliTest, RunWritesResultsWithResolvedConfigAndFlitCounts) {
   const fs::path out = dir_ / "run";
-  const Result r = run_cli(
+  const CliRun r = run_wormsim(
       "run --quiet --set workload=synthetic --set trace.enabled=false --set "
       "simulation.measure_cycles=2000 --set network.router.vcs=2 --out " +
       out.string());
@@ -423,7 +406,7 @@ traffic: {injection_rate: 0.9, packet_length: 8}
 simulation: {warmup_cycles: 0, measure_cycles: 20000, watchdog_cycles: 300}
 )");
   const fs::path out = dir_ / "dl";
-  const Result r = run_cli("run --quiet " + file + " --out " + out.string());
+  const CliRun r = run_wormsim("run --quiet " + file + " --out " + out.string());
   EXPECT_EQ(r.code, 3) << r.out;
   EXPECT_NE(r.out.find("wait-for cycle"), std::string::npos) << r.out;
   const nlohmann::json j = nlohmann::json::parse(std::ifstream(out / "results.json"));
@@ -441,7 +424,7 @@ traffic: {injection_rate: 0.9, packet_length: 5}
 simulation: {warmup_cycles: 0, measure_cycles: 2000, drain_max_cycles: 20, watchdog_cycles: 20}
 )");
   const fs::path out = dir_ / "drain";
-  const Result r = run_cli("run --quiet " + file + " --out " + out.string());
+  const CliRun r = run_wormsim("run --quiet " + file + " --out " + out.string());
   EXPECT_EQ(r.code, 4) << r.out;
   EXPECT_NE(r.out.find("drain incomplete"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("after 20 drain cycles"), std::string::npos) << r.out;
@@ -450,7 +433,7 @@ simulation: {warmup_cycles: 0, measure_cycles: 2000, drain_max_cycles: 20, watch
 }
 
 TEST_F(CliTest, ListNamesEveryCategory) {
-  const Result r = run_cli("list");
+  const CliRun r = run_wormsim("list");
   ASSERT_EQ(r.code, 0);
   for (const char* s : {"topologies", "mesh", "torus", "hypercube", "routing", "ecube",
                         "uniform_random", "transpose", "bit_complement", "hotspot",
@@ -473,7 +456,7 @@ TEST_F(CliTest, ListNamesEveryCategory) {
 
 TEST_F(CliTest, TraceWritesVcdAndALayoutWhoseSignalsExist) {
   const fs::path out = dir_ / "tr";
-  const Result r = run_cli(
+  const CliRun r = run_wormsim(
       "run --quiet --trace --set workload=synthetic --set trace.routers=[0,9] --set "
       "simulation.warmup_cycles=0 --set simulation.measure_cycles=300 --out " +
       out.string());
@@ -533,7 +516,7 @@ TEST_F(CliTest, GeneratedLayoutDisplaysEverySignalInGtkwave) {
   ASSERT_EQ(std::system("command -v xvfb-run >/dev/null && command -v gtkwave >/dev/null"), 0)
       << "gtkwave and xvfb-run are needed (scripts/install-deps installs them)";
   const fs::path out = dir_ / "gw";
-  const Result r = run_cli(
+  const CliRun r = run_wormsim(
       "run --quiet --trace --set workload=synthetic --set trace.routers=[5] --set "
       "simulation.warmup_cycles=0 --set simulation.measure_cycles=100 --out " +
       out.string());
@@ -618,7 +601,7 @@ TEST_F(CliTest, LayoutOpensFromAnyDirectoryAtTheFirstFlit) {
       << "gtkwave and xvfb-run are needed (scripts/install-deps installs them)";
   // The default experiment (T3D start-up cost: the first flit leaves hundreds of cycles in).
   const std::string text =
-      shell_output("cd '" + dir_.string() + "' && " + binary() +
+      shell_output("cd '" + dir_.string() + "' && " + wormsim_binary() +
                    " run --quiet --set collective.sample=1 --set collective.message_bytes=[32] "
                    "--set trace.timeline=false --out rel 2>&1; echo EXIT $?");
   ASSERT_NE(text.find("EXIT 0"), std::string::npos) << text;
@@ -647,11 +630,12 @@ TEST_F(CliTest, LayoutOpensFromAnyDirectoryAtTheFirstFlit) {
 // want of mappings). It must complete, verified, in seed 000 Table 3.1's log2(256) + 1 = 9
 // steps, with a peak resident set under 4 GB (the wall time is a benchmark, scripts/bench).
 TEST_F(CliTest, LARGE_EdnBroadcast256x256AllPortOneRootFitsIn4GB) {
-  const Result r = run_cli("run --quiet --out " + dir_.string() +
-                           " --set network.dims=[256,256] --set network.router.port_model=all_port"
-                           " --set collective.algorithms=[edn_broadcast] --set collective.roots=one"
-                           " --set collective.message_bytes=[256] --set trace.enabled=false"
-                           " --set trace.timeline=false");
+  const CliRun r =
+      run_wormsim("run --quiet --out " + dir_.string() +
+                  " --set network.dims=[256,256] --set network.router.port_model=all_port"
+                  " --set collective.algorithms=[edn_broadcast] --set collective.roots=one"
+                  " --set collective.message_bytes=[256] --set trace.enabled=false"
+                  " --set trace.timeline=false");
   rusage usage{};
   ASSERT_EQ(getrusage(RUSAGE_CHILDREN, &usage), 0);
   ASSERT_EQ(r.code, 0) << r.out;

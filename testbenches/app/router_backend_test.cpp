@@ -5,10 +5,10 @@
 // the one that does not apply to this build is skipped, so each CI pass checks its half.
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <string>
 
+#include "cli_test_util.h"
 #include "config_loader.h"
 #include "router_backend.h"
 
@@ -33,22 +33,13 @@ TEST(RouterBackend, RtlWithoutTheRtlBuildIsAConfigErrorNamingKeyAndLine) {
 
 TEST(RouterBackend, CliExitsTwoForRtlWithoutTheRtlBuild) {
   if (rtl_available()) GTEST_SKIP() << "this build has the RTL router";
-  const char* bin = std::getenv("WORMSIM_BIN");
-  ASSERT_NE(bin, nullptr) << "WORMSIM_BIN is set by CTest";
+  ASSERT_NE(std::getenv("WORMSIM_BIN"), nullptr) << "WORMSIM_BIN is set by CTest";
   // The built-in default with RTL routers: the load fails before anything runs or is written.
-  const std::string cmd = std::string(bin) +
-                          " run --quiet --out /nonexistent/wormsim-out"
-                          " --set network.router.implementation=rtl 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  ASSERT_NE(p, nullptr);
-  std::string out;
-  char buf[256];
-  while (std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
-  const int status = pclose(p);
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 2) << out;
-  EXPECT_NE(out.find("network.router.implementation"), std::string::npos) << out;
-  EXPECT_NE(out.find("WORMSIM_RTL=ON"), std::string::npos) << out;
+  const testing::CliRun r = testing::run_wormsim(
+      "run --quiet --out /nonexistent/wormsim-out --set network.router.implementation=rtl");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("network.router.implementation"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("WORMSIM_RTL=ON"), std::string::npos) << r.out;
 }
 
 TEST(RouterBackend, RtlBuildChecksItsLimitsAtLoadTime) {

@@ -8,45 +8,22 @@
 // comparison would prove nothing. Runs the `wormsim` executable (WORMSIM_BIN, set by CTest).
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
-#include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "cli_test_util.h"
+
 namespace {
 
 namespace fs = std::filesystem;
-
-struct Cli {
-  int code = -1;
-  std::string out;
-};
-
-Cli wormsim(const std::string& args) {
-  const char* bin = std::getenv("WORMSIM_BIN");
-  const std::string cmd = std::string(bin != nullptr ? bin : "wormsim") + " " + args + " 2>&1";
-  Cli r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return r;
-  std::array<char, 4096> buf{};
-  while (fgets(buf.data(), static_cast<int>(buf.size()), pipe) != nullptr) r.out += buf.data();
-  const int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
+using wormsim::testing::CliRun;
+using wormsim::testing::read_file;
+using wormsim::testing::run_wormsim;
 
 std::string fmt_args(const std::string& args, int threads, const fs::path& out,
                      const fs::path& log) {
@@ -78,7 +55,7 @@ TEST_P(Threads, ResultsAndFlitLogAreBitIdenticalFor124Threads) {
   for (int threads : {1, 2, 4}) {
     const fs::path out = dir_ / ("t" + std::to_string(threads));
     const fs::path log = dir_ / ("flits" + std::to_string(threads) + ".txt");
-    const Cli r = wormsim(fmt_args(GetParam().args, threads, out, log));
+    const CliRun r = run_wormsim(fmt_args(GetParam().args, threads, out, log));
     ASSERT_EQ(r.code, 0) << threads << " threads: " << r.out;
     std::ifstream in(out / "results.json");
     nlohmann::json j = nlohmann::json::parse(in);
@@ -105,8 +82,8 @@ TEST_P(Threads, ResultsAndFlitLogAreBitIdenticalFor124Threads) {
 // --threads is simulation.threads: a bad value is a config error (exit 2) naming that key.
 TEST(ThreadsOption, BadValueExitsTwoNamingTheKey) {
   for (const char* value : {"300", "-2", "two"}) {
-    const Cli r = wormsim(std::string("run --quiet --threads ") + value + " --out " +
-                          (fs::temp_directory_path() / "wormsim_threads_bad").string());
+    const CliRun r = run_wormsim(std::string("run --quiet --threads ") + value + " --out " +
+                                 (fs::temp_directory_path() / "wormsim_threads_bad").string());
     EXPECT_EQ(r.code, 2) << value << ": " << r.out;
     EXPECT_NE(r.out.find("simulation.threads"), std::string::npos) << r.out;
   }
