@@ -2,6 +2,7 @@
 // written independently of Topology (plain division), so tests can check Topology against them.
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include "topology.h"
@@ -41,6 +42,18 @@ inline int id_of(const std::vector<int>& c, const std::vector<int>& sides) {
     stride *= sides[d];
   }
   return id;
+}
+
+// Directed links of the XY route a -> b on a mesh `side` nodes wide, written independently of
+// RouteCompute: (node, direction) with direction 0..3 = +x, -x, +y, -y; x = id % side is
+// resolved first.
+inline std::vector<std::pair<int, int>> xy_links(int side, NodeId a, NodeId b) {
+  std::vector<std::pair<int, int>> out;
+  int x = static_cast<int>(a) % side, y = static_cast<int>(a) / side;
+  const int tx = static_cast<int>(b) % side, ty = static_cast<int>(b) / side;
+  for (; x != tx; x += tx > x ? 1 : -1) out.emplace_back(x + y * side, tx > x ? 0 : 1);
+  for (; y != ty; y += ty > y ? 1 : -1) out.emplace_back(x + y * side, ty > y ? 2 : 3);
+  return out;
 }
 
 }  // namespace wormsim::testing

@@ -19,22 +19,14 @@
 #include <map>
 #include <set>
 
+#include "topology_test_util.h"
 #include "edn_mesh.h"
 #include "edn_reduction.h"
 
 namespace wormsim::fw {
 namespace {
 
-// Directed links of the XY route a -> b on a mesh `side` nodes wide: (node, direction) with
-// direction 0..3 = +x, -x, +y, -y; x = id % side is resolved first.
-std::vector<std::pair<int, int>> xy_links(int side, NodeId a, NodeId b) {
-  std::vector<std::pair<int, int>> out;
-  int x = static_cast<int>(a) % side, y = static_cast<int>(a) / side;
-  const int tx = static_cast<int>(b) % side, ty = static_cast<int>(b) / side;
-  for (; x != tx; x += tx > x ? 1 : -1) out.emplace_back(x + y * side, tx > x ? 0 : 1);
-  for (; y != ty; y += ty > y ? 1 : -1) out.emplace_back(x + y * side, ty > y ? 2 : 3);
-  return out;
-}
+using wormsim::testing::xy_links;
 
 // Replays `sends` (in step order) from `root`; returns the number of steps.
 int replay(const EdnReduction& p, NodeId root, const std::vector<EdnSend>& sends) {

@@ -27,22 +27,14 @@
 #include <map>
 #include <set>
 
+#include "topology_test_util.h"
 #include "config.h"
 #include "edn_transpose.h"
 
 namespace wormsim::fw {
 namespace {
 
-// Directed links of the XY route a -> b on a side x side mesh: (node, direction) with
-// direction 0..3 = +x, -x, +y, -y; x = id % side is resolved first.
-std::vector<std::pair<int, int>> xy_links(int side, NodeId a, NodeId b) {
-  std::vector<std::pair<int, int>> out;
-  int x = static_cast<int>(a) % side, y = static_cast<int>(a) / side;
-  const int tx = static_cast<int>(b) % side, ty = static_cast<int>(b) / side;
-  for (; x != tx; x += tx > x ? 1 : -1) out.emplace_back(x + y * side, tx > x ? 0 : 1);
-  for (; y != ty; y += ty > y ? 1 : -1) out.emplace_back(x + y * side, ty > y ? 2 : 3);
-  return out;
-}
+using wormsim::testing::xy_links;
 
 NodeId transpose_of(int side, NodeId n) {
   return static_cast<NodeId>(static_cast<int>(n) / side + static_cast<int>(n) % side * side);
