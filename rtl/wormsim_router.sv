@@ -179,6 +179,11 @@ module wormsim_router #(
   end
 
   // ---- input VC buffers ------------------------------------------------------------------
+  // The cycles a flit waits in its buffer before it may compete: pipeline - 1 in the delay
+  // model, none in the staged ones.
+  logic [1:0] pipe_less_one, fifo_delay;
+  assign pipe_less_one = 2'(cfg.pipeline - 3'd1);
+  assign fifo_delay = staged ? 2'd0 : pipe_less_one;
   logic [NumInVc-1:0]        push, pop, front_valid, front_ready;
   logic [NumInVc*EntryW-1:0] front;
   logic [NumInVc*NumBr*CntW-1:0] rd_idx;    // [in VC][slot] the branch's next flit
@@ -191,7 +196,7 @@ module wormsim_router #(
       wormsim_flit_fifo #(.W(EntryW), .Depth(Depth), .NumRd(NumBr)) u_fifo (
         .clk_i, .rst_ni,
         .cap_i(cfg.depth),
-        .delay_i(staged ? 2'd0 : 2'(cfg.pipeline - 3'd1)),
+        .delay_i(fifo_delay),
         .push_i(push[p*NumVcs + v]),
         .data_i({in_br[p*NumBr*BrW +: NumBr*BrW], in_multi[p], in_route[p*RouteW +: RouteW],
                  in_flit[p*FlitW +: FlitW]}),

@@ -49,7 +49,12 @@ module wormsim_router_synth #(
     cfg.vcs = 5'(NumVcs);
     cfg.depth = 9'(Depth);
     cfg.pipeline = 3'(Pipeline);
-    cfg.stages = wormsim_pkg::pipe_e'(3'(Stages));
+    cfg.stages = Stages == 1 ? wormsim_pkg::PipeClassic
+               : Stages == 2 ? wormsim_pkg::PipeLookahead
+               : Stages == 3 ? wormsim_pkg::PipeSpeculative
+               : Stages == 4 ? wormsim_pkg::PipeCombined
+               : Stages == 5 ? wormsim_pkg::PipeLookaheadSpeculative
+               : Stages == 6 ? wormsim_pkg::PipeLookaheadCombined : wormsim_pkg::PipeDelay;
     cfg.alloc = OutputFirst != 0 ? wormsim_pkg::AllocOutputFirst : wormsim_pkg::AllocInputFirst;
     cfg.net_ports = PortW'(NumNet);
     cfg.ejection = PortW'(NumEj);
