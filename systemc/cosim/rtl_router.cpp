@@ -107,7 +107,7 @@ std::array<std::uint32_t, (rtl::kCfgW + 31) / 32> rtl_straps(const Config& confi
   set_bits(w.data(), kCfgDepthLsb, 9, static_cast<std::uint64_t>(rc.buffer_depth));
   set_bits(w.data(), kCfgPipelineLsb, 3, static_cast<std::uint64_t>(rc.pipeline_depth));
   // PipelineModel and pipe_e list the models in the same order (rtl/wormsim_pkg.sv).
-  set_bits(w.data(), kCfgStagesLsb, pkg::kPipeW, static_cast<std::uint64_t>(rc.pipeline));
+  set_bits(w.data(), pkg::kCfgStagesLsb, pkg::kPipeW, static_cast<std::uint64_t>(rc.pipeline));
   set_bits(w.data(), kCfgAllocLsb, pkg::kAllocW,
            static_cast<unsigned>(rc.allocator == AllocatorKind::kSeparableOutputFirst
                                      ? pkg::Alloc::kAllocOutputFirst
