@@ -234,8 +234,8 @@ INSTANTIATE_TEST_SUITE_P(Models, RtlRouterStagedPipeline,
                                            PipelineModel::kSpeculative, PipelineModel::kCombined,
                                            PipelineModel::kLookaheadSpeculative,
                                            PipelineModel::kLookaheadCombined),
-                         [](const ::testing::TestParamInfo<PipelineModel>& info) {
-                           std::string name = to_string(info.param);
+                         [](const ::testing::TestParamInfo<PipelineModel>& param) {
+                           std::string name = to_string(param.param);
                            name.erase(std::remove(name.begin(), name.end(), '_'), name.end());
                            return name;
                          });
