@@ -507,12 +507,12 @@ module wormsim_router #(
     for (int o = 0; o < NumOut; o++) begin
       sa_sel_valid[o] = ns_sel_valid[o];
       sa_sel[o*InW +: InW] = ns_sel[o*InW +: InW];
-      for (int p = 0; p < NumIn; p++)
-        if (!ns_sel_valid[o] && spec_sel_valid[o] && 32'(spec_sel[o*InW +: InW]) == p &&
-            spec_ok[p]) begin
-          sa_sel_valid[o] = 1'b1;
-          sa_sel[o*InW +: InW] = spec_sel[o*InW +: InW];
-        end
+      if (!ns_sel_valid[o] && spec_sel_valid[o])
+        for (int p = 0; p < NumIn; p++)
+          if (32'(spec_sel[o*InW +: InW]) == p && spec_ok[p]) begin
+            sa_sel_valid[o] = 1'b1;
+            sa_sel[o*InW +: InW] = spec_sel[o*InW +: InW];
+          end
     end
   end
 
@@ -626,7 +626,7 @@ module wormsim_router #(
   // ---- the ST pipeline register (staged pipelines) --------------------------------------
   // The flits granted the switch in cycle s leave on their links, and the credits of the
   // slots they freed go upstream, in cycle s + 1 (Router::switch_traversal). The delay model
-  // sends them in cycle s. Cleared when not staged, so a router not clocked keeps none.
+  // sends them in cycle s (the register is then unused and not loaded).
   logic [NumOut-1:0]       st_valid_q;
   logic [NumOut*FlitW-1:0] st_flit_q;
   logic [NumOut*InVcW-1:0] st_src_q;
@@ -639,12 +639,12 @@ module wormsim_router #(
       st_src_q <= '0;
       st_credit_q <= '0;
       st_credit_vc_q <= '0;
-    end else begin
-      st_valid_q <= staged ? sw_valid : '0;
-      st_flit_q <= staged ? sw_flit : '0;
-      st_src_q <= staged ? sw_src : '0;
-      st_credit_q <= staged ? sw_credit : '0;
-      st_credit_vc_q <= staged ? sw_credit_vc : '0;
+    end else if (staged) begin
+      st_valid_q <= sw_valid;
+      st_flit_q <= sw_flit;
+      st_src_q <= sw_src;
+      st_credit_q <= sw_credit;
+      st_credit_vc_q <= sw_credit_vc;
     end
   end
   assign out_valid_o = staged ? st_valid_q : sw_valid;
