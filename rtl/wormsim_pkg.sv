@@ -118,6 +118,20 @@ package wormsim_pkg;
     McTree = 2'd2   // tree replication along the dimension-ordered tree
   } multidest_e;
 
+  // Router pipeline model (systemc/core/config.h PipelineModel, same order): PipeDelay holds
+  // every flit pipeline - 1 cycles in its buffer; the others are staged (docs/rtl.md, "Staged
+  // pipelines"): an RC stage unless lookahead, SA a cycle after VA unless combined, a
+  // speculative SA during VA when speculative, and switch traversal a stage of its own.
+  typedef enum logic [2:0] {
+    PipeDelay                = 3'd0,
+    PipeClassic              = 3'd1,
+    PipeLookahead            = 3'd2,
+    PipeSpeculative          = 3'd3,
+    PipeCombined             = 3'd4,
+    PipeLookaheadSpeculative = 3'd5,
+    PipeLookaheadCombined    = 3'd6
+  } pipe_e;
+
   typedef struct packed {
     multidest_e                     multidest;
     logic                           sync_replication;  // a flit goes to all branches at once
@@ -132,6 +146,7 @@ package wormsim_pkg;
     logic [4:0]                     vcs;          // VCs in use (1..NumVcs)
     logic [8:0]                     depth;        // flit buffer depth in use (credits)
     logic [2:0]                     pipeline;     // pipeline depth 1..4
+    pipe_e                          stages;       // pipeline model
     alloc_e                         alloc;
     logic [PortW-1:0]               net_ports;    // network ports in use (informational, waves)
     logic [PortW-1:0]               ejection;     // ejection channels in use

@@ -133,6 +133,21 @@ module wormsim_router #(
     assign out_credit_vc = out_credit_vc_i;
   end
 
+  // ---- pipeline model (cfg.stages; docs/rtl.md, "Staged pipelines") ----------------------
+  // staged: flits are eligible from their buffer write and cross the switch in the cycle after
+  // SA (the ST register below); rc_stage: a head spends a cycle in RC before VA (not with
+  // lookahead routing); va_sa_gap: SA a cycle after the VA grant (not when combined);
+  // speculative: heads bid for the switch during VA, in an allocator of their own.
+  logic staged, rc_stage, va_sa_gap, speculative;
+  assign staged = cfg.stages != wormsim_pkg::PipeDelay;
+  assign rc_stage = cfg.stages == wormsim_pkg::PipeClassic ||
+                    cfg.stages == wormsim_pkg::PipeSpeculative ||
+                    cfg.stages == wormsim_pkg::PipeCombined;
+  assign va_sa_gap = staged && cfg.stages != wormsim_pkg::PipeCombined &&
+                     cfg.stages != wormsim_pkg::PipeLookaheadCombined;
+  assign speculative = cfg.stages == wormsim_pkg::PipeSpeculative ||
+                       cfg.stages == wormsim_pkg::PipeLookaheadSpeculative;
+
   // ---- routing at buffer write (one per input port) ---------------------------------------
   logic [MaxNodes*wormsim_pkg::MaxDims*wormsim_pkg::CoordW-1:0] node_coord;
   logic [MaxNodes*PortW-1:0]   node_port;
@@ -164,6 +179,11 @@ module wormsim_router #(
   end
 
   // ---- input VC buffers ------------------------------------------------------------------
+  // The cycles a flit waits in its buffer before it may compete: pipeline - 1 in the delay
+  // model, none in the staged ones.
+  logic [1:0] pipe_less_one, fifo_delay;
+  assign pipe_less_one = 2'(cfg.pipeline - 3'd1);
+  assign fifo_delay = staged ? 2'd0 : pipe_less_one;
   logic [NumInVc-1:0]        push, pop, front_valid, front_ready;
   logic [NumInVc*EntryW-1:0] front;
   logic [NumInVc*NumBr*CntW-1:0] rd_idx;    // [in VC][slot] the branch's next flit
@@ -176,7 +196,7 @@ module wormsim_router #(
       wormsim_flit_fifo #(.W(EntryW), .Depth(Depth), .NumRd(NumBr)) u_fifo (
         .clk_i, .rst_ni,
         .cap_i(cfg.depth),
-        .delay_i(2'(cfg.pipeline - 3'd1)),
+        .delay_i(fifo_delay),
         .push_i(push[p*NumVcs + v]),
         .data_i({in_br[p*NumBr*BrW +: NumBr*BrW], in_multi[p], in_route[p*RouteW +: RouteW],
                  in_flit[p*FlitW +: FlitW]}),
@@ -200,6 +220,9 @@ module wormsim_router #(
   logic [NumInVc*VcIdxW-1:0]   out_vc_q, out_vc_d;
   logic [NumOutVc-1:0]         own_q, own_d;
   logic [NumOutVc*InVcW-1:0]   owner_q, owner_d;
+  // Staged pipelines with an RC stage: the head at the front of this idle VC has had its RC
+  // cycle (it may bid for VA). Set in the cycle an idle VC shows a head, cleared by its VA grant.
+  logic [NumInVc-1:0]          routed_q, routed_d;
   // Replicating worms: per input VC, and per branch slot [in VC][slot].
   logic [NumInVc-1:0]             rep_q, rep_d;
   logic [NumInVc*NumBr-1:0]       br_exist_q, br_exist_d, br_live_q, br_live_d;
@@ -218,7 +241,8 @@ module wormsim_router #(
   logic [NumOutVc-1:0]             rva_taken;
   always_comb begin
     for (int i = 0; i < NumInVc; i++) begin
-      rva_req[i] = front_valid[i] && front_ready[i] && !active_q[i] && front[i*EntryW + MultiLsb];
+      rva_req[i] = front_valid[i] && front_ready[i] && !active_q[i] && front[i*EntryW + MultiLsb] &&
+                   (!rc_stage || routed_q[i]);
       for (int b = 0; b < NumBr; b++) begin
         rva_br[i*NumBr + b] = front[i*EntryW + BrLsb + b*BrW + BrValidLsb];
         rva_route[(i*NumBr + b)*RouteW +: RouteW] = front[i*EntryW + BrLsb + b*BrW + BrRouteLsb +: RouteW];
@@ -278,7 +302,8 @@ module wormsim_router #(
     va_cand = '0;
     for (int i = 0; i < NumInVc; i++) begin
       r = front[i*EntryW + RouteLsb +: RouteW];
-      va_req[i] = front_valid[i] && front_ready[i] && !active_q[i] && !front[i*EntryW + MultiLsb];
+      va_req[i] = front_valid[i] && front_ready[i] && !active_q[i] && !front[i*EntryW + MultiLsb] &&
+                  (!rc_stage || routed_q[i]);
       if (va_req[i]) begin
         for (int v = 0; v < NumVcs; v++)
           vcs[v] = 32'(v) >= 32'(r[wormsim_pkg::RouteVcLoLsb +: 5]) &&
@@ -301,12 +326,10 @@ module wormsim_router #(
   );
 
   // The output VC each input VC holds this cycle, including grants made this cycle.
-  logic [NumInVc-1:0]        hold;
   logic [NumInVc*PortW-1:0]      hold_port;
   logic [NumInVc*VcIdxW-1:0] hold_vc;
   always_comb begin
     for (int i = 0; i < NumInVc; i++) begin
-      hold[i] = active_q[i] || va_gnt[i];
       hold_port[i*PortW +: PortW] = active_q[i] ? out_port_q[i*PortW +: PortW]
                                         : PortW'(32'(va_gnt_out[i*OutVcW +: OutVcW]) / NumVcs);
       hold_vc[i*VcIdxW +: VcIdxW] = active_q[i] ? out_vc_q[i*VcIdxW +: VcIdxW]
@@ -371,7 +394,8 @@ module wormsim_router #(
     for (int j = 0; j < NumInVc*NumBr; j++) begin
       rsa_live[j] = live_now[j];
       rsa_port[j*PortW +: PortW] = port_now[j*PortW +: PortW];
-      rsa_ok[j] = live_now[j] && rd_valid[j] && rd_ready[j] &&
+      // With a VA-to-SA gap a worm granted its VCs this cycle sends from the next.
+      rsa_ok[j] = live_now[j] && rd_valid[j] && rd_ready[j] && (rep_q[j / NumBr] || !va_sa_gap) &&
                   cr_avail[32'(port_now[j*PortW +: PortW])*NumVcs + 32'(vc_now[j*VcIdxW +: VcIdxW])];
     end
   end
@@ -394,22 +418,103 @@ module wormsim_router #(
     for (int i = 0; i < NumInVc; i++) begin
       sa_want[i*OutW +: OutW] = OutW'(hold_port[i*PortW +: PortW]);
       // Single-output flits compete for the input and output ports the replicas left free.
-      sa_req[i] = hold[i] && !rep_now[i] && front_valid[i] && front_ready[i] &&
+      sa_req[i] = (active_q[i] || (va_gnt[i] && !va_sa_gap)) && !rep_now[i] && front_valid[i] &&
+                  front_ready[i] &&
                   cr_avail[32'(hold_port[i*PortW +: PortW])*NumVcs + 32'(hold_vc[i*VcIdxW +: VcIdxW])] &&
                   !r_in_taken[i / NumVcs] && !r_out_taken[OutW'(hold_port[i*PortW +: PortW])];
     end
   end
 
+  logic [NumIn-1:0]          ns_gnt;
+  logic [NumIn*VcIdxW-1:0]   ns_gnt_vc;
+  logic [NumOut-1:0]         ns_sel_valid;
+  logic [NumOut*InW-1:0]     ns_sel;
   wormsim_sw_alloc #(.NumIn(NumIn), .NumOut(NumOut), .NumVcs(NumVcs)) u_sw_alloc (
     .clk_i, .rst_ni,
     .kind_i(cfg.alloc),
     .req_i(sa_req),
     .want_i(sa_want),
-    .gnt_o(sa_gnt),
-    .gnt_vc_o(sa_gnt_vc),
-    .sel_valid_o(sa_sel_valid),
-    .sel_o(sa_sel)
+    .gnt_o(ns_gnt),
+    .gnt_vc_o(ns_gnt_vc),
+    .sel_valid_o(ns_sel_valid),
+    .sel_o(ns_sel)
   );
+
+  // ---- speculative switch allocation (speculative pipelines) -----------------------------
+  // Every head bidding for VA bids for the switch too, for the lowest port of its route with
+  // a VC of its route that nobody held at the start of the cycle (systemc/router/router.cpp
+  // collect_speculative_request), in a second allocator with round-robin state of its own.
+  // Its grants stand only on input and output ports that neither the allocator above nor a
+  // replicating worm granted, and only if VA gave the head an output VC on that port with a
+  // credit (Router::grant_speculative).
+  logic [NumInVc-1:0]        spec_req;
+  logic [NumInVc*OutW-1:0]   spec_want;
+  always_comb begin
+    logic [NumOutVc-1:0] free;
+    free = '0;
+    spec_req = '0;
+    spec_want = '0;
+    for (int i = 0; i < NumInVc; i++)
+      if (speculative && va_req[i]) begin
+        free = va_cand[i*NumOutVc +: NumOutVc] & ~own_q;
+        spec_req[i] = free != '0;
+        for (int o = NumOut - 1; o >= 0; o--)
+          if (free[o*NumVcs +: NumVcs] != '0) spec_want[i*OutW +: OutW] = OutW'(o);
+      end
+  end
+
+  logic [NumIn-1:0]          spec_gnt, spec_ok;
+  logic [NumIn*VcIdxW-1:0]   spec_gnt_vc;
+  logic [NumOut-1:0]         spec_sel_valid;
+  logic [NumOut*InW-1:0]     spec_sel;
+  wormsim_sw_alloc #(.NumIn(NumIn), .NumOut(NumOut), .NumVcs(NumVcs)) u_spec_alloc (
+    .clk_i, .rst_ni,
+    .kind_i(cfg.alloc),
+    .req_i(spec_req),
+    .want_i(spec_want),
+    .gnt_o(spec_gnt),
+    .gnt_vc_o(spec_gnt_vc),
+    .sel_valid_o(spec_sel_valid),
+    .sel_o(spec_sel)
+  );
+
+  // The input VC and output port of each speculative grant, by compares (see the crossbar
+  // input selection below), and whether it stands.
+  always_comb begin
+    int i;
+    int o;
+    i = 0;
+    o = 0;
+    spec_ok = '0;
+    for (int p = 0; p < NumIn; p++)
+      for (int v = 0; v < NumVcs; v++)
+        if (spec_gnt[p] && 32'(spec_gnt_vc[p*VcIdxW +: VcIdxW]) == v) begin
+          i = p * NumVcs + v;
+          o = 32'(spec_want[i*OutW +: OutW]);
+          spec_ok[p] = !ns_gnt[p] && !r_in_taken[p] && va_gnt[i] &&
+                       32'(hold_port[i*PortW +: PortW]) == o && !ns_sel_valid[o] &&
+                       !r_out_taken[o] && cr_avail[o*NumVcs + 32'(hold_vc[i*VcIdxW +: VcIdxW])];
+        end
+  end
+
+  // The grants: the allocator's, then the speculative ones that stand.
+  always_comb begin
+    for (int p = 0; p < NumIn; p++) begin
+      sa_gnt[p] = ns_gnt[p] || spec_ok[p];
+      sa_gnt_vc[p*VcIdxW +: VcIdxW] = ns_gnt[p] ? ns_gnt_vc[p*VcIdxW +: VcIdxW]
+                                                : spec_gnt_vc[p*VcIdxW +: VcIdxW];
+    end
+    for (int o = 0; o < NumOut; o++) begin
+      sa_sel_valid[o] = ns_sel_valid[o];
+      sa_sel[o*InW +: InW] = ns_sel[o*InW +: InW];
+      if (!ns_sel_valid[o] && spec_sel_valid[o])
+        for (int p = 0; p < NumIn; p++)
+          if (32'(spec_sel[o*InW +: InW]) == p && spec_ok[p]) begin
+            sa_sel_valid[o] = 1'b1;
+            sa_sel[o*InW +: InW] = spec_sel[o*InW +: InW];
+          end
+    end
+  end
 
   // ---- switch traversal ----------------------------------------------------------------------
   // Input VC index (port * NumVcs + vc) of the flit input port p sends this cycle.
@@ -437,6 +542,8 @@ module wormsim_router #(
   // VCs, not by a part select at a run-time index: yosys 0.23 maps that to a shifter over
   // all buffer fronts per port (docs/rtl.md, "Wide reads through compares").
   logic [NumIn*FlitW-1:0] xbar_in;
+  logic [NumIn-1:0]       sw_credit;     // [in] the slot freed this cycle ...
+  logic [NumIn*VcW-1:0]   sw_credit_vc;  // [in] ... on this VC
   always_comb begin
     int i;
     i = 0;
@@ -450,12 +557,12 @@ module wormsim_router #(
           xbar_in[p*FlitW + wormsim_pkg::FlitVcLsb +: VcW] = VcW'(hold_vc[i*VcIdxW +: VcIdxW]);
           if (sa_gnt[p]) pop[i] = 1'b1;
         end
-      in_credit_o[p] = sa_gnt[p];
-      in_credit_vc_o[p*VcW +: VcW] = VcW'(sa_gnt_vc[p*VcIdxW +: VcIdxW]);
+      sw_credit[p] = sa_gnt[p];
+      sw_credit_vc[p*VcW +: VcW] = VcW'(sa_gnt_vc[p*VcIdxW +: VcIdxW]);
       for (int v = 0; v < NumVcs; v++)
         if (rpop[p*NumVcs + v]) begin
-          in_credit_o[p] = 1'b1;
-          in_credit_vc_o[p*VcW +: VcW] = VcW'(v);
+          sw_credit[p] = 1'b1;
+          sw_credit_vc[p*VcW +: VcW] = VcW'(v);
           pop[p*NumVcs + v] = 1'b1;
         end
     end
@@ -493,12 +600,17 @@ module wormsim_router #(
         end
   end
 
+  // The flits that cross the switch (delay model) or enter the ST register (staged) this
+  // cycle; they take their output VC's credit now.
+  logic [NumOut-1:0]       sw_valid;
+  logic [NumOut*FlitW-1:0] sw_flit;
+  logic [NumOut*InVcW-1:0] sw_src;
   always_comb begin
     for (int o = 0; o < NumOut; o++) begin
-      out_valid_o[o] = xbar_valid[o] || rep_valid[o];
-      out_flit_o[o*FlitW +: FlitW] = rep_valid[o] ? rep_flit[o*FlitW +: FlitW]
-                                                  : xbar_out[o*FlitW +: FlitW];
-      out_src_o[o*InVcW +: InVcW] =
+      sw_valid[o] = xbar_valid[o] || rep_valid[o];
+      sw_flit[o*FlitW +: FlitW] = rep_valid[o] ? rep_flit[o*FlitW +: FlitW]
+                                               : xbar_out[o*FlitW +: FlitW];
+      sw_src[o*InVcW +: InVcW] =
           rep_valid[o] ? rep_src[o*InVcW +: InVcW]
                        : InVcW'(granted_vc(sa_gnt_vc, 32'(sa_sel[o*InW +: InW])));
     end
@@ -508,8 +620,38 @@ module wormsim_router #(
     for (int o = 0; o < NumOut; o++)
       for (int v = 0; v < NumVcs; v++)
         cr_take[o*NumVcs + v] =
-            out_valid_o[o] && 32'(out_flit_o[o*FlitW + wormsim_pkg::FlitVcLsb +: VcW]) == v;
+            sw_valid[o] && 32'(sw_flit[o*FlitW + wormsim_pkg::FlitVcLsb +: VcW]) == v;
   end
+
+  // ---- the ST pipeline register (staged pipelines) --------------------------------------
+  // The flits granted the switch in cycle s leave on their links, and the credits of the
+  // slots they freed go upstream, in cycle s + 1 (Router::switch_traversal). The delay model
+  // sends them in cycle s (the register is then unused and not loaded).
+  logic [NumOut-1:0]       st_valid_q;
+  logic [NumOut*FlitW-1:0] st_flit_q;
+  logic [NumOut*InVcW-1:0] st_src_q;
+  logic [NumIn-1:0]        st_credit_q;
+  logic [NumIn*VcW-1:0]    st_credit_vc_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      st_valid_q <= '0;
+      st_flit_q <= '0;
+      st_src_q <= '0;
+      st_credit_q <= '0;
+      st_credit_vc_q <= '0;
+    end else if (staged) begin
+      st_valid_q <= sw_valid;
+      st_flit_q <= sw_flit;
+      st_src_q <= sw_src;
+      st_credit_q <= sw_credit;
+      st_credit_vc_q <= sw_credit_vc;
+    end
+  end
+  assign out_valid_o = staged ? st_valid_q : sw_valid;
+  assign out_flit_o = staged ? st_flit_q : sw_flit;
+  assign out_src_o = staged ? st_src_q : sw_src;
+  assign in_credit_o = staged ? st_credit_q : sw_credit;
+  assign in_credit_vc_o = staged ? st_credit_vc_q : sw_credit_vc;
 
   // ---- next state ----------------------------------------------------------------------------
   always_comb begin
@@ -596,8 +738,15 @@ module wormsim_router #(
       end
   end
 
+  // An idle VC showing a head without a VA grant has had its RC cycle by the next.
+  always_comb begin
+    for (int i = 0; i < NumInVc; i++)
+      routed_d[i] = rc_stage && front_valid[i] && !active_q[i] && !va_gnt[i] && !rva_gnt[i];
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      routed_q <= '0;
       active_q <= '0;
       out_port_q <= '0;
       out_vc_q <= '0;
@@ -612,6 +761,7 @@ module wormsim_router #(
       br_dst_q <= '0;
       br_mpos_q <= '0;
     end else begin
+      routed_q <= routed_d;
       active_q <= active_d;
       out_port_q <= out_port_d;
       out_vc_q <= out_vc_d;

@@ -12,6 +12,7 @@ module wormsim_router_synth #(
   parameter int unsigned AllPort = 0,      // 1: eject on the arrival direction
   parameter int unsigned OutputFirst = 0,  // 1: output-first separable allocators
   parameter int unsigned Pipeline = 1,
+  parameter int unsigned Stages = 0,       // wormsim_pkg::pipe_e (0: the delay model)
   parameter int unsigned Multidest = 0,    // 0 none, 1 path, 2 tree (wormsim_pkg::multidest_e)
   parameter int unsigned SyncReplication = 0,
   localparam int unsigned NumIn = NumNet + NumInj,
@@ -48,6 +49,12 @@ module wormsim_router_synth #(
     cfg.vcs = 5'(NumVcs);
     cfg.depth = 9'(Depth);
     cfg.pipeline = 3'(Pipeline);
+    cfg.stages = Stages == 1 ? wormsim_pkg::PipeClassic
+               : Stages == 2 ? wormsim_pkg::PipeLookahead
+               : Stages == 3 ? wormsim_pkg::PipeSpeculative
+               : Stages == 4 ? wormsim_pkg::PipeCombined
+               : Stages == 5 ? wormsim_pkg::PipeLookaheadSpeculative
+               : Stages == 6 ? wormsim_pkg::PipeLookaheadCombined : wormsim_pkg::PipeDelay;
     cfg.alloc = OutputFirst != 0 ? wormsim_pkg::AllocOutputFirst : wormsim_pkg::AllocInputFirst;
     cfg.net_ports = PortW'(NumNet);
     cfg.ejection = PortW'(NumEj);

@@ -19,8 +19,8 @@ module wormsim_rr_arbiter #(
   function automatic logic [IdxW*N-1:0] idx_masks();
     idx_masks = '0;
     for (int b = 0; b < IdxW; b++)
-      for (int i = 0; i < N; i++)
-        if (((i >> b) & 1) != 0) idx_masks[b*N + i] = 1'b1;
+      for (int n = 0; n < N; n++)
+        if (((n >> b) & 1) != 0) idx_masks[b*N + n] = 1'b1;
   endfunction
   localparam logic [IdxW*N-1:0] IdxMask = idx_masks();
 

@@ -53,21 +53,24 @@ module wormsim_sw_alloc #(
 
   assign if_in_req = input_first ? req_i : '0;
 
+  // The request matrices, visiting only requesting inputs (an allocator without requests,
+  // such as the speculative one outside speculative pipelines, costs little to evaluate).
   always_comb begin
-    for (int o = 0; o < NumOut; o++)
-      for (int i = 0; i < NumIn; i++)
-        if_out_req[o*NumIn + i] =
-            if_in_valid[i] && 32'(want(want_i, i, 32'(if_in_pick[i*VcIdxW +: VcIdxW]))) == 32'(o);
+    if_out_req = '0;
+    for (int i = 0; i < NumIn; i++)
+      if (if_in_valid[i])
+        for (int o = 0; o < NumOut; o++)
+          if (32'(want(want_i, i, 32'(if_in_pick[i*VcIdxW +: VcIdxW]))) == 32'(o))
+            if_out_req[o*NumIn + i] = 1'b1;
   end
 
   always_comb begin
-    for (int o = 0; o < NumOut; o++)
-      for (int i = 0; i < NumIn; i++) begin
-        of_out_req[o*NumIn + i] = 1'b0;
-        for (int v = 0; v < NumVcs; v++)
-          if (!input_first && req_i[i*NumVcs + v] && 32'(want(want_i, i, v)) == 32'(o))
-            of_out_req[o*NumIn + i] = 1'b1;
-      end
+    of_out_req = '0;
+    for (int i = 0; i < NumIn; i++)
+      for (int v = 0; v < NumVcs; v++)
+        if (!input_first && req_i[i*NumVcs + v])
+          for (int o = 0; o < NumOut; o++)
+            if (32'(want(want_i, i, v)) == 32'(o)) of_out_req[o*NumIn + i] = 1'b1;
   end
 
   always_comb begin

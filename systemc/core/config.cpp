@@ -555,12 +555,6 @@ void Config::validate() const {
                         "pipeline_depth: {} (got {})",
                         to_string(r.pipeline), pipeline_stages(r.pipeline),
                         pipeline_stages(r.pipeline), r.pipeline_depth));
-  // The RTL router (rtl/wormsim_router.sv) implements the delay model only (issue 22).
-  if (r.implementation == RouterImplementation::kRtl)
-    require(r.pipeline == PipelineModel::kDelay, "network.router.pipeline",
-            fmt::format("the RTL router (network.router.implementation rtl) models the pipeline "
-                        "as a per-flit delay only; use delay, or implementation systemc (got {})",
-                        to_string(r.pipeline)));
   require(r.link_latency >= 1 && r.link_latency <= 64, "network.router.link_latency",
           fmt::format("must be in 1..64 cycles (got {})", r.link_latency));
   require(r.credit_latency >= 1 && r.credit_latency <= 64, "network.router.credit_latency",

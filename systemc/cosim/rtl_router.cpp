@@ -106,6 +106,8 @@ std::array<std::uint32_t, (rtl::kCfgW + 31) / 32> rtl_straps(const Config& confi
   set_bits(w.data(), kCfgVcsLsb, 5, static_cast<std::uint64_t>(rc.vcs));
   set_bits(w.data(), kCfgDepthLsb, 9, static_cast<std::uint64_t>(rc.buffer_depth));
   set_bits(w.data(), kCfgPipelineLsb, 3, static_cast<std::uint64_t>(rc.pipeline_depth));
+  // PipelineModel and pipe_e list the models in the same order (rtl/wormsim_pkg.sv).
+  set_bits(w.data(), pkg::kCfgStagesLsb, pkg::kPipeW, static_cast<std::uint64_t>(rc.pipeline));
   set_bits(w.data(), kCfgAllocLsb, pkg::kAllocW,
            static_cast<unsigned>(rc.allocator == AllocatorKind::kSeparableOutputFirst
                                      ? pkg::Alloc::kAllocOutputFirst
@@ -122,6 +124,21 @@ std::array<std::uint32_t, (rtl::kCfgW + 31) / 32> rtl_straps(const Config& confi
   return w;
 }
 
+namespace {
+// The parameters of the C++ side of an RTL router, which mirrors the RTL's buffers and sends
+// the flits and credits the RTL puts out. Under a staged pipeline the RTL runs the stages,
+// the ST register included (docs/rtl.md, "Staged pipelines"): its flits are eligible from their
+// buffer write and leave when the RTL puts them out, so the mirror runs as a delay model
+// without delay.
+RouterParams mirror_params(RouterParams params) {
+  if (params.pipeline != PipelineModel::kDelay) {
+    params.pipeline = PipelineModel::kDelay;
+    params.pipeline_depth = 1;
+  }
+  return params;
+}
+}  // namespace
+
 std::shared_ptr<VerilatedContext> make_rtl_context(bool tracing) {
   auto context = std::make_shared<VerilatedContext>();
   // Assertion failures set gotError() instead of exiting; step() turns them into exceptions.
@@ -136,7 +153,7 @@ RtlRouter::RtlRouter(const sc_core::sc_module_name& name, const RouterParams& pa
                      const MulticastTable* table, const Config& config, const Topology& topology,
                      std::shared_ptr<VerilatedContext> context, const std::string& fst_file,
                      std::uint64_t period_ps)
-    : Router(name, params, route_compute, multicast),
+    : Router(name, mirror_params(params), route_compute, multicast),
       layout_(params.layout),
       rtl_net_(rtl::rtl_build_ports(params.layout.network,
                                     std::max(params.layout.injection, params.layout.ejection))),

@@ -568,6 +568,94 @@ TEST(RtlEquivalence, SynchronousAndAsynchronousReplicationDiffer) {
   EXPECT_GT(r.comparison.mismatches, 0u);
 }
 
+// Staged pipeline models (network.router.pipeline; docs/rtl.md, "Staged pipelines"): RC, VA
+// and SA stages per input VC, the ST register, speculative SA. Every model on a contended 4x4
+// mesh (some with two VCs, so heads wait in VA and speculation misses), then tree and path
+// worms under the classic and the speculative models.
+Config staged(Config c, PipelineModel model) {
+  c.network.router.pipeline = model;
+  c.network.router.pipeline_depth = pipeline_stages(model);
+  return c;
+}
+
+TEST(RtlEquivalence, StagedClassicMesh4x4) {
+  Config c = staged(loaded(testing::mesh_config({4, 4}), 0.3), PipelineModel::kClassic);
+  c.network.router.port_model = PortModel::kOnePort;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, StagedLookaheadMesh4x4TwoVcsOutputFirst) {
+  Config c = staged(loaded(testing::mesh_config({4, 4}), 0.3), PipelineModel::kLookahead);
+  c.network.router.vcs = 2;
+  c.network.router.allocator = AllocatorKind::kSeparableOutputFirst;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, StagedSpeculativeMesh4x4TwoVcs) {
+  Config c = staged(loaded(testing::mesh_config({4, 4}), 0.3), PipelineModel::kSpeculative);
+  c.network.router.vcs = 2;
+  c.network.router.port_model = PortModel::kOnePort;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, StagedSpeculativeMesh4x4AllPortOutputFirst) {
+  Config c = staged(loaded(testing::mesh_config({4, 4}), 0.4), PipelineModel::kSpeculative);
+  c.network.router.port_model = PortModel::kAllPort;
+  c.network.router.allocator = AllocatorKind::kSeparableOutputFirst;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, StagedCombinedMesh4x4ShallowBuffers) {
+  Config c = staged(loaded(testing::mesh_config({4, 4}), 0.3), PipelineModel::kCombined);
+  c.network.router.buffer_depth = 2;
+  c.network.router.credit_latency = 2;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, StagedLookaheadSpeculativeMesh4x4TwoVcs) {
+  Config c =
+      staged(loaded(testing::mesh_config({4, 4}), 0.3), PipelineModel::kLookaheadSpeculative);
+  c.network.router.vcs = 2;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, StagedLookaheadCombinedMesh4x4OnePort) {
+  Config c = staged(loaded(testing::mesh_config({4, 4}), 0.3), PipelineModel::kLookaheadCombined);
+  c.network.router.port_model = PortModel::kOnePort;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, StagedClassicTreeWormsAsynchronous) {
+  Config c = staged(multidest(testing::mesh_config({4, 4}), MultidestMode::kTree,
+                              Replication::kAsynchronous, 0.1, 6),
+                    PipelineModel::kClassic);
+  c.network.router.port_model = PortModel::kAllPort;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, StagedClassicPathWormsSynchronous) {
+  Config c = staged(multidest(testing::mesh_config({4, 4}), MultidestMode::kPath,
+                              Replication::kSynchronous, 0.12),
+                    PipelineModel::kClassic);
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, StagedSpeculativeTreeWormsSynchronous) {
+  Config c = staged(multidest(testing::mesh_config({4, 4}), MultidestMode::kTree,
+                              Replication::kSynchronous, 0.1, 6),
+                    PipelineModel::kSpeculative);
+  c.network.router.port_model = PortModel::kOnePort;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, StagedLookaheadSpeculativePathWormsAsynchronous) {
+  Config c = staged(multidest(testing::mesh_config({4, 4}), MultidestMode::kPath,
+                              Replication::kAsynchronous, 0.12),
+                    PipelineModel::kLookaheadSpeculative);
+  c.network.router.vcs = 2;
+  expect_equivalent(c, as_rtl(c));
+}
+
 // Config::validate() and then the RTL build's limits (cosim/rtl_limits.h), as a run checks them.
 void validate_rtl(const Config& c) {
   c.validate();

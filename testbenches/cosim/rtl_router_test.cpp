@@ -1,7 +1,8 @@
 // Router-level testbench of the Verilated RTL router (rtl/wormsim_router.sv) driven directly,
 // without a network: timing of one worm through the router against the closed formula of
 // docs/timing-model.md (a flit arriving in cycle t leaves in cycle t + pipeline_depth - 1,
-// its slot is credited upstream in the same cycle), and two worms sharing an output port on
+// its slot is credited upstream in the same cycle; under a staged pipeline model, t +
+// stages - 1), and two worms sharing an output port on
 // different VCs, interleaved flit by flit. With `+trace` on the command line each test writes
 // an FST waveform (rtl_router_<test>.fst in $WORMSIM_TRACE_DIR or the working directory),
 // which traces/rtl_router.gtkw displays.
@@ -9,6 +10,7 @@
 
 #include <systemc>
 
+#include <algorithm>
 #include <cstdlib>
 #include <deque>
 #include <map>
@@ -47,9 +49,10 @@ struct Departure {
 // One router of a 4x4 mesh (node 5 = (1,1)), one-port, 4 VCs, depth 4.
 class RouterBench {
  public:
-  explicit RouterBench(int pipeline, int vcs = 4) {
+  explicit RouterBench(int pipeline, int vcs = 4, PipelineModel model = PipelineModel::kDelay) {
     config_.network.topology.dims = {4, 4};
     config_.network.router.pipeline_depth = pipeline;
+    config_.network.router.pipeline = model;
     config_.network.router.vcs = vcs;
     config_.network.router.port_model = PortModel::kOnePort;
     Topology topology(config_.network.topology);
@@ -201,6 +204,41 @@ TEST_P(RtlRouterPipeline, WormLeavesPipelineDepthMinusOneCyclesAfterArrival) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Depths, RtlRouterPipeline, ::testing::Values(1, 2, 3, 4));
+
+class RtlRouterStagedPipeline : public ::testing::TestWithParam<PipelineModel> {};
+
+// Staged models at zero load (docs/rtl.md, "Staged pipelines"): a head passes one stage per
+// cycle (RC unless lookahead, VA, SA, with VA and SA in one when combined or when the
+// speculative SA succeeds, as it does on an idle router) and crosses the switch in the cycle
+// after SA, so it leaves pipeline_stages - 1 cycles after its buffer write; the body flits
+// follow one per cycle, each as many cycles after its own arrival.
+TEST_P(RtlRouterStagedPipeline, WormLeavesStagesMinusOneCyclesAfterArrival) {
+  const PipelineModel model = GetParam();
+  const int stages = pipeline_stages(model);
+  RouterBench tb(stages, 4, model);
+  tb.offer(kInjection, 0, 5, 7, 6, 42);
+  for (int c = 0; c < 30; ++c) tb.cycle();
+  ASSERT_EQ(tb.departures().size(), 6u);
+  for (std::size_t i = 0; i < 6; ++i) {
+    const Departure& d = tb.departures()[i];
+    EXPECT_EQ(d.port, 0);
+    EXPECT_EQ(d.flit.index, i);
+    EXPECT_EQ(d.cycle, tb.arrivals()[i].cycle + stages - 1) << "flit " << i;
+  }
+  EXPECT_EQ(tb.arrivals().back().cycle, 5);
+  EXPECT_EQ(tb.upstream_credits(kInjection, 0), 4);
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, RtlRouterStagedPipeline,
+                         ::testing::Values(PipelineModel::kClassic, PipelineModel::kLookahead,
+                                           PipelineModel::kSpeculative, PipelineModel::kCombined,
+                                           PipelineModel::kLookaheadSpeculative,
+                                           PipelineModel::kLookaheadCombined),
+                         [](const ::testing::TestParamInfo<PipelineModel>& param) {
+                           std::string name = to_string(param.param);
+                           name.erase(std::remove(name.begin(), name.end(), '_'), name.end());
+                           return name;
+                         });
 
 // A worm for the local node takes the ejection channel.
 TEST(RtlRouter, WormForThisNodeIsEjected) {
