@@ -131,6 +131,8 @@ nlohmann::json results_json(const Network& net, const RunInfo& info) {
   j["clock_period_ns"] = net.config().network.clock_period_ns;
   j["flits"] = {{"injected", st.flits_injected()},
                 {"ejected", st.flits_ejected()},
+                {"replicated", st.flits_replicated()},
+                {"stripped", st.flits_stripped()},
                 {"in_flight", st.flits_in_flight()}};
   j["packets"] = {{"created", st.packets_created()},
                   {"delivered", st.packets_delivered()},

@@ -40,8 +40,12 @@ constexpr NameTable<Replication, 2> kReplicationNames{
     {{Replication::kSynchronous, "synchronous"}, {Replication::kAsynchronous, "asynchronous"}}};
 constexpr NameTable<ReplicationFlow, 2> kReplicationFlowNames{
     {{ReplicationFlow::kWormhole, "wormhole"}, {ReplicationFlow::kCutThrough, "cut_through"}}};
-constexpr NameTable<HeaderEncoding, 2> kEncodingNames{
-    {{HeaderEncoding::kAddressList, "address_list"}, {HeaderEncoding::kBitString, "bit_string"}}};
+constexpr NameTable<HeaderEncoding, 3> kEncodingNames{
+    {{HeaderEncoding::kAddressList, "address_list"},
+     {HeaderEncoding::kBitString, "bit_string"},
+     {HeaderEncoding::kAddressFlits, "address_flits"}}};
+constexpr NameTable<PathIr, 2> kPathIrNames{
+    {{PathIr::kFull, "full"}, {PathIr::kMinimal, "minimal"}}};
 constexpr NameTable<EcubeOrder, 2> kEcubeNames{
     {{EcubeOrder::kHighToLow, "high_to_low"}, {EcubeOrder::kLowToHigh, "low_to_high"}}};
 constexpr NameTable<PortModel, 3> kPortModelNames{{{PortModel::kOnePort, "one_port"},
@@ -187,6 +191,8 @@ void require(bool ok, const std::string& key, const std::string& message) {
 // Flits a multidestination worm to `dests` destinations carries beyond a unicast packet's
 // one header flit (routing/multicast_route.h header_flits, which the core layer cannot call).
 std::uint64_t destination_list_flits(const NetworkConfig& network, std::uint64_t dests, int nodes) {
+  if (network.router.header_encoding == HeaderEncoding::kAddressFlits)
+    return dests == 0 ? 0 : dests - 1;
   const auto fb = static_cast<std::uint64_t>(network.flit_bytes);
   std::uint64_t address_bits = 1;
   while ((std::uint64_t{1} << address_bits) < static_cast<std::uint64_t>(nodes)) ++address_bits;
@@ -219,6 +225,7 @@ WORMSIM_ENUM_TABLE(MultidestMode, kMultidestNames)
 WORMSIM_ENUM_TABLE(Replication, kReplicationNames)
 WORMSIM_ENUM_TABLE(ReplicationFlow, kReplicationFlowNames)
 WORMSIM_ENUM_TABLE(HeaderEncoding, kEncodingNames)
+WORMSIM_ENUM_TABLE(PathIr, kPathIrNames)
 WORMSIM_ENUM_TABLE(TrafficPattern, kTrafficNames)
 WORMSIM_ENUM_TABLE(SoftwareMulticastScheme, kSoftwareMulticastNames)
 WORMSIM_ENUM_TABLE(MulticastPattern, kMulticastPatternNames)
@@ -579,6 +586,35 @@ void Config::validate() const {
   if (r.multidest == MultidestMode::kTree)
     require(rt.algorithm != RoutingAlgorithm::kHamiltonian, "network.router.multidest",
             "tree replication follows the dimension-ordered tree; use routing dor or ecube");
+  // Address flits hold one address each (docs/multidestination.md, "The minimal path-IR
+  // router"); the minimal router matches and strips one at a time, so it needs them.
+  if (r.header_encoding == HeaderEncoding::kAddressFlits) {
+    require(r.multidest != MultidestMode::kTree, "network.router.header_encoding",
+            "address_flits carries a path worm's list one address per flit; tree worms carry "
+            "their destination set as address_list or bit_string");
+    int address_bits = 1;
+    while ((1LL << address_bits) < static_cast<long long>(node_count(topo))) ++address_bits;
+    require(address_bits <= 8 * network.flit_bytes, "network.flit_bytes",
+            fmt::format("header_encoding address_flits puts one {}-bit node address in each "
+                        "header flit; {}-byte flits are too narrow",
+                        address_bits, network.flit_bytes));
+  }
+  if (r.path_ir == PathIr::kMinimal) {
+    require(r.multidest == MultidestMode::kPath, "network.router.path_ir",
+            fmt::format("the minimal intermediate-reception router carries path worms; "
+                        "network.router.multidest is {}",
+                        to_string(r.multidest)));
+    require(r.header_encoding == HeaderEncoding::kAddressFlits, "network.router.header_encoding",
+            fmt::format("path_ir minimal matches and strips one address flit per destination; "
+                        "set header_encoding address_flits (got {})",
+                        to_string(r.header_encoding)));
+  }
+  if (r.implementation == RouterImplementation::kRtl)
+    require(
+        r.path_ir == PathIr::kFull && r.header_encoding != HeaderEncoding::kAddressFlits,
+        r.path_ir == PathIr::kMinimal ? "network.router.path_ir" : "network.router.header_encoding",
+        "the minimal path-IR router and address flits are not in the RTL router yet "
+        "(docs/rtl.md); use implementation systemc");
   require(r.multidest_vcs >= 0 && r.multidest_vcs <= 15, "network.router.multidest_vcs",
           fmt::format("must be in 0..15 (got {})", r.multidest_vcs));
   if (r.multidest != MultidestMode::kNone) {

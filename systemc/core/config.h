@@ -61,9 +61,17 @@ enum class Replication { kSynchronous, kAsynchronous };
 // branch points), so a replicating worm never stalls with flits spread over a branch point
 // (docs/multidestination.md, "Deadlock and its avoidance").
 enum class ReplicationFlow { kWormhole, kCutThrough };
-// How a multidestination header encodes its destinations: a list of node addresses, or a
-// bit-string with one bit per node.
-enum class HeaderEncoding { kAddressList, kBitString };
+// How a multidestination header encodes its destinations: a list of node addresses packed
+// into the header flits, a bit-string with one bit per node, or one address per header flit
+// (address flits: the header flits before the last carry no payload; the minimal path-IR
+// router strips the leading one at each destination, docs/multidestination.md).
+enum class HeaderEncoding { kAddressList, kBitString, kAddressFlits };
+// The router hardware behind path worms (multidest path; docs/multidestination.md, "The
+// minimal path-IR router"): full = the replicating router (any number of branches, the whole
+// list decoded from the head flit); minimal = intermediate reception only: the head's address
+// is matched at the buffer head, the matched address flit is stripped, and the next address
+// flit becomes the head of a two-branch worm (consumption channel and next hop).
+enum class PathIr { kFull, kMinimal };
 // How a synthetic multicast travels on unicast routers (network.router.multidest none), as a
 // software tree of unicast packets (ni/software_multicast.h): separate_addressing = the source
 // sends one packet to every destination; binomial_tree = U-mesh recursive halving over the
@@ -253,6 +261,7 @@ struct RouterConfig {
   MultidestMode multidest = MultidestMode::kNone;
   Replication replication = Replication::kAsynchronous;
   HeaderEncoding header_encoding = HeaderEncoding::kAddressList;
+  PathIr path_ir = PathIr::kFull;
   // Consumption (ejection) channels per node; 0 = as many as the port model has.
   int consumption_channels = 0;
   // Multidestination worms (path or tree) only: the top N VCs of every physical channel (of
@@ -441,6 +450,7 @@ std::string to_string(MultidestMode v);
 std::string to_string(Replication v);
 std::string to_string(ReplicationFlow v);
 std::string to_string(HeaderEncoding v);
+std::string to_string(PathIr v);
 std::string to_string(TrafficPattern v);
 std::string to_string(SoftwareMulticastScheme v);
 std::string to_string(MulticastPattern v);

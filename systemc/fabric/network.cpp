@@ -51,7 +51,7 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config,
                      config.network.router.multidest == MultidestMode::kNone
                          ? 0
                          : config.network.router.multidest_vcs),
-      multicast_route_(topology_, route_compute_, multicast_table_),
+      multicast_route_(topology_, route_compute_, multicast_table_, config.network.router.path_ir),
       scoreboard_(topology_.nodes(), order_guaranteed(config)),
       stats_(topology_.nodes(),
              options.mode == RunMode::kHosted ? 0 : config.simulation.warmup_cycles,
@@ -245,6 +245,7 @@ void Network::evaluate(Cycle now) {
 // A router step's effects on the network: statistics and its own next wake-up.
 int Network::account_router_step(int component, const Router::StepResult& r) {
   if (r.replicated > 0) stats_.on_flits_replicated(r.replicated);
+  if (r.stripped > 0) stats_.on_flits_stripped(r.stripped);
   if (r.wake_at != ActivityCalendar::kNever) calendar_.wake(component, r.wake_at);
   return r.moved;
 }

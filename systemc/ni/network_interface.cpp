@@ -512,9 +512,14 @@ void NetworkInterface::packetise(TxChannel& ch, const Descriptor& d, Cycle now) 
     p.message = message;
     p.offset = offset;
     p.bytes = std::min(per_packet, total - offset);
-    p.header = params_.header_bytes + list_header_bytes(message->dests.size());
+    if (params_.header_encoding == HeaderEncoding::kAddressFlits && !message->dests.empty()) {
+      p.address_flits = static_cast<int>(message->dests.size()) - 1;
+      p.header = params_.header_bytes;
+    } else {
+      p.header = params_.header_bytes + list_header_bytes(message->dests.size());
+    }
     const int wire = p.header + static_cast<int>(p.bytes);
-    p.flits = std::max(1, (wire + params_.flit_bytes - 1) / params_.flit_bytes);
+    p.flits = p.address_flits + std::max(1, (wire + params_.flit_bytes - 1) / params_.flit_bytes);
     if (p.flits > 65535)
       throw std::runtime_error(
           fmt::format("node {}: a {}-byte packet needs {} flits (> 65535); "
@@ -526,6 +531,7 @@ void NetworkInterface::packetise(TxChannel& ch, const Descriptor& d, Cycle now) 
     if (!message->dests.empty()) {
       record.multidestination = true;
       record.remaining = message->dests;
+      if (params_.path_ir == PathIr::kMinimal) record.strip_path = message->dests;
       p.mcast = multicast_.add(params_.multidest, params_.id, message->dests, p.flits);
     }
     record.length = static_cast<std::uint32_t>(p.flits);
@@ -544,8 +550,11 @@ void NetworkInterface::packetise(TxChannel& ch, const Descriptor& d, Cycle now) 
     if (p.mcast != 0)
       if (MessageRecord* first = log_.find(params_.id, message->seq)) {
         first->flit_hops +=
-            static_cast<std::uint64_t>(p.flits) *
-            multicast_links(route_compute_, params_.multidest, params_.id, message->dests);
+            params_.path_ir == PathIr::kMinimal
+                ? stripped_path_flit_hops(route_compute_, params_.id, message->dests, p.flits)
+                : static_cast<std::uint64_t>(p.flits) * multicast_links(route_compute_,
+                                                                        params_.multidest,
+                                                                        params_.id, message->dests);
         first->list_header_flits += static_cast<std::uint64_t>(
             list_header_bytes(message->dests.size()) / params_.flit_bytes);
       }
@@ -565,6 +574,8 @@ void NetworkInterface::fill_flit(const Packet& p, int index, Flit& flit) const {
   flit.type = head ? (tail ? FlitType::kHeadTail : FlitType::kHead)
                    : (tail ? FlitType::kTail : FlitType::kBody);
   flit.mcast = p.mcast;
+  if (p.mcast != 0 && params_.header_encoding == HeaderEncoding::kAddressFlits)
+    flit.dst = address_flit_target(multicast_.at(p.mcast), index);
   flit.message = m.seq;
   flit.tag = m.tag;
   flit.message_bytes = static_cast<std::uint32_t>(m.data->size());
@@ -573,7 +584,8 @@ void NetworkInterface::fill_flit(const Packet& p, int index, Flit& flit) const {
   // as far as they fit, then zeros), then the data bytes.
   const int fb = params_.flit_bytes;
   const int wire = p.header + static_cast<int>(p.bytes);
-  const int first = index * fb;
+  // Address flits carry no payload bytes (their address is the worm's list, Flit::mcast).
+  const int first = index < p.address_flits ? wire : (index - p.address_flits) * fb;
   const int n = std::max(0, std::min(fb, wire - first));
   std::uint8_t header[kHeaderFields];
   const std::uint32_t fields[4] = {flit.message, flit.tag, flit.message_bytes, flit.offset};
@@ -720,13 +732,14 @@ void NetworkInterface::consume(int channel, const Flit& flit, Cycle now) {
 void NetworkInterface::complete_packet(int channel, const Flit& tail,
                                        const PacketReassembly::Packet& r, Cycle now) {
   const PacketRecord* rec =
-      scoreboard_.on_delivered(tail.packet_id, params_.id, r.flits, r.checksum, now);
+      scoreboard_.on_delivered(tail.packet_id, params_.id, r.first, r.flits, r.checksum, now);
   if (rec == nullptr) return;  // a violation was recorded
   stats_.on_delivered(tail.packet_id, *rec, now, static_cast<int>(tail.hops));
   if (background_done(tail, *rec, now)) return;
   std::size_t header = static_cast<std::size_t>(params_.header_bytes);
   if (tail.mcast != 0) {
-    header += static_cast<std::size_t>(list_header_bytes(multicast_.at(tail.mcast).dests.size()));
+    if (params_.header_encoding != HeaderEncoding::kAddressFlits)
+      header += static_cast<std::size_t>(list_header_bytes(multicast_.at(tail.mcast).dests.size()));
     multicast_.consumed(tail.mcast);
   } else {
     log_.forget_packet(tail.packet_id);

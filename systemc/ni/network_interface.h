@@ -82,6 +82,7 @@ struct NiParams {
   int tx_queue_depth = 16;
   MultidestMode multidest = MultidestMode::kNone;
   HeaderEncoding header_encoding = HeaderEncoding::kAddressList;
+  PathIr path_ir = PathIr::kFull;
   // Background traffic (collective.background); load 0 = none.
   double background_load = 0;
   int background_packet_length = 5;
@@ -152,6 +153,9 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
     std::uint32_t offset = 0;  // data offset of this packet in the message
     std::uint32_t bytes = 0;   // data bytes in this packet
     int header = 0;            // header bytes on the wire (destination list included)
+    // Address flits (header_encoding address_flits): the leading flits that carry only a
+    // destination address (all of the list's but the last), before the header bytes.
+    int address_flits = 0;
     int flits = 0;
     std::uint32_t mcast = 0;  // multidestination header handle
   };

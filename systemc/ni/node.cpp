@@ -28,6 +28,7 @@ NodeParams node_params(const Config& config, const EndpointContext& ctx) {
   p.ni.tx_queue_depth = config.node.tx_queue_depth;
   p.ni.multidest = config.network.router.multidest;
   p.ni.header_encoding = config.network.router.header_encoding;
+  p.ni.path_ir = config.network.router.path_ir;
   if (config.workload == Workload::kCollective) {
     const BackgroundConfig& bg = config.collective.background;
     p.ni.background_load = bg.load;

@@ -19,6 +19,7 @@ const PacketReassembly::Packet* PacketReassembly::accept(int channel, const Flit
                       now, node_, channel, flit.vc, flit.packet_id, r.id));
     r.open = true;
     r.id = flit.packet_id;
+    r.first = flit.index;
     r.flits = 0;
     r.checksum = kChecksumSeed;
     r.bytes.clear();
@@ -29,9 +30,9 @@ const PacketReassembly::Packet* PacketReassembly::accept(int channel, const Flit
                     now, node_, channel, flit.vc, to_string(flit.type), flit.packet_id));
     return nullptr;
   }
-  if (flit.index != r.flits)
+  if (flit.index != r.first + r.flits)
     scoreboard.violation(fmt::format("cycle {}: packet {} flit {} arrived as flit {}", now,
-                                     flit.packet_id, flit.index, r.flits));
+                                     flit.packet_id, flit.index, r.first + r.flits));
   ++r.flits;
   r.checksum = checksum_update(r.checksum, flit);
   if (collect_bytes_)

@@ -20,7 +20,8 @@ class PacketReassembly {
   struct Packet {
     bool open = false;
     PacketId id = 0;
-    std::uint32_t flits = 0;
+    std::uint32_t first = 0;  // index of its head flit (> 0: address flits stripped on the way)
+    std::uint32_t flits = 0;  // flits received
     std::uint64_t checksum = 0;
     std::vector<std::uint8_t> bytes;  // payload bytes on the wire (collect_bytes only)
   };

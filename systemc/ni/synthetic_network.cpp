@@ -30,6 +30,7 @@ EndpointFactory terminal_factory(const Config& config,
         tp.seed = config.traffic.seed;
         tp.multidest = rc.multidest;
         tp.header_encoding = rc.header_encoding;
+        tp.path_ir = rc.path_ir;
         tp.multicast_fraction = config.traffic.multicast_fraction;
         tp.multicast_destinations = config.traffic.multicast_destinations;
         if (config.traffic.multicast_fraction > 0)

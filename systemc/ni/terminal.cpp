@@ -93,6 +93,7 @@ PacketId Terminal::create_packet(NodeId dst, int length, Cycle now, std::vector<
     length += headers - 1;
     record.multidestination = true;
     record.remaining = dests;
+    if (params_.path_ir == PathIr::kMinimal) record.strip_path = dests;
     mcast = multicast_.add(params_.multidest, params_.id, std::move(dests), length);
   }
   record.length = static_cast<std::uint32_t>(length);
@@ -102,7 +103,7 @@ PacketId Terminal::create_packet(NodeId dst, int length, Cycle now, std::vector<
   std::uint64_t h = kChecksumSeed;
   Flit scratch;
   for (int i = 0; i < length; ++i) {
-    fill_payload(id, static_cast<std::uint32_t>(i), params_.flit_bytes, scratch);
+    fill_payload(id, static_cast<std::uint32_t>(i), payload_bytes(i, headers), scratch);
     h = checksum_update(h, scratch);
   }
   record.checksum = h;
@@ -197,11 +198,14 @@ int Terminal::inject(Cycle now, ActivityCalendar& calendar, bool measuring) {
     flit.dst = ch.packet.dst;
     flit.mcast = ch.packet.mcast;
     flit.index = static_cast<std::uint16_t>(ch.wire.next_flit());
+    if (flit.mcast != 0 && params_.header_encoding == HeaderEncoding::kAddressFlits)
+      flit.dst = address_flit_target(multicast_.at(flit.mcast), flit.index);
     const bool head = ch.wire.next_flit() == 0;
     const bool tail = ch.wire.next_is_tail();
     flit.type = head ? (tail ? FlitType::kHeadTail : FlitType::kHead)
                      : (tail ? FlitType::kTail : FlitType::kBody);
-    fill_payload(flit.packet_id, flit.index, params_.flit_bytes, flit);
+    fill_payload(flit.packet_id, flit.index, payload_bytes(flit.index, ch.packet.header_flits),
+                 flit);
     if (head) {
       scoreboard_.on_injected(flit.packet_id, now);
       stats_.on_header_injected(ch.packet.header_flits);
@@ -230,8 +234,8 @@ int Terminal::eject(Cycle now, ActivityCalendar& calendar) {
 void Terminal::consume(int channel, const Flit& flit, Cycle now, ActivityCalendar& calendar) {
   const PacketReassembly::Packet* p = reassembly_.accept(channel, flit, now, scoreboard_, stats_);
   if (p == nullptr) return;
-  if (const PacketRecord* rec =
-          scoreboard_.on_delivered(flit.packet_id, params_.id, p->flits, p->checksum, now)) {
+  if (const PacketRecord* rec = scoreboard_.on_delivered(flit.packet_id, params_.id, p->first,
+                                                         p->flits, p->checksum, now)) {
     stats_.on_delivered(flit.packet_id, *rec, now, flit.hops);
     if (flit.mcast != 0) multicast_.consumed(flit.mcast);
     if (rec->software_multicast && software_ != nullptr)

@@ -48,6 +48,7 @@ struct TerminalParams {
   std::uint64_t seed = 1;
   MultidestMode multidest = MultidestMode::kNone;
   HeaderEncoding header_encoding = HeaderEncoding::kAddressList;
+  PathIr path_ir = PathIr::kFull;
   double multicast_fraction = 0;
   int multicast_destinations = 0;
   MulticastPattern multicast_pattern = MulticastPattern::kRandom;
@@ -84,6 +85,13 @@ class Terminal : public NetworkEndpoint {
   std::size_t queued_packets() const override;
 
  private:
+  // Payload bytes of flit `index` of a packet with `header_flits` header flits: none in the
+  // address flits before a worm's last (header_encoding address_flits), a flit's worth else.
+  int payload_bytes(int index, int header_flits) const {
+    return params_.header_encoding == HeaderEncoding::kAddressFlits && index < header_flits - 1
+               ? 0
+               : params_.flit_bytes;
+  }
   struct Pending {
     PacketId id;
     NodeId dst;

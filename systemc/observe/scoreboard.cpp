@@ -50,8 +50,9 @@ void Scoreboard::on_injected(PacketId id, Cycle now) {
   if (it != live_.end()) it->second.injected = now;
 }
 
-const PacketRecord* Scoreboard::on_delivered(PacketId id, NodeId at, std::uint32_t flits,
-                                             std::uint64_t checksum, Cycle now) {
+const PacketRecord* Scoreboard::on_delivered(PacketId id, NodeId at, std::uint32_t first,
+                                             std::uint32_t flits, std::uint64_t checksum,
+                                             Cycle now) {
   auto it = live_.find(id);
   if (it == live_.end()) {
     violation(
@@ -87,11 +88,18 @@ const PacketRecord* Scoreboard::on_delivered(PacketId id, NodeId at, std::uint32
         fmt::format("cycle {}: packet {} for node {} delivered at node {}", now, id, r.dst, at));
     ok = false;
   }
-  if (r.length != flits || r.checksum != checksum) {
-    violation(
-        fmt::format("cycle {}: packet {} ({}->{}) corrupted: {} of {} flits, checksum "
-                    "{:016x} expected {:016x}",
-                    now, id, r.src, r.dst, flits, r.length, checksum, r.checksum));
+  // Address flits stripped before this destination (minimal path-IR router).
+  std::uint32_t stripped = 0;
+  if (!r.strip_path.empty()) {
+    const auto pos = std::find(r.strip_path.begin(), r.strip_path.end(), at);
+    stripped = static_cast<std::uint32_t>(std::min<std::ptrdiff_t>(
+        pos - r.strip_path.begin() + 1, static_cast<std::ptrdiff_t>(r.strip_path.size()) - 1));
+  }
+  if (first != stripped || r.length != first + flits || r.checksum != checksum) {
+    violation(fmt::format(
+        "cycle {}: packet {} ({}->{}) corrupted: flits {}..{} of {} (expected from flit {}), "
+        "checksum {:016x} expected {:016x}",
+        now, id, r.src, r.dst, first, first + flits - 1, r.length, stripped, checksum, r.checksum));
     ok = false;
   }
   if (check_order_ && !multicast) {

@@ -31,6 +31,11 @@ struct PacketRecord {
   // Multidestination worm: the destinations that have not received it yet (dst is the first
   // of the list). Empty for a unicast packet.
   std::vector<NodeId> remaining;
+  // A path worm on the minimal path-IR router (network.router.path_ir minimal): its list in
+  // path order. Its i-th destination (from 0) receives it from flit min(i + 1, size - 1) on:
+  // the address flits up to its own are stripped on the way, the last destination's is the
+  // head of the last leg (docs/multidestination.md). Empty otherwise.
+  std::vector<NodeId> strip_path;
 };
 
 // Payload of flit `index` of packet `id`: deterministic pseudo-random bytes, so corruption
@@ -45,9 +50,9 @@ class Scoreboard {
 
   void on_created(PacketId id, const PacketRecord& record);
   void on_injected(PacketId id, Cycle now);
-  // Tail of packet `id` consumed at node `at`. Returns the record (moved out of the ledger)
-  // or nullptr after recording a violation.
-  const PacketRecord* on_delivered(PacketId id, NodeId at, std::uint32_t flits,
+  // Tail of packet `id` consumed at node `at`: `flits` flits from flit `first` on. Returns the
+  // record (moved out of the ledger) or nullptr after recording a violation.
+  const PacketRecord* on_delivered(PacketId id, NodeId at, std::uint32_t first, std::uint32_t flits,
                                    std::uint64_t checksum, Cycle now);
   void violation(std::string message);
 

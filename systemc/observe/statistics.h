@@ -102,6 +102,8 @@ class Statistics {
   }
   // Copies a router made beyond one per buffered flit (multidestination replication).
   void on_flits_replicated(int n) { flits_replicated_ += static_cast<std::uint64_t>(n); }
+  // Address flits a minimal path-IR router dropped (docs/multidestination.md).
+  void on_flits_stripped(int n) { flits_stripped_ += static_cast<std::uint64_t>(n); }
   void on_flit_ejected(Cycle now, bool multidest = false) {
     ++flits_ejected_;
     if (measuring(now)) {
@@ -158,8 +160,9 @@ class Statistics {
   std::uint64_t flits_injected() const { return flits_injected_; }
   std::uint64_t flits_ejected() const { return flits_ejected_; }
   std::uint64_t flits_replicated() const { return flits_replicated_; }
+  std::uint64_t flits_stripped() const { return flits_stripped_; }
   std::uint64_t flits_in_flight() const {
-    return flits_injected_ + flits_replicated_ - flits_ejected_;
+    return flits_injected_ + flits_replicated_ - flits_ejected_ - flits_stripped_;
   }
   std::uint64_t packets_created() const { return packets_created_; }
   std::uint64_t packets_delivered() const { return packets_delivered_; }
@@ -207,6 +210,7 @@ class Statistics {
   std::uint64_t flits_injected_ = 0;
   std::uint64_t flits_ejected_ = 0;
   std::uint64_t flits_replicated_ = 0;
+  std::uint64_t flits_stripped_ = 0;
   std::uint64_t offered_flits_ = 0;
   std::uint64_t accepted_flits_ = 0;
   std::vector<std::uint32_t> latency_;

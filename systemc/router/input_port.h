@@ -42,6 +42,11 @@ struct InputVc {
   // Replicating worm under cut-through replication: the free slots each branch's downstream VC
   // must have before the worm takes it (the worm's length); 0 under wormhole replication.
   int room_needed = 0;
+  // Minimal path-IR router: this router stripped the worm's head address flit (its address
+  // was this node), so the next flit of `packet` to reach the front becomes the head, with
+  // target position `absorbed_mpos`, and the worm is absorbed here and forwarded.
+  bool absorbed = false;
+  std::uint16_t absorbed_mpos = 0;
 };
 
 struct InputPort {

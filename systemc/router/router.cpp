@@ -113,7 +113,9 @@ Router::StepResult Router::step_unchecked(Cycle now, ActivityCalendar& calendar,
   if (buffered_ > 0) {
     changed_ = false;
     next_ready_ = ActivityCalendar::kNever;
-    allocate_vcs(now);
+    stripped_ = 0;
+    allocate_vcs(now, calendar);
+    result.stripped = stripped_;
     allocate_switch(now);
     int granted = traverse(now, calendar, measuring);
     if (!replica_grants_.empty())
@@ -164,10 +166,11 @@ void Router::receive(Cycle now) {
   }
 }
 
-void Router::allocate_vcs(Cycle now) {
+void Router::allocate_vcs(Cycle now, ActivityCalendar& calendar) {
   vc_requests_.clear();
   replica_vc_requests_.clear();
   speculative_requests_.clear();
+  strip_ports_ = 0;
   const int vcs = params_.vcs;
   for (std::uint64_t ports = busy_ports_; ports != 0; ports &= ports - 1) {
     const int p = __builtin_ctzll(ports);
@@ -175,23 +178,58 @@ void Router::allocate_vcs(Cycle now) {
     for (std::uint32_t vmask = busy_vcs_[pi] & ~active_vcs_[pi]; vmask != 0; vmask &= vmask - 1) {
       const int v = __builtin_ctz(vmask);
       InputVc& ivc = inputs_[pi].vcs[static_cast<std::size_t>(v)];
-      const FlitBuffer::Entry& front = ivc.buffer.front();
+      FlitBuffer::Entry& front = ivc.buffer.front();
       if (ivc.state == VcState::kIdle) {
         if (staged_ && front.ready > now) {  // the RC stage starts once the head is in
           next_ready_ = std::min(next_ready_, front.ready);
           continue;
         }
-        if (!front.flit.head())
+        const bool absorbed = ivc.absorbed;
+        if (absorbed) {
+          // Minimal path-IR router: the address flit behind the stripped one is the worm's
+          // head from here on (docs/multidestination.md, "The minimal path-IR router").
+          if (front.flit.head() || front.flit.packet_id != ivc.packet)
+            throw std::logic_error(fmt::format(
+                "{}: input {} VC {}: {} flit of packet {} follows the stripped "
+                "address flit of worm {}",
+                name(), p, v, to_string(front.flit.type), front.flit.packet_id, ivc.packet));
+          front.flit.type = front.flit.tail() ? FlitType::kHeadTail : FlitType::kHead;
+          front.flit.mpos = ivc.absorbed_mpos;
+          ivc.absorbed = false;
+        } else if (!front.flit.head()) {
           throw std::logic_error(
               fmt::format("{}: input {} VC {} has a {} flit of packet {} "
                           "with no packet in progress",
                           name(), p, v, to_string(front.flit.type), front.flit.packet_id));
+        }
         ivc.packet = front.flit.packet_id;
         ivc.head_at = now;
+        if (!absorbed && front.flit.mcast != 0 && multicast_ != nullptr &&
+            multicast_->strips(params_.id, front.flit)) {
+          // The head's address is this node and more follow: the address flit is dropped in
+          // its route stage (its slot's credit goes upstream as a sent flit's would), and the
+          // next one is routed when it reaches the front, at the earliest next cycle. Under the
+          // delay model it is dropped when its pipeline delay ends, when it would have left.
+          // The strip reads the input port's buffer and returns a credit on its credit link,
+          // like a flit crossing the switch: one per input port and cycle, and that port's
+          // flits do not bid for the switch in that cycle.
+          if (front.ready > now || ((strip_ports_ >> p) & 1u) != 0) {
+            next_ready_ = std::min(next_ready_, std::max(front.ready, now + 1));
+            continue;
+          }
+          strip_ports_ |= std::uint64_t{1} << p;
+          ++stripped_;
+          ivc.absorbed = true;
+          ivc.absorbed_mpos = static_cast<std::uint16_t>(front.flit.mpos + 1);
+          pop_input(now, calendar, p, v);
+          changed_ = true;
+          continue;
+        }
         ivc.state = VcState::kRouted;  // routing alone needs no re-evaluation: VA follows below
         // Staged: this cycle is the RC stage (none with lookahead routing, whose route the
-        // upstream router computed); VA from the next.
-        if (staged_) ivc.next_at = now + rc_cycles_;
+        // upstream router computed); VA from the next. An address flit promoted to head here
+        // was a body flit upstream, so it is routed here, lookahead or not.
+        if (staged_) ivc.next_at = now + (absorbed ? std::max<Cycle>(rc_cycles_, 1) : rc_cycles_);
         if (front.flit.mcast == 0) {
           ivc.route = route_compute_.route(params_.id, front.flit.dst, p, v);
         } else {
@@ -200,7 +238,7 @@ void Router::allocate_vcs(Cycle now) {
                 fmt::format("{}: multidestination worm {} in a network "
                             "without multidestination support",
                             name(), front.flit.packet_id));
-          multicast_->branches(params_.id, front.flit, p, v, branch_scratch_);
+          multicast_->branches(params_.id, front.flit, p, v, branch_scratch_, absorbed);
           if (branch_scratch_.size() == 1) {
             ivc.route = branch_scratch_.front().route;
           } else {
@@ -316,7 +354,7 @@ void Router::allocate_switch(Cycle now) {
   replica_switch_requests_.clear();
   std::uint64_t request_outs = 0;  // output ports requested so far
   bool conflict = false;           // two requests share an input or an output port
-  for (std::uint64_t ports = busy_ports_; ports != 0; ports &= ports - 1) {
+  for (std::uint64_t ports = busy_ports_ & ~strip_ports_; ports != 0; ports &= ports - 1) {
     const int p = __builtin_ctzll(ports);
     const std::size_t pi = static_cast<std::size_t>(p);
     const InputPort& in = inputs_[pi];
@@ -528,6 +566,7 @@ void Router::grant_speculative(Cycle now) {
   std::uint64_t in_used = ports_taken_in_;
   std::uint64_t out_used = ports_taken_out_;
   if (replica_switch_requests_.empty()) in_used = out_used = 0;
+  in_used |= strip_ports_;
   for (const SwitchRequest& g : switch_grants_) {
     in_used |= std::uint64_t{1} << g.in_port;
     out_used |= std::uint64_t{1} << g.out_port;
@@ -580,8 +619,10 @@ int Router::traverse_replicas(Cycle now, ActivityCalendar& calendar, bool measur
       crossbar_.connect_replica(in_port, br.out_port);
       Flit flit =
           ivc.buffer.at(params_.replication == Replication::kSynchronous ? 0 : br.ahead).flit;
-      flit.dst = br.target.dst;
-      flit.mpos = br.target.mpos;
+      if (!multicast_->strips_addresses()) {  // the full router rewrites the target per branch
+        flit.dst = br.target.dst;
+        flit.mpos = br.target.mpos;
+      }
       send(now, calendar, measuring, br.out_port, br.out_vc, flit);
       ++sent;
       ++br.ahead;

@@ -57,6 +57,7 @@ class Router : public sc_core::sc_module {
   struct StepResult {
     int moved = 0;       // flits that crossed the crossbar this cycle
     int replicated = 0;  // of those, copies beyond one per buffered flit (multidestination)
+    int stripped = 0;    // address flits dropped (minimal path-IR router)
     // Next cycle this router must be evaluated even if nothing arrives for it, or kNever.
     // A router whose step moved nothing and changed no state cannot make progress until a
     // flit or credit arrives (which wakes it) or a buffered flit clears its pipeline delay.
@@ -185,7 +186,7 @@ class Router : public sc_core::sc_module {
 
  private:
   void receive(Cycle now);
-  void allocate_vcs(Cycle now);
+  void allocate_vcs(Cycle now, ActivityCalendar& calendar);
   void allocate_switch(Cycle now);
   void report_vc_contention(Cycle now);
   void allocate_replica_vcs(Cycle now);
@@ -284,6 +285,10 @@ class Router : public sc_core::sc_module {
   std::vector<ReplicaGrant> replica_grants_;
   std::vector<MulticastBranch> branch_scratch_;
   std::uint64_t ports_taken_in_ = 0;
+  // Minimal path-IR router: input ports whose buffer dropped a stripped address flit this
+  // cycle (allocate_vcs); they send no flit this cycle.
+  std::uint64_t strip_ports_ = 0;
+  int stripped_ = 0;  // address flits dropped in this step
   std::uint64_t ports_taken_out_ = 0;
   int replica_va_next_ = 0;
   int replica_sa_next_ = 0;

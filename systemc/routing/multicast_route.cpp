@@ -13,11 +13,20 @@ constexpr TrafficClass kMulti = TrafficClass::kMultidest;
 }  // namespace
 
 void MulticastRoute::branches(NodeId here, const Flit& head, int in_port, int in_vc,
-                              std::vector<MulticastBranch>& out) const {
+                              std::vector<MulticastBranch>& out, bool absorbed) const {
   out.clear();
   const MulticastHeader& h = table_.at(head.mcast);
   if (h.mode == MultidestMode::kPath) {
     const NodeId target = h.dests[head.mpos];
+    if (absorbed) {  // the stripped address flit named this node: absorb and forward
+      if (target == here)
+        throw std::logic_error(fmt::format("path worm from {} lists node {} twice in a row", h.src,
+                                           static_cast<NodeId>(here)));
+      out.push_back({route_compute_.ejection(in_port, kMulti), here, head.mpos});
+      out.push_back(
+          {route_compute_.route(here, target, in_port, in_vc, kMulti), target, head.mpos});
+      return;
+    }
     if (here != target) {
       out.push_back(
           {route_compute_.route(here, target, in_port, in_vc, kMulti), target, head.mpos});
@@ -229,9 +238,23 @@ std::uint64_t multicast_links(const RouteCompute& rc, MultidestMode mode, NodeId
   return edges.size();
 }
 
+std::uint64_t stripped_path_flit_hops(const RouteCompute& rc, NodeId src,
+                                      const std::vector<NodeId>& dests, int flits) {
+  std::uint64_t flit_hops = 0;
+  NodeId at = src;
+  for (std::size_t j = 0; j < dests.size(); ++j) {
+    flit_hops += static_cast<std::uint64_t>(flits - static_cast<int>(j)) *
+                 static_cast<std::uint64_t>(rc.route_hops(at, dests[j]));
+    at = dests[j];
+  }
+  return flit_hops;
+}
+
 int header_flits(HeaderEncoding encoding, std::size_t destinations, int nodes, int flit_bytes) {
   int address_bits = 1;
   while ((1LL << address_bits) < nodes) ++address_bits;
+  if (encoding == HeaderEncoding::kAddressFlits)
+    return static_cast<int>(std::max<std::size_t>(1, destinations));
   const long long bits = encoding == HeaderEncoding::kAddressList
                              ? static_cast<long long>(destinations) * address_bits
                              : static_cast<long long>(nodes);

@@ -37,20 +37,36 @@ struct MulticastBranch {
 class MulticastRoute {
  public:
   MulticastRoute(const Topology& topology, const RouteCompute& route_compute,
-                 const MulticastTable& table)
-      : topology_(topology), route_compute_(route_compute), table_(table) {}
+                 const MulticastTable& table, PathIr path_ir = PathIr::kFull)
+      : topology_(topology), route_compute_(route_compute), table_(table), path_ir_(path_ir) {}
 
   // Branches of the worm whose head `head` arrived at `here` on (in_port, in_vc): one branch
-  // for a worm passing through, two or more where it is absorbed or replicated.
+  // for a worm passing through, two or more where it is absorbed or replicated. `absorbed`
+  // (minimal path-IR router): `head` is the address flit that became the head when this
+  // router stripped the one before it, so the worm goes to the consumption channel and on
+  // toward head's target.
   void branches(NodeId here, const Flit& head, int in_port, int in_vc,
-                std::vector<MulticastBranch>& out) const;
-  // Length in flits (header flits included) of the worm whose head is `head`.
-  int worm_flits(const Flit& head) const { return table_.at(head.mcast).flits; }
+                std::vector<MulticastBranch>& out, bool absorbed = false) const;
+  // Minimal path-IR router (PathIr::kMinimal): the head's address is this node and more
+  // destinations follow, so the router strips the head flit here (docs/multidestination.md,
+  // "The minimal path-IR router").
+  bool strips(NodeId here, const Flit& head) const {
+    if (path_ir_ != PathIr::kMinimal) return false;
+    const MulticastHeader& h = table_.at(head.mcast);
+    return h.dests[head.mpos] == here && static_cast<std::size_t>(head.mpos) + 1 < h.dests.size();
+  }
+  // Whether this router strips address flits (PathIr::kMinimal): it then never rewrites a
+  // worm's flits, which keep the addresses their source gave them.
+  bool strips_addresses() const { return path_ir_ == PathIr::kMinimal; }
+  // Length in flits (header flits included) of the rest of the worm whose head is `head`
+  // (address flits stripped before it excluded).
+  int worm_flits(const Flit& head) const { return table_.at(head.mcast).flits - head.index; }
 
  private:
   const Topology& topology_;
   const RouteCompute& route_compute_;
   const MulticastTable& table_;
+  PathIr path_ir_;
 };
 
 // Empty when `dests` (in the order given) is a base-routing-conformed path from src; else the
@@ -74,9 +90,15 @@ std::vector<NodeId> random_brcp_path(const RouteCompute& rc, const Topology& top
 // list), or the edges of the union of the DOR routes from src (tree).
 std::uint64_t multicast_links(const RouteCompute& rc, MultidestMode mode, NodeId src,
                               const std::vector<NodeId>& dests);
+// Flit-hops of a path worm of `flits` flits from src along `dests` on the minimal path-IR
+// router, which strips one address flit at each destination but the last: the leg after the
+// j-th destination carries flits - j flits.
+std::uint64_t stripped_path_flit_hops(const RouteCompute& rc, NodeId src,
+                                      const std::vector<NodeId>& dests, int flits);
 // Header flits of a worm to `destinations` nodes: an address list spends ceil(log2 N) bits per
 // destination, a bit-string N bits, packed into flits of 8 * flit_bytes bits; at least one.
-// A unicast header is one flit, so a multidestination worm costs header_flits - 1 extra flits.
+// Address flits: one flit per destination. A unicast header is one flit, so a
+// multidestination worm costs header_flits - 1 extra flits.
 int header_flits(HeaderEncoding encoding, std::size_t destinations, int nodes, int flit_bytes);
 
 }  // namespace wormsim

@@ -24,6 +24,14 @@ struct MulticastHeader {
   int pending = 0;  // destinations that have not consumed the tail yet
 };
 
+// The address carried by flit `index` of a path worm whose header is address flits
+// (header_encoding address_flits): address flit i names the (i+1)-th destination, and the
+// flits after the last address flit carry the last destination, as a unicast packet's do.
+inline NodeId address_flit_target(const MulticastHeader& h, int index) {
+  const std::size_t i = static_cast<std::size_t>(index);
+  return h.dests[i < h.dests.size() ? i : h.dests.size() - 1];
+}
+
 class MulticastTable {
  public:
   // Returns the handle (>= 1) of a new header of a worm of `flits` flits; `dests` must be

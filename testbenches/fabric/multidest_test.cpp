@@ -51,12 +51,17 @@ struct ZeroLoadCase {
   int length;
   RoutingAlgorithm routing;
   PipelineModel model = PipelineModel::kDelay;  // staged: `pipeline` is its stage count
+  PathIr path_ir = PathIr::kFull;               // minimal: `encoding` is address_flits
 };
 
 class PathZeroLoad : public ::testing::TestWithParam<ZeroLoadCase> {};
 
 // A path worm to m destinations along one route reaches each at the unicast latency of its
 // hop count, for the worm's length including the extra header flits; the farthest one last.
+// On the minimal path-IR router too (docs/multidestination.md, "The minimal path-IR
+// router"): each destination strips its address flit, so the forwarded head leaves one cycle
+// later with one flit less and the tail keeps its time; except under lookahead routing, where
+// the promoted head is routed at the absorbing router: one cycle per absorbing router.
 TEST_P(PathZeroLoad, EachDestinationAtTheUnicastLatencyOfTheWormWithItsHeader) {
   const ZeroLoadCase& k = GetParam();
   Config c = k.topology == TopologyKind::kTorus ? testing::torus_config({8, 8})
@@ -68,6 +73,7 @@ TEST_P(PathZeroLoad, EachDestinationAtTheUnicastLatencyOfTheWormWithItsHeader) {
   c.network.router.pipeline = k.model;
   c.network.router.buffer_depth = k.depth;
   c.network.router.vcs = 2;
+  c.network.router.path_ir = k.path_ir;
   c.network.flit_bytes = 2;  // narrow flits: a 6-bit address list of 6 costs 3 flits
   const Topology topo(c.network.topology);
   auto n = [&](int x, int y) { return topo.node_at({x, y}); };
@@ -87,6 +93,14 @@ TEST_P(PathZeroLoad, EachDestinationAtTheUnicastLatencyOfTheWormWithItsHeader) {
   if (k.encoding == HeaderEncoding::kBitString) {
     EXPECT_EQ(extra, 3);  // 64 bits in 16-bit flits
   }
+  if (k.encoding == HeaderEncoding::kAddressFlits) {
+    EXPECT_EQ(extra, static_cast<int>(dests.size()) - 1);  // one address per flit
+  }
+  // The minimal router drops one address flit at every destination but the last, and every
+  // flit left the network: the scoreboard checked each copy starts after its own address.
+  const std::uint64_t strips = k.path_ir == PathIr::kMinimal ? dests.size() - 1 : 0;
+  EXPECT_EQ(net->stats().flits_stripped(), strips);
+  EXPECT_EQ(net->stats().flits_in_flight(), 0u);
   const auto lat = latencies(*net);
   ASSERT_EQ(lat.size(), dests.size());
   int hops = 0;
@@ -94,6 +108,11 @@ TEST_P(PathZeroLoad, EachDestinationAtTheUnicastLatencyOfTheWormWithItsHeader) {
   const RouteCompute& rc = net->route_compute();
   const bool speculative =
       k.model == PipelineModel::kSpeculative || k.model == PipelineModel::kLookaheadSpeculative;
+  const bool lookahead = k.model == PipelineModel::kLookahead ||
+                         k.model == PipelineModel::kLookaheadSpeculative ||
+                         k.model == PipelineModel::kLookaheadCombined;
+  const Cycle per_replication =
+      (speculative ? 1 : 0) + (k.path_ir == PathIr::kMinimal && lookahead ? 1 : 0);
   for (std::size_t i = 0; i < dests.size(); ++i) {
     const NodeId d = dests[i];
     hops += rc.route_hops(at, d);
@@ -105,7 +124,7 @@ TEST_P(PathZeroLoad, EachDestinationAtTheUnicastLatencyOfTheWormWithItsHeader) {
     EXPECT_EQ(lat.at(d), zero_load_formula(hops, k.length + extra, r.pipeline_depth, r.link_latency,
                                            r.credit_latency, r.buffer_depth,
                                            k.model != PipelineModel::kDelay) +
-                             (speculative ? replications : 0))
+                             per_replication * replications)
         << "destination " << d << " after " << hops << " hops";
   }
 }
@@ -145,7 +164,42 @@ INSTANTIATE_TEST_SUITE_P(
                      RoutingAlgorithm::kDimensionOrder, PipelineModel::kLookaheadCombined},
         ZeroLoadCase{"hamiltonian_async_lookahead", TopologyKind::kMesh, Replication::kAsynchronous,
                      HeaderEncoding::kAddressList, 3, 5, 9, RoutingAlgorithm::kHamiltonian,
-                     PipelineModel::kLookahead}),
+                     PipelineModel::kLookahead},
+        // Address flits on the full router: one flit per address, nothing stripped.
+        ZeroLoadCase{"mesh_async_flits_full", TopologyKind::kMesh, Replication::kAsynchronous,
+                     HeaderEncoding::kAddressFlits, 1, 4, 9, RoutingAlgorithm::kDimensionOrder},
+        // The minimal path-IR router, both handshakes, shallow and deep buffers, every
+        // topology and routing above, and the staged models.
+        ZeroLoadCase{"minimal_mesh_async", TopologyKind::kMesh, Replication::kAsynchronous,
+                     HeaderEncoding::kAddressFlits, 1, 4, 9, RoutingAlgorithm::kDimensionOrder,
+                     PipelineModel::kDelay, PathIr::kMinimal},
+        ZeroLoadCase{"minimal_mesh_sync_p3_b1", TopologyKind::kMesh, Replication::kSynchronous,
+                     HeaderEncoding::kAddressFlits, 3, 1, 5, RoutingAlgorithm::kDimensionOrder,
+                     PipelineModel::kDelay, PathIr::kMinimal},
+        ZeroLoadCase{"minimal_mesh_async_p2_b2_single_flit", TopologyKind::kMesh,
+                     Replication::kAsynchronous, HeaderEncoding::kAddressFlits, 2, 2, 1,
+                     RoutingAlgorithm::kDimensionOrder, PipelineModel::kDelay, PathIr::kMinimal},
+        ZeroLoadCase{"minimal_torus_sync_p4", TopologyKind::kTorus, Replication::kSynchronous,
+                     HeaderEncoding::kAddressFlits, 4, 3, 7, RoutingAlgorithm::kDimensionOrder,
+                     PipelineModel::kDelay, PathIr::kMinimal},
+        ZeroLoadCase{"minimal_hamiltonian_async", TopologyKind::kMesh, Replication::kAsynchronous,
+                     HeaderEncoding::kAddressFlits, 1, 4, 9, RoutingAlgorithm::kHamiltonian,
+                     PipelineModel::kDelay, PathIr::kMinimal},
+        ZeroLoadCase{"minimal_mesh_async_classic", TopologyKind::kMesh, Replication::kAsynchronous,
+                     HeaderEncoding::kAddressFlits, 4, 6, 9, RoutingAlgorithm::kDimensionOrder,
+                     PipelineModel::kClassic, PathIr::kMinimal},
+        ZeroLoadCase{"minimal_mesh_sync_speculative_b6", TopologyKind::kMesh,
+                     Replication::kSynchronous, HeaderEncoding::kAddressFlits, 3, 6, 12,
+                     RoutingAlgorithm::kDimensionOrder, PipelineModel::kSpeculative,
+                     PathIr::kMinimal},
+        ZeroLoadCase{"minimal_torus_sync_lookahead_combined_b5", TopologyKind::kTorus,
+                     Replication::kSynchronous, HeaderEncoding::kAddressFlits, 2, 5, 7,
+                     RoutingAlgorithm::kDimensionOrder, PipelineModel::kLookaheadCombined,
+                     PathIr::kMinimal},
+        ZeroLoadCase{"minimal_hamiltonian_async_lookahead_speculative_b6", TopologyKind::kMesh,
+                     Replication::kAsynchronous, HeaderEncoding::kAddressFlits, 2, 6, 9,
+                     RoutingAlgorithm::kHamiltonian, PipelineModel::kLookaheadSpeculative,
+                     PathIr::kMinimal}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
 
 // Tree replication adds no delay at zero load either: every destination of a scattered set
@@ -369,6 +423,7 @@ struct SoakCase {
   double rate;  // flits/node/cycle: below saturation (tree worms use many more links)
   ReplicationFlow flow = ReplicationFlow::kWormhole;
   MulticastPattern pattern = MulticastPattern::kRandom;
+  PathIr path_ir = PathIr::kFull;  // minimal: with address flits
 };
 
 class MultidestSoak : public ::testing::TestWithParam<SoakCase> {};
@@ -380,6 +435,9 @@ TEST_P(MultidestSoak, EveryWormReachesEachDestinationOnceWithoutDeadlock) {
   c.network.router.multidest = k.mode;
   c.network.router.replication = k.replication;
   c.network.router.replication_flow = k.flow;
+  c.network.router.path_ir = k.path_ir;
+  if (k.path_ir == PathIr::kMinimal)
+    c.network.router.header_encoding = HeaderEncoding::kAddressFlits;
   c.network.router.port_model = PortModel::kAllPort;  // a consumption channel per input
   c.network.router.vcs = 2;
   c.network.router.buffer_depth = 8;  // tree: a whole worm fits (asynchronous replication)
@@ -412,47 +470,64 @@ TEST_P(MultidestSoak, EveryWormReachesEachDestinationOnceWithoutDeadlock) {
 
 INSTANTIATE_TEST_SUITE_P(
     Short, MultidestSoak,
-    ::testing::Values(SoakCase{"mesh_path_sync", TopologyKind::kMesh, MultidestMode::kPath,
-                               Replication::kSynchronous, 6000, 0.1},
-                      SoakCase{"torus_path_async", TopologyKind::kTorus, MultidestMode::kPath,
-                               Replication::kAsynchronous, 6000, 0.1},
-                      SoakCase{"mesh_tree_async", TopologyKind::kMesh, MultidestMode::kTree,
-                               Replication::kAsynchronous, 12000, 0.05},
-                      SoakCase{"mesh_tree_sync_cut_through", TopologyKind::kMesh,
-                               MultidestMode::kTree, Replication::kSynchronous, 12000, 0.05,
-                               ReplicationFlow::kCutThrough},
-                      SoakCase{"mesh_path_async_row_column", TopologyKind::kMesh,
-                               MultidestMode::kPath, Replication::kAsynchronous, 6000, 0.1,
-                               ReplicationFlow::kWormhole, MulticastPattern::kRowColumn},
-                      SoakCase{"torus_tree_async_row_column", TopologyKind::kTorus,
-                               MultidestMode::kTree, Replication::kAsynchronous, 6000, 0.05,
-                               ReplicationFlow::kWormhole, MulticastPattern::kRowColumn},
-                      // Every worm goes to node 0: a light load keeps its consumption below
-                      // saturation.
-                      SoakCase{"mesh_tree_async_hotspot", TopologyKind::kMesh, MultidestMode::kTree,
-                               Replication::kAsynchronous, 12000, 0.02, ReplicationFlow::kWormhole,
-                               MulticastPattern::kHotspot},
-                      SoakCase{"mesh_path_sync_hotspot", TopologyKind::kMesh, MultidestMode::kPath,
-                               Replication::kSynchronous, 12000, 0.02, ReplicationFlow::kWormhole,
-                               MulticastPattern::kHotspot}),
+    ::testing::Values(
+        SoakCase{"mesh_path_sync", TopologyKind::kMesh, MultidestMode::kPath,
+                 Replication::kSynchronous, 6000, 0.1},
+        SoakCase{"torus_path_async", TopologyKind::kTorus, MultidestMode::kPath,
+                 Replication::kAsynchronous, 6000, 0.1},
+        SoakCase{"mesh_tree_async", TopologyKind::kMesh, MultidestMode::kTree,
+                 Replication::kAsynchronous, 12000, 0.05},
+        SoakCase{"mesh_tree_sync_cut_through", TopologyKind::kMesh, MultidestMode::kTree,
+                 Replication::kSynchronous, 12000, 0.05, ReplicationFlow::kCutThrough},
+        SoakCase{"mesh_path_async_row_column", TopologyKind::kMesh, MultidestMode::kPath,
+                 Replication::kAsynchronous, 6000, 0.1, ReplicationFlow::kWormhole,
+                 MulticastPattern::kRowColumn},
+        SoakCase{"torus_tree_async_row_column", TopologyKind::kTorus, MultidestMode::kTree,
+                 Replication::kAsynchronous, 6000, 0.05, ReplicationFlow::kWormhole,
+                 MulticastPattern::kRowColumn},
+        // Every worm goes to node 0: a light load keeps its consumption below
+        // saturation.
+        SoakCase{"mesh_tree_async_hotspot", TopologyKind::kMesh, MultidestMode::kTree,
+                 Replication::kAsynchronous, 12000, 0.02, ReplicationFlow::kWormhole,
+                 MulticastPattern::kHotspot},
+        SoakCase{"mesh_path_sync_hotspot", TopologyKind::kMesh, MultidestMode::kPath,
+                 Replication::kSynchronous, 12000, 0.02, ReplicationFlow::kWormhole,
+                 MulticastPattern::kHotspot},
+        // The minimal path-IR router (docs/multidestination.md): every copy
+        // starts right after its own address flit (the scoreboard checks it).
+        SoakCase{"mesh_path_minimal_async", TopologyKind::kMesh, MultidestMode::kPath,
+                 Replication::kAsynchronous, 6000, 0.1, ReplicationFlow::kWormhole,
+                 MulticastPattern::kRandom, PathIr::kMinimal},
+        SoakCase{"torus_path_minimal_sync", TopologyKind::kTorus, MultidestMode::kPath,
+                 Replication::kSynchronous, 6000, 0.1, ReplicationFlow::kWormhole,
+                 MulticastPattern::kRandom, PathIr::kMinimal},
+        SoakCase{"mesh_path_minimal_sync_row_column", TopologyKind::kMesh, MultidestMode::kPath,
+                 Replication::kSynchronous, 6000, 0.1, ReplicationFlow::kWormhole,
+                 MulticastPattern::kRowColumn, PathIr::kMinimal}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
 
 // The acceptance soak: at least 10^6 worms per configuration (Release pass only; LARGE_).
 INSTANTIATE_TEST_SUITE_P(
     Million, MultidestSoak,
-    ::testing::Values(SoakCase{"LARGE_mesh_path_sync", TopologyKind::kMesh, MultidestMode::kPath,
-                               Replication::kSynchronous, 640000, 0.1},
-                      SoakCase{"LARGE_mesh_path_async", TopologyKind::kMesh, MultidestMode::kPath,
-                               Replication::kAsynchronous, 640000, 0.1},
-                      SoakCase{"LARGE_torus_path_sync", TopologyKind::kTorus, MultidestMode::kPath,
-                               Replication::kSynchronous, 640000, 0.1},
-                      SoakCase{"LARGE_torus_path_async", TopologyKind::kTorus, MultidestMode::kPath,
-                               Replication::kAsynchronous, 640000, 0.1},
-                      SoakCase{"LARGE_mesh_tree_async", TopologyKind::kMesh, MultidestMode::kTree,
-                               Replication::kAsynchronous, 1280000, 0.05},
-                      SoakCase{"LARGE_mesh_tree_sync_cut_through", TopologyKind::kMesh,
-                               MultidestMode::kTree, Replication::kSynchronous, 1280000, 0.05,
-                               ReplicationFlow::kCutThrough}),
+    ::testing::Values(
+        SoakCase{"LARGE_mesh_path_sync", TopologyKind::kMesh, MultidestMode::kPath,
+                 Replication::kSynchronous, 640000, 0.1},
+        SoakCase{"LARGE_mesh_path_async", TopologyKind::kMesh, MultidestMode::kPath,
+                 Replication::kAsynchronous, 640000, 0.1},
+        SoakCase{"LARGE_torus_path_sync", TopologyKind::kTorus, MultidestMode::kPath,
+                 Replication::kSynchronous, 640000, 0.1},
+        SoakCase{"LARGE_torus_path_async", TopologyKind::kTorus, MultidestMode::kPath,
+                 Replication::kAsynchronous, 640000, 0.1},
+        SoakCase{"LARGE_mesh_tree_async", TopologyKind::kMesh, MultidestMode::kTree,
+                 Replication::kAsynchronous, 1280000, 0.05},
+        SoakCase{"LARGE_mesh_tree_sync_cut_through", TopologyKind::kMesh, MultidestMode::kTree,
+                 Replication::kSynchronous, 1280000, 0.05, ReplicationFlow::kCutThrough},
+        SoakCase{"LARGE_mesh_path_minimal_async", TopologyKind::kMesh, MultidestMode::kPath,
+                 Replication::kAsynchronous, 640000, 0.1, ReplicationFlow::kWormhole,
+                 MulticastPattern::kRandom, PathIr::kMinimal},
+        SoakCase{"LARGE_torus_path_minimal_sync", TopologyKind::kTorus, MultidestMode::kPath,
+                 Replication::kSynchronous, 640000, 0.1, ReplicationFlow::kWormhole,
+                 MulticastPattern::kRandom, PathIr::kMinimal}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
 
 // Deadlock and its avoidance under load (docs/multidestination.md): an 8x8 one-port mesh,
@@ -581,6 +656,33 @@ TEST(MultidestInput, ConfigErrorsNameTheKey) {
   Config k = testing::mesh_config({4, 4});
   k.network.router.consumption_channels = 5;
   EXPECT_EQ(key_of(k), "network.router.consumption_channels");
+  // The minimal path-IR router: path worms, address flits, the C++ router only.
+  Config m = testing::mesh_config({4, 4});
+  m.network.router.path_ir = PathIr::kMinimal;
+  EXPECT_EQ(key_of(m), "network.router.path_ir");  // multidest none
+  m.network.router.multidest = MultidestMode::kTree;
+  EXPECT_EQ(key_of(m), "network.router.path_ir");
+  m.network.router.multidest = MultidestMode::kPath;
+  EXPECT_EQ(key_of(m), "network.router.header_encoding");  // address_list
+  m.network.router.header_encoding = HeaderEncoding::kAddressFlits;
+  EXPECT_EQ(key_of(m), "(valid)");
+  m.network.router.implementation = RouterImplementation::kRtl;
+  EXPECT_EQ(key_of(m), "network.router.path_ir");
+  m.network.router.path_ir = PathIr::kFull;
+  EXPECT_EQ(key_of(m), "network.router.header_encoding");  // address flits on the RTL
+  m.network.router.implementation = RouterImplementation::kSystemC;
+  EXPECT_EQ(key_of(m), "(valid)");  // address flits on the full router
+  m.network.router.multidest = MultidestMode::kTree;
+  EXPECT_EQ(key_of(m), "network.router.header_encoding");  // tree worms carry a set
+  // One address per flit: 1-byte flits hold an 8-bit address, so 256 nodes but not 257+.
+  Config w = testing::mesh_config({16, 16});
+  w.network.router.multidest = MultidestMode::kPath;
+  w.network.router.path_ir = PathIr::kMinimal;
+  w.network.router.header_encoding = HeaderEncoding::kAddressFlits;
+  w.network.flit_bytes = 1;
+  EXPECT_EQ(key_of(w), "(valid)");
+  w.network.topology.dims = {16, 17};
+  EXPECT_EQ(key_of(w), "network.flit_bytes");
 }
 
 }  // namespace

@@ -35,6 +35,9 @@ struct Case {
   PortModel ports;
   std::vector<CollectiveAlgorithm> algorithms;
   RootSelection roots;
+  // minimal: the minimal path-IR router (docs/multidestination.md), with address flits; the
+  // step counts are the router's business as little as the seed's.
+  PathIr path_ir = PathIr::kFull;
 };
 
 class SeedArrays : public ::testing::TestWithParam<Case> {};
@@ -46,6 +49,9 @@ TEST_P(SeedArrays, VerifiedInTheSeedsStepCounts) {
   c.network.routing.algorithm = k.routing;
   c.network.router.multidest = MultidestMode::kPath;
   c.network.router.port_model = k.ports;
+  c.network.router.path_ir = k.path_ir;
+  if (k.path_ir == PathIr::kMinimal)
+    c.network.router.header_encoding = HeaderEncoding::kAddressFlits;
   c.node.alpha_cycles = 20;
   c.node.gamma_cycles = 10;
   c.collective.algorithms = k.algorithms;
@@ -54,6 +60,9 @@ TEST_P(SeedArrays, VerifiedInTheSeedsStepCounts) {
   c.validate();
   CollectiveHarness h("h", c);
   ASSERT_NO_FATAL_FAILURE(testing::run_collective_clean(h));
+  // Every address flit the minimal router stripped is accounted for, none is left over.
+  EXPECT_EQ(h.network().stats().flits_in_flight(), 0u);
+  EXPECT_EQ(h.network().stats().flits_stripped() > 0, k.path_ir == PathIr::kMinimal);
   const int cols = k.dims[0], rows = k.dims[1];
   const int log_n = ceil_log2(cols * rows);
   const int mesh_steps = ceil_log2(cols) + ceil_log2(rows);
@@ -252,7 +261,29 @@ INSTANTIATE_TEST_SUITE_P(
              RoutingAlgorithm::kDimensionOrder,
              PortModel::kOnePort,
              kSeed004More,
-             RootSelection::kAll}),
+             RootSelection::kAll},
+        Case{"minimal_ir_broadcast_4x4_hamiltonian_all_port_every_root",
+             {4, 4},
+             RoutingAlgorithm::kHamiltonian,
+             PortModel::kAllPort,
+             kBroadcasts,
+             RootSelection::kAll,
+             PathIr::kMinimal},
+        Case{"minimal_ir_every_node_8x4_dor",
+             {8, 4},
+             RoutingAlgorithm::kDimensionOrder,
+             PortModel::kAllPort,
+             {CollectiveAlgorithm::kMArrayAllgather, CollectiveAlgorithm::kMArrayAllreduce,
+              CollectiveAlgorithm::kMMeshAllreduce, CollectiveAlgorithm::kTreeRowcolAllreduce},
+             RootSelection::kOne,
+             PathIr::kMinimal},
+        Case{"minimal_ir_seed004_more_8x8_dor_one_port",
+             {8, 8},
+             RoutingAlgorithm::kDimensionOrder,
+             PortModel::kOnePort,
+             kSeed004More,
+             RootSelection::kOne,
+             PathIr::kMinimal}),
     [](const ::testing::TestParamInfo<Case>& i) { return i.param.name; });
 
 }  // namespace

@@ -40,7 +40,7 @@ TEST(Scoreboard, CleanDeliveryReturnsTheRecordAndRemovesIt) {
   sb.on_injected(id, 25);
   EXPECT_EQ(sb.live_packets(), 1u);
   EXPECT_EQ(sb.live().count(id), 1u);
-  const PacketRecord* r = sb.on_delivered(id, 2, 3, 0xabcdef, 40);
+  const PacketRecord* r = sb.on_delivered(id, 2, 0, 3, 0xabcdef, 40);
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(r->src, 1u);
   EXPECT_EQ(r->dst, 2u);
@@ -57,8 +57,8 @@ TEST(Scoreboard, SecondDeliveryOfTheSamePacketIsAViolation) {
   Scoreboard sb(kNodes, false);
   const PacketId id = packet_id(0, 2);
   sb.on_created(id, record(2, 0, 1, 77));
-  ASSERT_NE(sb.on_delivered(id, 0, 1, 77, 10), nullptr);
-  EXPECT_EQ(sb.on_delivered(id, 0, 1, 77, 11), nullptr);
+  ASSERT_NE(sb.on_delivered(id, 0, 0, 1, 77, 10), nullptr);
+  EXPECT_EQ(sb.on_delivered(id, 0, 0, 1, 77, 11), nullptr);
   EXPECT_EQ(sb.violation_count(), 1u);
   EXPECT_EQ(sb.delivered_packets(), 1u);  // the duplicate is not counted as a delivery
   ASSERT_EQ(sb.violations().size(), 1u);
@@ -69,7 +69,7 @@ TEST(Scoreboard, SecondDeliveryOfTheSamePacketIsAViolation) {
 TEST(Scoreboard, DeliveryOfAnUnknownPacketIsAViolation) {
   Scoreboard sb(kNodes, false);
   sb.on_created(packet_id(0, 1), record(1, 3, 2, 5));
-  EXPECT_EQ(sb.on_delivered(packet_id(9, 1), 3, 2, 5, 100), nullptr);
+  EXPECT_EQ(sb.on_delivered(packet_id(9, 1), 3, 0, 2, 5, 100), nullptr);
   EXPECT_EQ(sb.violation_count(), 1u);
   EXPECT_EQ(sb.delivered_packets(), 0u);
   EXPECT_EQ(sb.live_packets(), 1u);  // the outstanding packet is untouched
@@ -91,14 +91,14 @@ TEST(Scoreboard, WrongDestinationIsAViolationAndConsumesThePacket) {
   Scoreboard sb(kNodes, false);
   const PacketId id = packet_id(1, 0);
   sb.on_created(id, record(0, 2, 4, 99));
-  EXPECT_EQ(sb.on_delivered(id, 3, 4, 99, 50), nullptr);
+  EXPECT_EQ(sb.on_delivered(id, 3, 0, 4, 99, 50), nullptr);
   EXPECT_EQ(sb.violation_count(), 1u);
   ASSERT_EQ(sb.violations().size(), 1u);
   EXPECT_TRUE(mentions(sb.violations()[0], "delivered at node 3")) << sb.violations()[0];
   // Moved out of the ledger: it is no longer outstanding, so delivering it again (even at the
   // right node) is a second violation.
   EXPECT_EQ(sb.live_packets(), 0u);
-  EXPECT_EQ(sb.on_delivered(id, 2, 4, 99, 51), nullptr);
+  EXPECT_EQ(sb.on_delivered(id, 2, 0, 4, 99, 51), nullptr);
   EXPECT_EQ(sb.violation_count(), 2u);
 }
 
@@ -106,7 +106,7 @@ TEST(Scoreboard, CorruptedChecksumIsAViolation) {
   Scoreboard sb(kNodes, false);
   const PacketId id = packet_id(2, 3);
   sb.on_created(id, record(3, 1, 5, 0x1234567890abcdefull));
-  EXPECT_EQ(sb.on_delivered(id, 1, 5, 0x1234567890abcdefull ^ 0x100, 60), nullptr);
+  EXPECT_EQ(sb.on_delivered(id, 1, 0, 5, 0x1234567890abcdefull ^ 0x100, 60), nullptr);
   EXPECT_EQ(sb.violation_count(), 1u);
   ASSERT_EQ(sb.violations().size(), 1u);
   EXPECT_TRUE(mentions(sb.violations()[0], "corrupted")) << sb.violations()[0];
@@ -118,10 +118,33 @@ TEST(Scoreboard, WrongFlitCountIsAViolation) {
   const PacketId b = packet_id(1, 1);
   sb.on_created(a, record(1, 2, 5, 42));
   sb.on_created(b, record(1, 2, 5, 42));
-  EXPECT_EQ(sb.on_delivered(a, 2, 4, 42, 30), nullptr);  // one flit lost
+  EXPECT_EQ(sb.on_delivered(a, 2, 0, 4, 42, 30), nullptr);  // one flit lost
   EXPECT_EQ(sb.violation_count(), 1u);
-  EXPECT_EQ(sb.on_delivered(b, 2, 6, 42, 31), nullptr);  // one flit too many
+  EXPECT_EQ(sb.on_delivered(b, 2, 0, 6, 42, 31), nullptr);  // one flit too many
   EXPECT_EQ(sb.violation_count(), 2u);
+}
+
+// Minimal path-IR router: a worm of 9 flits to 1, 4, 6 (3 address flits) reaches node 1 from
+// flit 1 (its own address flit stripped), node 4 from flit 2 and the last, node 6, from flit
+// 2 (the last address flit is the head of the last leg). Any other start is a violation.
+TEST(Scoreboard, StrippedPathWormStartsAfterEachDestinationsAddressFlit) {
+  Scoreboard sb(kNodes, false);
+  PacketRecord r = record(0, 1, 9, 7);
+  r.multidestination = true;
+  r.remaining = r.strip_path = {1, 4, 6};
+  const PacketId ok = packet_id(0, 0);
+  sb.on_created(ok, r);
+  EXPECT_NE(sb.on_delivered(ok, 4, 2, 7, 7, 20), nullptr);
+  EXPECT_NE(sb.on_delivered(ok, 1, 1, 8, 7, 21), nullptr);
+  EXPECT_NE(sb.on_delivered(ok, 6, 2, 7, 7, 22), nullptr);
+  EXPECT_EQ(sb.violation_count(), 0u);
+  const PacketId bad = packet_id(1, 0);
+  sb.on_created(bad, r);
+  EXPECT_EQ(sb.on_delivered(bad, 1, 0, 9, 7, 30), nullptr);  // not stripped at node 1
+  EXPECT_EQ(sb.on_delivered(bad, 6, 3, 6, 7, 31), nullptr);  // last leg's head stripped too
+  EXPECT_EQ(sb.on_delivered(bad, 4, 2, 6, 7, 32), nullptr);  // a flit lost after the strip
+  EXPECT_EQ(sb.violation_count(), 3u);
+  EXPECT_TRUE(mentions(sb.violations()[0], "expected from flit 1")) << sb.violations()[0];
 }
 
 // ---- In-order delivery per (source, destination) ------------------------------------------
@@ -131,10 +154,10 @@ TEST(Scoreboard, InOrderCheckFlagsAnOvertakenPacket) {
   const PacketId second = packet_id(1, 1);
   const PacketId third = packet_id(2, 1);
   for (PacketId id : {first, second, third}) sb.on_created(id, record(1, 2, 1, 8));
-  EXPECT_NE(sb.on_delivered(second, 2, 1, 8, 10), nullptr);
+  EXPECT_NE(sb.on_delivered(second, 2, 0, 1, 8, 10), nullptr);
   EXPECT_EQ(sb.violation_count(), 0u);
   // `first` has a lower sequence number than the already delivered `second`.
-  EXPECT_EQ(sb.on_delivered(first, 2, 1, 8, 11), nullptr);
+  EXPECT_EQ(sb.on_delivered(first, 2, 0, 1, 8, 11), nullptr);
   EXPECT_EQ(sb.violation_count(), 1u);
   ASSERT_EQ(sb.violations().size(), 1u);
   EXPECT_TRUE(mentions(sb.violations()[0], "overtook")) << sb.violations()[0];
@@ -146,10 +169,10 @@ TEST(Scoreboard, InOrderCheckFlagsAnOvertakenPacket) {
 TEST(Scoreboard, InOrderCheckRemembersTheHighestSequenceAfterAViolation) {
   Scoreboard sb(kNodes, true);
   for (std::uint64_t s = 0; s < 6; ++s) sb.on_created(packet_id(s, 2), record(2, 1, 1, 6));
-  EXPECT_NE(sb.on_delivered(packet_id(5, 2), 1, 1, 6, 10), nullptr);
-  EXPECT_EQ(sb.on_delivered(packet_id(1, 2), 1, 1, 6, 11), nullptr);  // overtaken by 5
+  EXPECT_NE(sb.on_delivered(packet_id(5, 2), 1, 0, 1, 6, 10), nullptr);
+  EXPECT_EQ(sb.on_delivered(packet_id(1, 2), 1, 0, 1, 6, 11), nullptr);  // overtaken by 5
   EXPECT_EQ(sb.violation_count(), 1u);
-  EXPECT_EQ(sb.on_delivered(packet_id(3, 2), 1, 1, 6, 12), nullptr);  // overtaken by 5 as well
+  EXPECT_EQ(sb.on_delivered(packet_id(3, 2), 1, 0, 1, 6, 12), nullptr);  // overtaken by 5 as well
   EXPECT_EQ(sb.violation_count(), 2u);
 }
 
@@ -157,7 +180,7 @@ TEST(Scoreboard, InOrderDeliveryPassesTheOrderCheck) {
   Scoreboard sb(kNodes, true);
   for (std::uint64_t s = 0; s < 10; ++s) sb.on_created(packet_id(s, 3), record(3, 0, 2, 11));
   for (std::uint64_t s = 0; s < 10; ++s)
-    EXPECT_NE(sb.on_delivered(packet_id(s, 3), 0, 2, 11, 100 + s), nullptr) << s;
+    EXPECT_NE(sb.on_delivered(packet_id(s, 3), 0, 0, 2, 11, 100 + s), nullptr) << s;
   EXPECT_EQ(sb.violation_count(), 0u);
   EXPECT_EQ(sb.delivered_packets(), 10u);
 }
@@ -175,15 +198,15 @@ TEST(Scoreboard, InOrderCheckKeepsSourceDestinationPairsApart) {
   sb.on_created(s1_to3, record(1, 3, 1, 3));
   sb.on_created(s0_to2, record(0, 2, 1, 3));
   sb.on_created(s2_to2, record(2, 2, 1, 3));
-  EXPECT_NE(sb.on_delivered(s1_to2, 2, 1, 3, 10), nullptr);
-  EXPECT_NE(sb.on_delivered(s1_to3, 3, 1, 3, 11), nullptr);  // same source, other destination
-  EXPECT_NE(sb.on_delivered(s0_to2, 2, 1, 3, 12), nullptr);  // same destination, other source
-  EXPECT_NE(sb.on_delivered(s2_to2, 2, 1, 3, 13), nullptr);
+  EXPECT_NE(sb.on_delivered(s1_to2, 2, 0, 1, 3, 10), nullptr);
+  EXPECT_NE(sb.on_delivered(s1_to3, 3, 0, 1, 3, 11), nullptr);  // same source, other destination
+  EXPECT_NE(sb.on_delivered(s0_to2, 2, 0, 1, 3, 12), nullptr);  // same destination, other source
+  EXPECT_NE(sb.on_delivered(s2_to2, 2, 0, 1, 3, 13), nullptr);
   EXPECT_EQ(sb.violation_count(), 0u);
   // But a lower sequence of the pair 1 -> 2 after sequence 5 is still caught.
   const PacketId late = packet_id(4, 1);
   sb.on_created(late, record(1, 2, 1, 3));
-  EXPECT_EQ(sb.on_delivered(late, 2, 1, 3, 14), nullptr);
+  EXPECT_EQ(sb.on_delivered(late, 2, 0, 1, 3, 14), nullptr);
   EXPECT_EQ(sb.violation_count(), 1u);
 }
 
@@ -193,8 +216,8 @@ TEST(Scoreboard, OrderIsNotCheckedWhenDisabled) {
   const PacketId second = packet_id(1, 1);
   sb.on_created(first, record(1, 2, 1, 8));
   sb.on_created(second, record(1, 2, 1, 8));
-  EXPECT_NE(sb.on_delivered(second, 2, 1, 8, 10), nullptr);
-  EXPECT_NE(sb.on_delivered(first, 2, 1, 8, 11), nullptr);
+  EXPECT_NE(sb.on_delivered(second, 2, 0, 1, 8, 10), nullptr);
+  EXPECT_NE(sb.on_delivered(first, 2, 0, 1, 8, 11), nullptr);
   EXPECT_EQ(sb.violation_count(), 0u);
   EXPECT_EQ(sb.delivered_packets(), 2u);
 }
@@ -205,7 +228,7 @@ TEST(Scoreboard, LiveAndDeliveredCountsFollowTheLedger) {
   for (std::uint64_t s = 0; s < 6; ++s) sb.on_created(packet_id(s, 0), record(0, 1, 1, 4));
   EXPECT_EQ(sb.live_packets(), 6u);
   for (std::uint64_t s = 0; s < 6; s += 2)
-    ASSERT_NE(sb.on_delivered(packet_id(s, 0), 1, 1, 4, s), nullptr);
+    ASSERT_NE(sb.on_delivered(packet_id(s, 0), 1, 0, 1, 4, s), nullptr);
   EXPECT_EQ(sb.live_packets(), 3u);
   EXPECT_EQ(sb.delivered_packets(), 3u);
   std::set<PacketId> live;
@@ -217,7 +240,7 @@ TEST(Scoreboard, ViolationListIsCappedButTheCountIsExact) {
   Scoreboard sb(kNodes, false);
   constexpr std::uint64_t kViolations = 1000;
   for (std::uint64_t i = 0; i < kViolations; ++i)
-    EXPECT_EQ(sb.on_delivered(1000 + i, 0, 1, 0, i), nullptr);
+    EXPECT_EQ(sb.on_delivered(1000 + i, 0, 0, 1, 0, i), nullptr);
   sb.violation("custom message");
   EXPECT_EQ(sb.violation_count(), kViolations + 1);
   EXPECT_GE(sb.violations().size(), 1u);

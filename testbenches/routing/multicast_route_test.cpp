@@ -43,6 +43,22 @@ TEST(HeaderFlits, AddressListAndBitStringCosts) {
   EXPECT_EQ(header_flits(HeaderEncoding::kAddressList, 3, 1024, 2), 2);  // 30 bits
   EXPECT_EQ(header_flits(HeaderEncoding::kBitString, 3, 1024, 2), 64);   // 1024 bits
   EXPECT_EQ(header_flits(HeaderEncoding::kAddressList, 1, 2, 1), 1);
+  // Address flits: one per destination, whatever the flit width.
+  EXPECT_EQ(header_flits(HeaderEncoding::kAddressFlits, 1, 64, 8), 1);
+  EXPECT_EQ(header_flits(HeaderEncoding::kAddressFlits, 11, 64, 8), 11);
+  EXPECT_EQ(header_flits(HeaderEncoding::kAddressFlits, 3, 1024, 2), 3);
+}
+
+// The minimal path-IR router sheds an address flit at each destination but the last: from
+// (0,0) to (2,0), (2,3), (5,3) on XY routes of 2, 3 and 3 hops, a 10-flit worm carries 10, 9
+// and 8 flits on its legs: 20 + 27 + 24 = 71 flit-hops, against 80 without stripping.
+TEST(StrippedPathFlitHops, EachLegCarriesOneFlitLessThanTheLegBefore) {
+  Fixture f(testing::mesh_config({8, 8}));
+  auto n = [&](int x, int y) { return f.topology.node_at({x, y}); };
+  const std::vector<NodeId> dests{n(2, 0), n(2, 3), n(5, 3)};
+  EXPECT_EQ(stripped_path_flit_hops(f.rc, n(0, 0), dests, 10), 71u);
+  EXPECT_EQ(multicast_links(f.rc, MultidestMode::kPath, n(0, 0), dests) * 10, 80u);
+  EXPECT_EQ(stripped_path_flit_hops(f.rc, n(0, 0), {n(7, 7)}, 4), 4u * 14);
 }
 
 TEST(Brcp, XyRoutesAcceptOnRouteListsInOrderOnly) {
