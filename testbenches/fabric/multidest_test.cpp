@@ -358,6 +358,35 @@ TEST(ConsumptionDeadlock, TwoConsumptionChannelsOnOnePortResolveThisCrossing) {
   EXPECT_EQ(net->stats().packet_log().size(), 4u);
 }
 
+// The minimal path-IR router (docs/multidestination.md) absorbs with two branches taken
+// together, as the full router does, so the same crossing deadlocks on one consumption
+// channel and is reported, and the configurations the docs call safe complete.
+Config minimal_ir(Config c) {
+  c.network.router.path_ir = PathIr::kMinimal;
+  c.network.router.header_encoding = HeaderEncoding::kAddressFlits;
+  return c;
+}
+
+TEST(ConsumptionDeadlock, MinimalRouterOneConsumptionChannelDeadlocksAndIsReported) {
+  auto net = testing::run(minimal_ir(crossing_config(PortModel::kOnePort, 0)), logged(),
+                          schedule_crossing);
+  ASSERT_EQ(net->outcome(), RunOutcome::kDeadlock);
+  ASSERT_TRUE(net->deadlock().has_value());
+  const std::string text = net->deadlock()->text();
+  EXPECT_FALSE(net->deadlock()->cycle.empty()) << text;
+  EXPECT_NE(text.find("replicating to [ej0 vc 0, x+ vc 0 (no credit)]"), std::string::npos) << text;
+  EXPECT_NE(text.find("waiting_for_vc, wants ej0"), std::string::npos) << text;
+}
+
+TEST(ConsumptionDeadlock, MinimalRouterConsumptionChannelPerInputDirectionIsSafe) {
+  auto net = testing::run(minimal_ir(crossing_config(PortModel::kAllPort, 0)), logged(),
+                          schedule_crossing);
+  EXPECT_EQ(net->outcome(), RunOutcome::kCompleted);
+  EXPECT_EQ(net->scoreboard().violation_count(), 0u);
+  EXPECT_EQ(net->stats().packet_log().size(), 4u);
+  EXPECT_EQ(net->stats().flits_stripped(), 2u);  // one per worm, at its first destination
+}
+
 // Replication handshake: A is absorbed at X while its forward branch shares the next link
 // with a long unicast worm C (two VCs, so they alternate flit by flit). Synchronous: X gets
 // A's flits at the forward branch's half rate. Asynchronous: X's branch runs ahead by up to
