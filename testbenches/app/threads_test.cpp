@@ -110,6 +110,15 @@ INSTANTIATE_TEST_SUITE_P(
                     "--set traffic.injection_rate=0.15 --set simulation.warmup_cycles=200 "
                     "--set simulation.measure_cycles=1000 "
                     "--set simulation.parallel_min_routers=1"},
+        // Path worms on the minimal path-IR router (address flits stripped in the route
+        // stage, their credits sent in the parallel phase).
+        ThreadsCase{"mesh8x8_minimal_path_ir_mix",
+                    "configs/multidest_load.yaml --set network.router.path_ir=minimal "
+                    "--set network.router.header_encoding=address_flits "
+                    "--set network.router.consumption_channels=4 "
+                    "--set traffic.injection_rate=0.15 --set simulation.warmup_cycles=200 "
+                    "--set simulation.measure_cycles=1000 "
+                    "--set simulation.parallel_min_routers=1"},
         // Node firmware (hosted mode): EDN broadcast and an all-to-all on the T3D 8x8, with
         // background traffic so worms contend.
         ThreadsCase{
