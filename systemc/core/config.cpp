@@ -191,11 +191,18 @@ void require(bool ok, const std::string& key, const std::string& message) {
 // Flits a multidestination worm to `dests` destinations carries beyond a unicast packet's
 // one header flit (routing/multicast_route.h header_flits, which the core layer cannot call).
 std::uint64_t destination_list_flits(const NetworkConfig& network, std::uint64_t dests, int nodes) {
-  if (network.router.header_encoding == HeaderEncoding::kAddressFlits)
-    return dests == 0 ? 0 : dests - 1;
   const auto fb = static_cast<std::uint64_t>(network.flit_bytes);
   std::uint64_t address_bits = 1;
   while ((std::uint64_t{1} << address_bits) < static_cast<std::uint64_t>(nodes)) ++address_bits;
+  // Address flits: whole addresses per header flit (one, or as many as fit on the minimal
+  // router with address_list).
+  const std::uint64_t per_flit =
+      network.router.header_encoding == HeaderEncoding::kAddressFlits ? 1
+      : network.router.path_ir == PathIr::kMinimal &&
+              network.router.header_encoding == HeaderEncoding::kAddressList
+          ? std::max<std::uint64_t>(1, 8 * fb / address_bits)
+          : 0;
+  if (per_flit > 0) return dests == 0 ? 0 : (dests + per_flit - 1) / per_flit - 1;
   const std::uint64_t bits = network.router.header_encoding == HeaderEncoding::kAddressList
                                  ? dests * address_bits
                                  : static_cast<std::uint64_t>(nodes);
@@ -586,28 +593,33 @@ void Config::validate() const {
   if (r.multidest == MultidestMode::kTree)
     require(rt.algorithm != RoutingAlgorithm::kHamiltonian, "network.router.multidest",
             "tree replication follows the dimension-ordered tree; use routing dor or ecube");
-  // Address flits hold one address each (docs/multidestination.md, "The minimal path-IR
-  // router"); the minimal router matches and strips one at a time, so it needs them.
-  if (r.header_encoding == HeaderEncoding::kAddressFlits) {
+  // Address flits hold whole addresses (docs/multidestination.md, "The minimal path-IR
+  // router"): one each with address_flits, as many as fit with address_list on the minimal
+  // router, which matches the head flit's current address and strips the flit after its last.
+  const bool address_flit_layout =
+      r.header_encoding == HeaderEncoding::kAddressFlits ||
+      (r.path_ir == PathIr::kMinimal && r.header_encoding == HeaderEncoding::kAddressList);
+  if (r.header_encoding == HeaderEncoding::kAddressFlits)
     require(r.multidest != MultidestMode::kTree, "network.router.header_encoding",
             "address_flits carries a path worm's list one address per flit; tree worms carry "
             "their destination set as address_list or bit_string");
-    int address_bits = 1;
-    while ((1LL << address_bits) < static_cast<long long>(node_count(topo))) ++address_bits;
-    require(address_bits <= 8 * network.flit_bytes, "network.flit_bytes",
-            fmt::format("header_encoding address_flits puts one {}-bit node address in each "
-                        "header flit; {}-byte flits are too narrow",
-                        address_bits, network.flit_bytes));
-  }
   if (r.path_ir == PathIr::kMinimal) {
     require(r.multidest == MultidestMode::kPath, "network.router.path_ir",
             fmt::format("the minimal intermediate-reception router carries path worms; "
                         "network.router.multidest is {}",
                         to_string(r.multidest)));
-    require(r.header_encoding == HeaderEncoding::kAddressFlits, "network.router.header_encoding",
-            fmt::format("path_ir minimal matches and strips one address flit per destination; "
-                        "set header_encoding address_flits (got {})",
-                        to_string(r.header_encoding)));
+    require(r.header_encoding != HeaderEncoding::kBitString, "network.router.header_encoding",
+            "path_ir minimal matches and strips the head flit's addresses one at a time; use "
+            "address_list (as many addresses per header flit as fit) or address_flits (one)");
+  }
+  if (address_flit_layout) {
+    int address_bits = 1;
+    while ((1LL << address_bits) < static_cast<long long>(node_count(topo))) ++address_bits;
+    require(address_bits <= 8 * network.flit_bytes, "network.flit_bytes",
+            fmt::format("{} puts whole {}-bit node addresses in each header flit; {}-byte flits "
+                        "are too narrow",
+                        r.path_ir == PathIr::kMinimal ? "path_ir minimal" : "address_flits",
+                        address_bits, network.flit_bytes));
   }
   if (r.implementation == RouterImplementation::kRtl)
     require(

@@ -415,10 +415,16 @@ void NetworkInterface::write_register(std::uint64_t addr, std::uint32_t value, C
   fault(addr, "not a writable register", now);
 }
 
+int NetworkInterface::per_flit() const {
+  return addresses_per_header_flit(params_.header_encoding, params_.path_ir, params_.nodes,
+                                   params_.flit_bytes);
+}
+
 int NetworkInterface::list_header_bytes(std::size_t destinations) const {
   if (destinations == 0) return 0;
-  const int extra =
-      header_flits(params_.header_encoding, destinations, params_.nodes, params_.flit_bytes) - 1;
+  const int extra = header_flits(params_.header_encoding, destinations, params_.nodes,
+                                 params_.flit_bytes, params_.path_ir) -
+                    1;
   return extra * params_.flit_bytes;
 }
 
@@ -512,8 +518,8 @@ void NetworkInterface::packetise(TxChannel& ch, const Descriptor& d, Cycle now) 
     p.message = message;
     p.offset = offset;
     p.bytes = std::min(per_packet, total - offset);
-    if (params_.header_encoding == HeaderEncoding::kAddressFlits && !message->dests.empty()) {
-      p.address_flits = static_cast<int>(message->dests.size()) - 1;
+    if (address_flit_layout() && !message->dests.empty()) {
+      p.address_flits = list_header_bytes(message->dests.size()) / params_.flit_bytes;
       p.header = params_.header_bytes;
     } else {
       p.header = params_.header_bytes + list_header_bytes(message->dests.size());
@@ -531,7 +537,10 @@ void NetworkInterface::packetise(TxChannel& ch, const Descriptor& d, Cycle now) 
     if (!message->dests.empty()) {
       record.multidestination = true;
       record.remaining = message->dests;
-      if (params_.path_ir == PathIr::kMinimal) record.strip_path = message->dests;
+      if (params_.path_ir == PathIr::kMinimal) {
+        record.strip_path = message->dests;
+        record.strip_per_flit = per_flit();
+      }
       p.mcast = multicast_.add(params_.multidest, params_.id, message->dests, p.flits);
     }
     record.length = static_cast<std::uint32_t>(p.flits);
@@ -549,12 +558,12 @@ void NetworkInterface::packetise(TxChannel& ch, const Descriptor& d, Cycle now) 
     log_.map_packet(p.id, params_.id, message->seq);
     if (p.mcast != 0)
       if (MessageRecord* first = log_.find(params_.id, message->seq)) {
-        first->flit_hops +=
-            params_.path_ir == PathIr::kMinimal
-                ? stripped_path_flit_hops(route_compute_, params_.id, message->dests, p.flits)
-                : static_cast<std::uint64_t>(p.flits) * multicast_links(route_compute_,
-                                                                        params_.multidest,
-                                                                        params_.id, message->dests);
+        first->flit_hops += params_.path_ir == PathIr::kMinimal
+                                ? stripped_path_flit_hops(route_compute_, params_.id,
+                                                          message->dests, p.flits, per_flit())
+                                : static_cast<std::uint64_t>(p.flits) *
+                                      multicast_links(route_compute_, params_.multidest, params_.id,
+                                                      message->dests);
         first->list_header_flits += static_cast<std::uint64_t>(
             list_header_bytes(message->dests.size()) / params_.flit_bytes);
       }
@@ -574,8 +583,8 @@ void NetworkInterface::fill_flit(const Packet& p, int index, Flit& flit) const {
   flit.type = head ? (tail ? FlitType::kHeadTail : FlitType::kHead)
                    : (tail ? FlitType::kTail : FlitType::kBody);
   flit.mcast = p.mcast;
-  if (p.mcast != 0 && params_.header_encoding == HeaderEncoding::kAddressFlits)
-    flit.dst = address_flit_target(multicast_.at(p.mcast), index);
+  if (p.mcast != 0 && address_flit_layout())
+    flit.dst = address_flit_target(multicast_.at(p.mcast), index, per_flit());
   flit.message = m.seq;
   flit.tag = m.tag;
   flit.message_bytes = static_cast<std::uint32_t>(m.data->size());
@@ -738,7 +747,7 @@ void NetworkInterface::complete_packet(int channel, const Flit& tail,
   if (background_done(tail, *rec, now)) return;
   std::size_t header = static_cast<std::size_t>(params_.header_bytes);
   if (tail.mcast != 0) {
-    if (params_.header_encoding != HeaderEncoding::kAddressFlits)
+    if (!address_flit_layout())
       header += static_cast<std::size_t>(list_header_bytes(multicast_.at(tail.mcast).dests.size()));
     multicast_.consumed(tail.mcast);
   } else {

@@ -205,6 +205,10 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   void doorbell(int channel, Cycle now);
   // Extra header bytes a multidestination worm to `destinations` nodes carries.
   int list_header_bytes(std::size_t destinations) const;
+  // Addresses per header flit when a worm's list sits in address flits (no payload in the
+  // header flits before the last; routing/multicast_route.h addresses_per_header_flit), else 0.
+  int per_flit() const;
+  bool address_flit_layout() const { return per_flit() > 0; }
   void packetise(TxChannel& ch, const Descriptor& d, Cycle now);
   void fill_flit(const Packet& p, int index, Flit& flit) const;
   int inject(Cycle now, ActivityCalendar& calendar, bool measuring);

@@ -88,12 +88,15 @@ PacketId Terminal::create_packet(NodeId dst, int length, Cycle now, std::vector<
   std::uint32_t mcast = 0;
   int headers = 1;
   if (!dests.empty()) {
-    headers =
-        header_flits(params_.header_encoding, dests.size(), params_.nodes, params_.flit_bytes);
+    headers = header_flits(params_.header_encoding, dests.size(), params_.nodes, params_.flit_bytes,
+                           params_.path_ir);
     length += headers - 1;
     record.multidestination = true;
     record.remaining = dests;
-    if (params_.path_ir == PathIr::kMinimal) record.strip_path = dests;
+    if (params_.path_ir == PathIr::kMinimal) {
+      record.strip_path = dests;
+      record.strip_per_flit = per_flit();
+    }
     mcast = multicast_.add(params_.multidest, params_.id, std::move(dests), length);
   }
   record.length = static_cast<std::uint32_t>(length);
@@ -198,8 +201,8 @@ int Terminal::inject(Cycle now, ActivityCalendar& calendar, bool measuring) {
     flit.dst = ch.packet.dst;
     flit.mcast = ch.packet.mcast;
     flit.index = static_cast<std::uint16_t>(ch.wire.next_flit());
-    if (flit.mcast != 0 && params_.header_encoding == HeaderEncoding::kAddressFlits)
-      flit.dst = address_flit_target(multicast_.at(flit.mcast), flit.index);
+    if (flit.mcast != 0 && per_flit() > 0)
+      flit.dst = address_flit_target(multicast_.at(flit.mcast), flit.index, per_flit());
     const bool head = ch.wire.next_flit() == 0;
     const bool tail = ch.wire.next_is_tail();
     flit.type = head ? (tail ? FlitType::kHeadTail : FlitType::kHead)

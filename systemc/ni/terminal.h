@@ -85,12 +85,16 @@ class Terminal : public NetworkEndpoint {
   std::size_t queued_packets() const override;
 
  private:
+  // Addresses per header flit when a worm's list sits in address flits
+  // (routing/multicast_route.h addresses_per_header_flit), else 0.
+  int per_flit() const {
+    return addresses_per_header_flit(params_.header_encoding, params_.path_ir, params_.nodes,
+                                     params_.flit_bytes);
+  }
   // Payload bytes of flit `index` of a packet with `header_flits` header flits: none in the
-  // address flits before a worm's last (header_encoding address_flits), a flit's worth else.
+  // address flits before a worm's last, a flit's worth else.
   int payload_bytes(int index, int header_flits) const {
-    return params_.header_encoding == HeaderEncoding::kAddressFlits && index < header_flits - 1
-               ? 0
-               : params_.flit_bytes;
+    return per_flit() > 0 && index < header_flits - 1 ? 0 : params_.flit_bytes;
   }
   struct Pending {
     PacketId id;

@@ -92,8 +92,10 @@ const PacketRecord* Scoreboard::on_delivered(PacketId id, NodeId at, std::uint32
   std::uint32_t stripped = 0;
   if (!r.strip_path.empty()) {
     const auto pos = std::find(r.strip_path.begin(), r.strip_path.end(), at);
-    stripped = static_cast<std::uint32_t>(std::min<std::ptrdiff_t>(
-        pos - r.strip_path.begin() + 1, static_cast<std::ptrdiff_t>(r.strip_path.size()) - 1));
+    stripped = static_cast<std::uint32_t>(
+        std::min<std::ptrdiff_t>(pos - r.strip_path.begin() + 1,
+                                 static_cast<std::ptrdiff_t>(r.strip_path.size()) - 1) /
+        r.strip_per_flit);
   }
   if (first != stripped || r.length != first + flits || r.checksum != checksum) {
     violation(fmt::format(

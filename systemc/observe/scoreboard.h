@@ -32,10 +32,12 @@ struct PacketRecord {
   // of the list). Empty for a unicast packet.
   std::vector<NodeId> remaining;
   // A path worm on the minimal path-IR router (network.router.path_ir minimal): its list in
-  // path order. Its i-th destination (from 0) receives it from flit min(i + 1, size - 1) on:
-  // the address flits up to its own are stripped on the way, the last destination's is the
-  // head of the last leg (docs/multidestination.md). Empty otherwise.
+  // path order, `strip_per_flit` addresses per header flit. Its i-th destination (from 0)
+  // receives it from flit floor(min(i + 1, size - 1) / strip_per_flit) on: each header flit is
+  // stripped at the destination of its last address, except the last header flit, the head
+  // of the last leg (docs/multidestination.md). Empty otherwise.
   std::vector<NodeId> strip_path;
+  int strip_per_flit = 1;
 };
 
 // Payload of flit `index` of packet `id`: deterministic pseudo-random bytes, so corruption

@@ -619,7 +619,10 @@ int Router::traverse_replicas(Cycle now, ActivityCalendar& calendar, bool measur
       crossbar_.connect_replica(in_port, br.out_port);
       Flit flit =
           ivc.buffer.at(params_.replication == Replication::kSynchronous ? 0 : br.ahead).flit;
-      if (!multicast_->strips_addresses()) {  // the full router rewrites the target per branch
+      // The full router stamps the branch's target on every flit; the minimal one rewrites
+      // only a head flit whose current address advances within it.
+      if (!multicast_->strips_addresses() ||
+          (flit.head() && multicast_->addresses_per_flit() > 1)) {
         flit.dst = br.target.dst;
         flit.mpos = br.target.mpos;
       }

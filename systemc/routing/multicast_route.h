@@ -15,6 +15,7 @@
 // of the DOR tree).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -36,9 +37,14 @@ struct MulticastBranch {
 
 class MulticastRoute {
  public:
+  // `per_flit`: addresses per header flit on the minimal router (addresses_per_header_flit).
   MulticastRoute(const Topology& topology, const RouteCompute& route_compute,
-                 const MulticastTable& table, PathIr path_ir = PathIr::kFull)
-      : topology_(topology), route_compute_(route_compute), table_(table), path_ir_(path_ir) {}
+                 const MulticastTable& table, PathIr path_ir = PathIr::kFull, int per_flit = 1)
+      : topology_(topology),
+        route_compute_(route_compute),
+        table_(table),
+        path_ir_(path_ir),
+        per_flit_(std::max(1, per_flit)) {}
 
   // Branches of the worm whose head `head` arrived at `here` on (in_port, in_vc): one branch
   // for a worm passing through, two or more where it is absorbed or replicated. `absorbed`
@@ -47,17 +53,22 @@ class MulticastRoute {
   // toward head's target.
   void branches(NodeId here, const Flit& head, int in_port, int in_vc,
                 std::vector<MulticastBranch>& out, bool absorbed = false) const;
-  // Minimal path-IR router (PathIr::kMinimal): the head's address is this node and more
-  // destinations follow, so the router strips the head flit here (docs/multidestination.md,
-  // "The minimal path-IR router").
+  // Minimal path-IR router (PathIr::kMinimal): the head's current address is this node, it is
+  // the last address of the head flit and more destinations follow, so the router strips the
+  // head flit here (docs/multidestination.md, "The minimal path-IR router"). With more
+  // addresses left in the head flit the worm is absorbed and forwarded with that flit.
   bool strips(NodeId here, const Flit& head) const {
     if (path_ir_ != PathIr::kMinimal) return false;
     const MulticastHeader& h = table_.at(head.mcast);
-    return h.dests[head.mpos] == here && static_cast<std::size_t>(head.mpos) + 1 < h.dests.size();
+    const std::size_t next = static_cast<std::size_t>(head.mpos) + 1;
+    return h.dests[head.mpos] == here && next < h.dests.size() &&
+           next % static_cast<std::size_t>(per_flit_) == 0;
   }
-  // Whether this router strips address flits (PathIr::kMinimal): it then never rewrites a
-  // worm's flits, which keep the addresses their source gave them.
+  // Whether this is the minimal router: it rewrites a worm's head flit only (its current
+  // address advanced within the flit, per_flit > 1), never the other flits, which keep the
+  // addresses their source gave them.
   bool strips_addresses() const { return path_ir_ == PathIr::kMinimal; }
+  int addresses_per_flit() const { return per_flit_; }
   // Length in flits (header flits included) of the rest of the worm whose head is `head`
   // (address flits stripped before it excluded).
   int worm_flits(const Flit& head) const { return table_.at(head.mcast).flits - head.index; }
@@ -67,6 +78,7 @@ class MulticastRoute {
   const RouteCompute& route_compute_;
   const MulticastTable& table_;
   PathIr path_ir_;
+  int per_flit_;
 };
 
 // Empty when `dests` (in the order given) is a base-routing-conformed path from src; else the
@@ -91,14 +103,23 @@ std::vector<NodeId> random_brcp_path(const RouteCompute& rc, const Topology& top
 std::uint64_t multicast_links(const RouteCompute& rc, MultidestMode mode, NodeId src,
                               const std::vector<NodeId>& dests);
 // Flit-hops of a path worm of `flits` flits from src along `dests` on the minimal path-IR
-// router, which strips one address flit at each destination but the last: the leg after the
-// j-th destination carries flits - j flits.
+// router, whose header flits hold `per_flit` addresses each and which strips a header flit at
+// the destination of its last address (unless that is the worm's last): the leg after the
+// j-th destination carries flits - floor(j / per_flit) flits.
 std::uint64_t stripped_path_flit_hops(const RouteCompute& rc, NodeId src,
-                                      const std::vector<NodeId>& dests, int flits);
+                                      const std::vector<NodeId>& dests, int flits,
+                                      int per_flit = 1);
+// Addresses per header flit when a worm's list sits in address flits (header flits that hold
+// whole addresses and carry no payload, except the last): 1 for header_encoding
+// address_flits; floor(8 * flit_bytes / ceil(log2 N)) for address_list on the minimal path-IR
+// router (a header flit it strips must hold whole addresses); 0 when the list is packed across
+// flits (address_list on the full router) or a bit-string.
+int addresses_per_header_flit(HeaderEncoding encoding, PathIr path_ir, int nodes, int flit_bytes);
 // Header flits of a worm to `destinations` nodes: an address list spends ceil(log2 N) bits per
 // destination, a bit-string N bits, packed into flits of 8 * flit_bytes bits; at least one.
-// Address flits: one flit per destination. A unicast header is one flit, so a
-// multidestination worm costs header_flits - 1 extra flits.
-int header_flits(HeaderEncoding encoding, std::size_t destinations, int nodes, int flit_bytes);
+// Address flits (addresses_per_header_flit k > 0): ceil(destinations / k) flits. A unicast
+// header is one flit, so a multidestination worm costs header_flits - 1 extra flits.
+int header_flits(HeaderEncoding encoding, std::size_t destinations, int nodes, int flit_bytes,
+                 PathIr path_ir = PathIr::kFull);
 
 }  // namespace wormsim

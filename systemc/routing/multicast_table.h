@@ -24,11 +24,12 @@ struct MulticastHeader {
   int pending = 0;  // destinations that have not consumed the tail yet
 };
 
-// The address carried by flit `index` of a path worm whose header is address flits
-// (header_encoding address_flits): address flit i names the (i+1)-th destination, and the
-// flits after the last address flit carry the last destination, as a unicast packet's do.
-inline NodeId address_flit_target(const MulticastHeader& h, int index) {
-  const std::size_t i = static_cast<std::size_t>(index);
+// The (first) address carried by flit `index` of a path worm whose header is address flits
+// of `per_flit` addresses each (routing/multicast_route.h addresses_per_header_flit): address
+// flit i starts with destination i * per_flit, and the flits after the last address flit
+// carry the last destination, as a unicast packet's do.
+inline NodeId address_flit_target(const MulticastHeader& h, int index, int per_flit) {
+  const std::size_t i = static_cast<std::size_t>(index) * static_cast<std::size_t>(per_flit);
   return h.dests[i < h.dests.size() ? i : h.dests.size() - 1];
 }
 

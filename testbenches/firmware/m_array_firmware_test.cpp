@@ -38,6 +38,7 @@ struct Case {
   // minimal: the minimal path-IR router (docs/multidestination.md), with address flits; the
   // step counts are the router's business as little as the seed's.
   PathIr path_ir = PathIr::kFull;
+  HeaderEncoding minimal_encoding = HeaderEncoding::kAddressFlits;
 };
 
 class SeedArrays : public ::testing::TestWithParam<Case> {};
@@ -50,8 +51,7 @@ TEST_P(SeedArrays, VerifiedInTheSeedsStepCounts) {
   c.network.router.multidest = MultidestMode::kPath;
   c.network.router.port_model = k.ports;
   c.network.router.path_ir = k.path_ir;
-  if (k.path_ir == PathIr::kMinimal)
-    c.network.router.header_encoding = HeaderEncoding::kAddressFlits;
+  if (k.path_ir == PathIr::kMinimal) c.network.router.header_encoding = k.minimal_encoding;
   c.node.alpha_cycles = 20;
   c.node.gamma_cycles = 10;
   c.collective.algorithms = k.algorithms;
@@ -283,7 +283,17 @@ INSTANTIATE_TEST_SUITE_P(
              PortModel::kOnePort,
              kSeed004More,
              RootSelection::kOne,
-             PathIr::kMinimal}),
+             PathIr::kMinimal},
+        // Ten 6-bit addresses per 8-byte header flit: the REM-array's long worms strip
+        // some header flits and forward others with their address advanced.
+        Case{"minimal_ir_list_seed004_more_8x8_dor_all_port",
+             {8, 8},
+             RoutingAlgorithm::kDimensionOrder,
+             PortModel::kAllPort,
+             kSeed004More,
+             RootSelection::kOne,
+             PathIr::kMinimal,
+             HeaderEncoding::kAddressList}),
     [](const ::testing::TestParamInfo<Case>& i) { return i.param.name; });
 
 }  // namespace

@@ -147,6 +147,28 @@ TEST(Scoreboard, StrippedPathWormStartsAfterEachDestinationsAddressFlit) {
   EXPECT_TRUE(mentions(sb.violations()[0], "expected from flit 1")) << sb.violations()[0];
 }
 
+// Two addresses per header flit: a worm to 1, 4, 6, 7, 9 (3 header flits) strips its first
+// header flit at node 4 and its second at node 7; node 9 gets the last from flit 2.
+TEST(Scoreboard, StrippedPathWormWithTwoAddressesPerHeaderFlit) {
+  Scoreboard sb(kNodes, false);
+  PacketRecord r = record(0, 1, 8, 7);
+  r.multidestination = true;
+  r.remaining = r.strip_path = {1, 4, 6, 7, 9};
+  r.strip_per_flit = 2;
+  const PacketId id = packet_id(0, 0);
+  sb.on_created(id, r);
+  EXPECT_NE(sb.on_delivered(id, 1, 0, 8, 7, 20), nullptr);
+  EXPECT_NE(sb.on_delivered(id, 4, 1, 7, 7, 21), nullptr);
+  EXPECT_NE(sb.on_delivered(id, 6, 1, 7, 7, 22), nullptr);
+  EXPECT_NE(sb.on_delivered(id, 7, 2, 6, 7, 23), nullptr);
+  EXPECT_NE(sb.on_delivered(id, 9, 2, 6, 7, 24), nullptr);
+  EXPECT_EQ(sb.violation_count(), 0u);
+  const PacketId bad = packet_id(1, 0);
+  sb.on_created(bad, r);
+  EXPECT_EQ(sb.on_delivered(bad, 1, 1, 7, 7, 30), nullptr);  // stripped before its time
+  EXPECT_EQ(sb.violation_count(), 1u);
+}
+
 // ---- In-order delivery per (source, destination) ------------------------------------------
 TEST(Scoreboard, InOrderCheckFlagsAnOvertakenPacket) {
   Scoreboard sb(kNodes, true);

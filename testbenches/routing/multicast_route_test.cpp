@@ -47,6 +47,17 @@ TEST(HeaderFlits, AddressListAndBitStringCosts) {
   EXPECT_EQ(header_flits(HeaderEncoding::kAddressFlits, 1, 64, 8), 1);
   EXPECT_EQ(header_flits(HeaderEncoding::kAddressFlits, 11, 64, 8), 11);
   EXPECT_EQ(header_flits(HeaderEncoding::kAddressFlits, 3, 1024, 2), 3);
+  // The minimal router's address_list: whole addresses per flit, none straddling two flits:
+  // 64 nodes, 8-byte flits: 10 per flit, so 11 addresses take 2 flits as packed, but 21 take
+  // 3 where the packed list's 126 bits take 2; 1024 nodes, 2-byte flits: 1 per flit.
+  EXPECT_EQ(addresses_per_header_flit(HeaderEncoding::kAddressList, PathIr::kMinimal, 64, 8), 10);
+  EXPECT_EQ(addresses_per_header_flit(HeaderEncoding::kAddressList, PathIr::kFull, 64, 8), 0);
+  EXPECT_EQ(addresses_per_header_flit(HeaderEncoding::kAddressFlits, PathIr::kFull, 64, 8), 1);
+  EXPECT_EQ(addresses_per_header_flit(HeaderEncoding::kBitString, PathIr::kFull, 64, 8), 0);
+  EXPECT_EQ(header_flits(HeaderEncoding::kAddressList, 11, 64, 8, PathIr::kMinimal), 2);
+  EXPECT_EQ(header_flits(HeaderEncoding::kAddressList, 21, 64, 8, PathIr::kMinimal), 3);
+  EXPECT_EQ(header_flits(HeaderEncoding::kAddressList, 21, 64, 8), 2);
+  EXPECT_EQ(header_flits(HeaderEncoding::kAddressList, 3, 1024, 2, PathIr::kMinimal), 3);
 }
 
 // The minimal path-IR router sheds an address flit at each destination but the last: from
@@ -59,6 +70,8 @@ TEST(StrippedPathFlitHops, EachLegCarriesOneFlitLessThanTheLegBefore) {
   EXPECT_EQ(stripped_path_flit_hops(f.rc, n(0, 0), dests, 10), 71u);
   EXPECT_EQ(multicast_links(f.rc, MultidestMode::kPath, n(0, 0), dests) * 10, 80u);
   EXPECT_EQ(stripped_path_flit_hops(f.rc, n(0, 0), {n(7, 7)}, 4), 4u * 14);
+  // Two addresses per header flit: only the second destination strips, 20 + 30 + 27 = 77.
+  EXPECT_EQ(stripped_path_flit_hops(f.rc, n(0, 0), dests, 10, 2), 77u);
 }
 
 TEST(Brcp, XyRoutesAcceptOnRouteListsInOrderOnly) {
