@@ -20,8 +20,8 @@ void MulticastRoute::branches(NodeId here, const Flit& head, int in_port, int in
     const NodeId target = h.dests[head.mpos];
     if (absorbed) {  // the stripped address flit named this node: absorb and forward
       if (target == here)
-        throw std::logic_error(fmt::format("path worm from {} lists node {} twice in a row", h.src,
-                                           static_cast<NodeId>(here)));
+        throw std::logic_error(
+            fmt::format("path worm from {} lists node {} twice in a row", h.src, here));
       out.push_back({route_compute_.ejection(in_port, kMulti), here, head.mpos});
       out.push_back(
           {route_compute_.route(here, target, in_port, in_vc, kMulti), target, head.mpos});
