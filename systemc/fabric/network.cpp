@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "huge_pages.h"
+
 namespace wormsim {
 
 std::string to_string(RunOutcome o) {
@@ -25,6 +27,10 @@ namespace {
 // networks rarely have enough active routers in a cycle to pay for the hand-off to the threads
 // (simulation.parallel_min_routers; docs/performance.md "Threads").
 constexpr int kRoutersPerAutoThread = 512;
+
+// Networks of this many nodes or more have their heap backed by transparent huge pages for the
+// run (kernel/huge_pages.h); below it the heap is small enough for the TLB to matter little.
+constexpr int kHugePageNodes = 4096;
 
 // In-order delivery per (source, destination) is guaranteed when routing is deterministic,
 // every dateline class has a single VC and a source cannot start two packets in parallel.
@@ -149,6 +155,10 @@ Network::~Network() {
     std::cerr << fmt::format("wormsim: fibre stacks: deepest use {} of {} bytes ({} stacks)\n",
                              stacks_.high_water(), stacks_.slot_bytes() - StackArena::kCanaryBytes,
                              stacks_.stacks());
+}
+
+void Network::start_of_simulation() {
+  if (topology_.nodes() >= kHugePageNodes) advise_heap_huge_pages();
 }
 
 Link& Network::make_link(int latency, int credit_latency, Endpoint up, Endpoint down) {

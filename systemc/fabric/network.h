@@ -126,6 +126,9 @@ class Network : public sc_core::sc_module, public EndpointHost {
   }
 
  private:
+  // Large networks: the heap goes to transparent huge pages once everything is built
+  // (kernel/huge_pages.h).
+  void start_of_simulation() override;
   void tick();
   void tick_hosted();
   void evaluate(Cycle now);
