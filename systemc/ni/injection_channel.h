@@ -33,6 +33,8 @@ class InjectionChannel {
       link_->credits.pop();
     }
   }
+  // No credits in flight back to this channel.
+  bool credits_empty() const { return link_->credits.empty(); }
   bool busy() const { return busy_; }
   // Starts a packet of `length` flits on a VC in [vc_lo, vc_hi); false (and idle) if none of
   // them has a credit now.

@@ -107,6 +107,7 @@ void NetworkInterface::create_background(Cycle now) {
       if (work(tx_[i]) < work(tx_[c])) c = i;
   }
   tx_[c].background.push_back(b);
+  tx_work_ |= std::uint64_t{1} << c;
 }
 
 bool NetworkInterface::background_done(const Flit& tail, const PacketRecord& rec, Cycle now) {
@@ -122,6 +123,8 @@ bool NetworkInterface::background_done(const Flit& tail, const PacketRecord& rec
 
 void NetworkInterface::attach_injection(int channel, Link* link) {
   tx_[static_cast<std::size_t>(channel)].wire.attach(link);
+  link->credit_watch = &tx_credits_pending_;
+  link->credit_watch_bit = std::uint64_t{1} << channel;
 }
 void NetworkInterface::attach_ejection(int channel, Link* link) {
   ejection_[static_cast<std::size_t>(channel)] = link;
@@ -489,6 +492,7 @@ void NetworkInterface::doorbell(int c, Cycle now) {
   else
     log_.on_doorbell(rec);
   ch.queue.push_back(std::move(d));
+  tx_work_ |= std::uint64_t{1} << c;
   host_.external_wake(params_.component, now + 1);
 }
 
@@ -595,7 +599,12 @@ NetworkEndpoint::StepResult NetworkInterface::step(Cycle now, ActivityCalendar& 
                                                    bool measuring) {
   StepResult result;
   result.moved = eject(now);
-  for (TxChannel& ch : tx_) ch.wire.collect_credits(now);
+  for (std::uint64_t pending = tx_credits_pending_; pending != 0; pending &= pending - 1) {
+    const int c = __builtin_ctzll(pending);
+    InjectionChannel& wire = tx_[static_cast<std::size_t>(c)].wire;
+    wire.collect_credits(now);
+    if (wire.credits_empty()) tx_credits_pending_ &= ~(std::uint64_t{1} << c);
+  }
   if (background_source_ && background_next_ == now && now < background_stop_) {
     create_background(now);
     background_next_ = now + 1 + background_gap();
@@ -603,10 +612,7 @@ NetworkEndpoint::StepResult NetworkInterface::step(Cycle now, ActivityCalendar& 
   }
   const int injected = inject(now, calendar, measuring);
   result.moved += injected;
-  result.busy =
-      injected > 0 && std::any_of(tx_.begin(), tx_.end(), [](const TxChannel& c) {
-        return c.wire.busy() || !c.packets.empty() || !c.queue.empty() || !c.background.empty();
-      });
+  result.busy = injected > 0 && tx_work_ != 0;
   return result;
 }
 
@@ -614,7 +620,8 @@ int NetworkInterface::inject(Cycle now, ActivityCalendar& calendar, bool measuri
   int moved = 0;
   const RouteResult unicast = route_compute_.injection_vcs(TrafficClass::kUnicast);
   const RouteResult worms = route_compute_.injection_vcs(TrafficClass::kMultidest);
-  for (TxChannel& ch : tx_) {
+  // One channel's cycle; returns the flits it sent (0 or 1).
+  const auto inject_channel = [&](TxChannel& ch) -> int {
     if (!ch.wire.busy()) {
       if (ch.packets.empty() && !ch.queue.empty() && ch.queue.front().ready <= now) {
         packetise(ch, ch.queue.front(), now);
@@ -649,9 +656,9 @@ int NetworkInterface::inject(Cycle now, ActivityCalendar& calendar, bool measuri
         }
         started = true;
       }
-      if (!started) continue;
+      if (!started) return 0;
     }
-    if (!ch.wire.can_send()) continue;
+    if (!ch.wire.can_send()) return 0;
     if (ch.background_on_wire) {
       const BackgroundPacket& b = ch.background_packet;
       Flit flit;
@@ -667,9 +674,8 @@ int NetworkInterface::inject(Cycle now, ActivityCalendar& calendar, bool measuri
       fill_payload(flit.packet_id, flit.index, params_.flit_bytes, flit);
       if (head) scoreboard_.on_injected(flit.packet_id, now);
       ch.wire.send(now, calendar, measuring, stats_, flit);
-      ++moved;
       if (tail) ch.background_on_wire = false;
-      continue;
+      return 1;
     }
     Flit flit;
     fill_flit(ch.packet, ch.wire.next_flit(), flit);
@@ -679,7 +685,6 @@ int NetworkInterface::inject(Cycle now, ActivityCalendar& calendar, bool measuri
         if (rec.injected == MessageRecord::kNone) rec.injected = now;
     }
     ch.wire.send(now, calendar, measuring, stats_, flit);
-    ++moved;
     if (flit.tail()) {
       if (ch.packet.offset + ch.packet.bytes == ch.packet.message->data->size()) {
         // The message's last flit is out: a blocking send may return (TXc_DONE).
@@ -692,6 +697,16 @@ int NetworkInterface::inject(Cycle now, ActivityCalendar& calendar, bool measuri
       }
       ch.packet = Packet{};
     }
+    return 1;
+  };
+  // Channels without work (tx_work_ clear) would do nothing: only the others are visited, in
+  // channel order, and each keeps its bit only while it still has work.
+  for (std::uint64_t work = tx_work_; work != 0; work &= work - 1) {
+    const int c = __builtin_ctzll(work);
+    TxChannel& ch = tx_[static_cast<std::size_t>(c)];
+    moved += inject_channel(ch);
+    if (!ch.wire.busy() && ch.packets.empty() && ch.queue.empty() && ch.background.empty())
+      tx_work_ &= ~(std::uint64_t{1} << c);
   }
   return moved;
 }

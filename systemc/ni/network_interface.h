@@ -227,6 +227,11 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   std::vector<TxChannel> tx_;
   std::vector<Link*> ejection_;
   std::uint64_t eject_pending_ = 0;  // bit c: ejection channel c has flits in flight
+  // Bit c: injection channel c has credits in flight (set by its link), and: channel c may have
+  // work (a descriptor, packet or background packet queued, or a packet on the wire); a clear
+  // bit means it has none, so a step visits only the channels whose bits are set.
+  std::uint64_t tx_credits_pending_ = 0;
+  std::uint64_t tx_work_ = 0;
   PacketReassembly reassembly_;
   std::unordered_map<std::uint64_t, Assembly> assembly_;  // (src, seq)
   std::vector<LazyDeque<RxEntry>> rx_;
