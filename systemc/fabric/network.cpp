@@ -32,6 +32,11 @@ constexpr int kRoutersPerAutoThread = 512;
 // run (kernel/huge_pages.h); below it the heap is small enough for the TLB to matter little.
 constexpr int kHugePageNodes = 4096;
 
+// Network::evaluate's cache hints: stage s of a component is given kPrefetchDistance *
+// (kPrefetchStages - s) positions before its step (Router::prefetch, NetworkEndpoint::prefetch).
+constexpr int kPrefetchStages = 4;
+constexpr std::size_t kPrefetchDistance = 4;
+
 // In-order delivery per (source, destination) is guaranteed when routing is deterministic,
 // every dateline class has a single VC and a source cannot start two packets in parallel.
 bool order_guaranteed(const Config& c) {
@@ -218,7 +223,16 @@ void Network::evaluate(Cycle now) {
       active_routers() >= min_parallel_routers_) {
     moved = evaluate_parallel(now, measuring);
   } else {
-    for (int c : active_) {
+    const std::size_t n = active_.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      // Cache hints for the components a few positions ahead, one stage per distance
+      // (Router::prefetch): the steps are memory-bound on large networks.
+      for (int stage = 0; stage < kPrefetchStages; ++stage) {
+        const std::size_t ahead =
+            i + kPrefetchDistance * static_cast<std::size_t>(kPrefetchStages - stage);
+        if (ahead < n) prefetch(active_[ahead], stage);
+      }
+      const int c = active_[i];
       if (c < router_count)
         moved += account_router_step(
             c, routers_[static_cast<std::size_t>(c)]->step(now, calendar_, measuring));
@@ -252,6 +266,18 @@ void Network::evaluate(Cycle now) {
 // The deferred steps read only state that arrived in earlier cycles (links and credits take
 // >= 1 cycle), which nothing in this cycle changes before they read it, so they compute what
 // the serial steps compute.
+void Network::prefetch(int component, int stage) const {
+  const std::size_t routers = routers_.size();
+  const std::size_t c = static_cast<std::size_t>(component);
+  if (c < routers) {
+    routers_[c]->prefetch(stage);
+  } else if (stage == 0) {
+    __builtin_prefetch(endpoints_[c - routers].get());
+  } else {
+    endpoints_[c - routers]->prefetch(stage);
+  }
+}
+
 // A router step's effects on the network: statistics and its own next wake-up.
 int Network::account_router_step(int component, const Router::StepResult& r) {
   if (r.replicated > 0) stats_.on_flits_replicated(r.replicated);

@@ -136,6 +136,8 @@ class Network : public sc_core::sc_module, public EndpointHost {
   // committed or stepped in active_ order.
   int evaluate_parallel(Cycle now, bool measuring);
   int account_router_step(int component, const Router::StepResult& r);
+  // Stage `stage` of the cache hints for `component`'s step (Router::prefetch).
+  void prefetch(int component, int stage) const;
   int step_endpoint(int component, Cycle now, bool measuring);
   static int resolve_threads(const Config& config);
   bool done(Cycle now);

@@ -616,6 +616,33 @@ NetworkEndpoint::StepResult NetworkInterface::step(Cycle now, ActivityCalendar& 
   return result;
 }
 
+void NetworkInterface::prefetch(int stage) const {
+  const auto fetch_range = [](const void* from, const void* to) {
+    for (const char* b = static_cast<const char*>(from); b < to; b += 64) __builtin_prefetch(b);
+  };
+  switch (stage) {
+    case 1:
+      fetch_range(&params_, &irq_event_);
+      __builtin_prefetch(&background_source_);
+      return;
+    case 2:
+      __builtin_prefetch(ejection_.data());
+      for (std::uint64_t c = tx_work_ | tx_credits_pending_; c != 0; c &= c - 1) {
+        const TxChannel& ch = tx_[static_cast<std::size_t>(__builtin_ctzll(c))];
+        fetch_range(&ch, &ch.dst);
+      }
+      return;
+    default:
+      for (std::uint64_t c = eject_pending_; c != 0; c &= c - 1) {
+        const Link* link = ejection_[static_cast<std::size_t>(__builtin_ctzll(c))];
+        fetch_range(link, reinterpret_cast<const char*>(link) + 128);
+      }
+      for (std::uint64_t c = tx_work_ | tx_credits_pending_; c != 0; c &= c - 1)
+        tx_[static_cast<std::size_t>(__builtin_ctzll(c))].wire.prefetch();
+      return;
+  }
+}
+
 int NetworkInterface::inject(Cycle now, ActivityCalendar& calendar, bool measuring) {
   int moved = 0;
   const RouteResult unicast = route_compute_.injection_vcs(TrafficClass::kUnicast);

@@ -119,6 +119,7 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   // Arms the first background arrival (background_load > 0; needs the topology).
   void start(ActivityCalendar& calendar) override;
   StepResult step(Cycle now, ActivityCalendar& calendar, bool measuring) override;
+  void prefetch(int stage) const override;
   std::size_t queued_packets() const override;
 
   // Raised (notified) in the cycle a received message or a freed TX slot becomes visible.

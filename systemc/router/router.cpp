@@ -610,4 +610,61 @@ int Router::traverse_replicas(Cycle now, ActivityCalendar& calendar, bool measur
   return sent;
 }
 
+void Router::prefetch(int stage) const {
+  const auto fetch = [](const void* p) { __builtin_prefetch(p); };
+  const auto fetch_range = [&](const void* p, std::size_t bytes) {
+    const char* b = static_cast<const char*>(p);
+    for (std::size_t off = 0; off < bytes; off += 64) fetch(b + off);
+  };
+  const std::uint64_t inputs = flits_pending_ | busy_ports_;
+  switch (stage) {
+    case 0:
+      fetch_range(&params_, static_cast<std::size_t>(reinterpret_cast<const char*>(this + 1) -
+                                                     reinterpret_cast<const char*>(&params_)));
+      return;
+    case 1:
+      for (std::uint64_t ports = inputs; ports != 0; ports &= ports - 1)
+        fetch(&inputs_[static_cast<std::size_t>(__builtin_ctzll(ports))]);
+      fetch_range(outputs_.data(), outputs_.size() * sizeof(OutputPort));
+      fetch(busy_vcs_.data());
+      fetch(active_vcs_.data());
+      fetch(switch_requests_.data());
+      fetch(switch_grants_.data());
+      return;
+    case 2:
+      for (std::uint64_t ports = flits_pending_; ports != 0; ports &= ports - 1) {
+        const Link* link = inputs_[static_cast<std::size_t>(__builtin_ctzll(ports))].link;
+        fetch_range(link, 128);
+      }
+      for (std::uint64_t ports = busy_ports_; ports != 0; ports &= ports - 1) {
+        const std::size_t p = static_cast<std::size_t>(__builtin_ctzll(ports));
+        for (std::uint32_t v = busy_vcs_[p]; v != 0; v &= v - 1)
+          fetch_range(&inputs_[p].vcs[static_cast<std::size_t>(__builtin_ctz(v))], sizeof(InputVc));
+      }
+      for (std::uint64_t ports = credits_pending_; ports != 0; ports &= ports - 1) {
+        const OutputPort& out = outputs_[static_cast<std::size_t>(__builtin_ctzll(ports))];
+        fetch(&out.link->credits);
+        fetch(out.credits.data());
+      }
+      return;
+    default:
+      for (std::uint64_t ports = inputs; ports != 0; ports &= ports - 1) {
+        const std::size_t p = static_cast<std::size_t>(__builtin_ctzll(ports));
+        const InputPort& in = inputs_[p];
+        if (in.link != nullptr) fetch(&in.link->credits);
+        for (std::uint32_t v = busy_vcs_[p]; v != 0; v &= v - 1) {
+          const InputVc& ivc = in.vcs[static_cast<std::size_t>(__builtin_ctz(v))];
+          fetch(&ivc.buffer.front());
+          if (ivc.out_port < 0) continue;
+          const OutputPort& out = outputs_[static_cast<std::size_t>(ivc.out_port)];
+          if (out.link == nullptr) continue;
+          fetch_range(out.link, 128);
+          fetch(&out.link->upstream);
+          fetch(out.credits.data());
+        }
+      }
+      return;
+  }
+}
+
 }  // namespace wormsim
