@@ -36,9 +36,8 @@ class InjectionChannel {
   // Cache hints for a send or credit collection soon (NetworkInterface::prefetch).
   void prefetch() const {
     __builtin_prefetch(credits_.data());
-    __builtin_prefetch(link_);
-    __builtin_prefetch(reinterpret_cast<const char*>(link_) + 64);
-    __builtin_prefetch(&link_->credits);
+    link_->flits.prefetch();
+    link_->credits.prefetch();
     __builtin_prefetch(&link_->downstream);
   }
   // No credits in flight back to this channel.

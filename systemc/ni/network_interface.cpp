@@ -514,6 +514,12 @@ void NetworkInterface::packetise(TxChannel& ch, const Descriptor& d, Cycle now) 
     Packet p;
     p.id = packet_sequence_++ * static_cast<PacketId>(params_.nodes) + params_.id;
     p.message = message;
+    p.src = message->src;
+    p.dst = message->dst;
+    p.seq = message->seq;
+    p.tag = message->tag;
+    p.message_bytes = total;
+    p.data = message->data->data();
     p.offset = offset;
     p.bytes = std::min(per_packet, total - offset);
     p.header = params_.header_bytes + list_header_bytes(message->dests.size());
@@ -559,19 +565,18 @@ void NetworkInterface::packetise(TxChannel& ch, const Descriptor& d, Cycle now) 
 }
 
 void NetworkInterface::fill_flit(const Packet& p, int index, Flit& flit) const {
-  const Message& m = *p.message;
   flit.packet_id = p.id;
-  flit.src = m.src;
-  flit.dst = m.dst;
+  flit.src = p.src;
+  flit.dst = p.dst;
   flit.index = static_cast<std::uint16_t>(index);
   const bool head = index == 0;
   const bool tail = index == p.flits - 1;
   flit.type = head ? (tail ? FlitType::kHeadTail : FlitType::kHead)
                    : (tail ? FlitType::kTail : FlitType::kBody);
   flit.mcast = p.mcast;
-  flit.message = m.seq;
-  flit.tag = m.tag;
-  flit.message_bytes = static_cast<std::uint32_t>(m.data->size());
+  flit.message = p.seq;
+  flit.tag = p.tag;
+  flit.message_bytes = p.message_bytes;
   flit.offset = p.offset;
   // The packet on the wire: header_bytes of header (the four fields above, little-endian,
   // as far as they fit, then zeros), then the data bytes.
@@ -579,19 +584,21 @@ void NetworkInterface::fill_flit(const Packet& p, int index, Flit& flit) const {
   const int wire = p.header + static_cast<int>(p.bytes);
   const int first = index * fb;
   const int n = std::max(0, std::min(fb, wire - first));
-  std::uint8_t header[kHeaderFields];
-  const std::uint32_t fields[4] = {flit.message, flit.tag, flit.message_bytes, flit.offset};
-  for (int i = 0; i < kHeaderFields; ++i)
-    header[i] = static_cast<std::uint8_t>(fields[i / 4] >> (8 * (i % 4)));
   flit.payload.fill(0);
-  for (int i = 0; i < n; ++i) {
-    const int w = first + i;
-    if (w < p.header)
+  int i = 0;
+  if (first < p.header) {
+    std::uint8_t header[kHeaderFields];
+    const std::uint32_t fields[4] = {flit.message, flit.tag, flit.message_bytes, flit.offset};
+    for (int k = 0; k < kHeaderFields; ++k)
+      header[k] = static_cast<std::uint8_t>(fields[k / 4] >> (8 * (k % 4)));
+    for (; i < n && first + i < p.header; ++i) {
+      const int w = first + i;
       flit.payload[static_cast<std::size_t>(i)] = w < kHeaderFields ? header[w] : 0;
-    else
-      flit.payload[static_cast<std::size_t>(i)] =
-          (*m.data)[p.offset + static_cast<std::uint32_t>(w - p.header)];
+    }
   }
+  for (; i < n; ++i)
+    flit.payload[static_cast<std::size_t>(i)] =
+        p.data[p.offset + static_cast<std::uint32_t>(first + i - p.header)];
   flit.payload_bytes = static_cast<std::uint8_t>(n);
 }
 
@@ -634,11 +641,17 @@ void NetworkInterface::prefetch(int stage) const {
       return;
     default:
       for (std::uint64_t c = eject_pending_; c != 0; c &= c - 1) {
-        const Link* link = ejection_[static_cast<std::size_t>(__builtin_ctzll(c))];
-        fetch_range(link, reinterpret_cast<const char*>(link) + 128);
+        ejection_[static_cast<std::size_t>(__builtin_ctzll(c))]->flits.prefetch();
       }
-      for (std::uint64_t c = tx_work_ | tx_credits_pending_; c != 0; c &= c - 1)
-        tx_[static_cast<std::size_t>(__builtin_ctzll(c))].wire.prefetch();
+      for (std::uint64_t c = tx_work_ | tx_credits_pending_; c != 0; c &= c - 1) {
+        const TxChannel& ch = tx_[static_cast<std::size_t>(__builtin_ctzll(c))];
+        ch.wire.prefetch();
+        // The bytes of the packet's next flit.
+        const Packet& p = ch.packet;
+        if (p.data != nullptr && ch.wire.busy() && !ch.background_on_wire)
+          __builtin_prefetch(p.data + p.offset +
+                             std::max(0, ch.wire.next_flit() * params_.flit_bytes - p.header));
+      }
       return;
   }
 }
@@ -713,10 +726,10 @@ int NetworkInterface::inject(Cycle now, ActivityCalendar& calendar, bool measuri
     }
     ch.wire.send(now, calendar, measuring, stats_, flit);
     if (flit.tail()) {
-      if (ch.packet.offset + ch.packet.bytes == ch.packet.message->data->size()) {
+      if (ch.packet.offset + ch.packet.bytes == ch.packet.message_bytes) {
         // The message's last flit is out: a blocking send may return (TXc_DONE).
         ch.done_before = now > ch.done_at ? ch.done_seq : ch.done_before;
-        ch.done_seq = ch.packet.message->seq;
+        ch.done_seq = ch.packet.seq;
         ch.done_at = now;
         irq_status_ |= ni::kIrqTx;
         tx_irq_visible_ = now + 1;

@@ -155,6 +155,14 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
     int header = 0;            // header bytes on the wire (destination list included)
     int flits = 0;
     std::uint32_t mcast = 0;  // multidestination header handle
+    // The message's fields every flit carries and its bytes, copied here so that making a
+    // flit reads only this packet and the bytes (`message` keeps them alive).
+    NodeId src = kNoNode;
+    NodeId dst = kNoNode;
+    std::uint32_t seq = 0;
+    std::uint32_t tag = 0;
+    std::uint32_t message_bytes = 0;
+    const std::uint8_t* data = nullptr;
   };
   struct BackgroundPacket {
     PacketId id = 0;

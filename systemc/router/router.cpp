@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 
 #include <fmt/format.h>
 
@@ -612,16 +613,22 @@ int Router::traverse_replicas(Cycle now, ActivityCalendar& calendar, bool measur
 
 void Router::prefetch(int stage) const {
   const auto fetch = [](const void* p) { __builtin_prefetch(p); };
+  // Every cache line of [p, p + bytes).
   const auto fetch_range = [&](const void* p, std::size_t bytes) {
-    const char* b = static_cast<const char*>(p);
-    for (std::size_t off = 0; off < bytes; off += 64) fetch(b + off);
+    const std::uintptr_t from = reinterpret_cast<std::uintptr_t>(p);
+    for (std::uintptr_t a = from & ~std::uintptr_t{63}; a < from + bytes; a += 64)
+      fetch(reinterpret_cast<const void*>(a));
   };
+  if (stage == 0) {
+    fetch_range(&params_, static_cast<std::size_t>(reinterpret_cast<const char*>(this + 1) -
+                                                   reinterpret_cast<const char*>(&params_)));
+    return;
+  }
+  // Input ports with flits arriving or buffered, and in them the VCs with flits or holding an
+  // output VC (a worm streaming through leaves its buffer empty between cycles).
   const std::uint64_t inputs = flits_pending_ | busy_ports_;
+  const auto vcs_of = [&](std::size_t p) { return busy_vcs_[p] | active_vcs_[p]; };
   switch (stage) {
-    case 0:
-      fetch_range(&params_, static_cast<std::size_t>(reinterpret_cast<const char*>(this + 1) -
-                                                     reinterpret_cast<const char*>(&params_)));
-      return;
     case 1:
       for (std::uint64_t ports = inputs; ports != 0; ports &= ports - 1)
         fetch(&inputs_[static_cast<std::size_t>(__builtin_ctzll(ports))]);
@@ -632,18 +639,16 @@ void Router::prefetch(int stage) const {
       fetch(switch_grants_.data());
       return;
     case 2:
-      for (std::uint64_t ports = flits_pending_; ports != 0; ports &= ports - 1) {
-        const Link* link = inputs_[static_cast<std::size_t>(__builtin_ctzll(ports))].link;
-        fetch_range(link, 128);
-      }
-      for (std::uint64_t ports = busy_ports_; ports != 0; ports &= ports - 1) {
+      for (std::uint64_t ports = inputs; ports != 0; ports &= ports - 1) {
         const std::size_t p = static_cast<std::size_t>(__builtin_ctzll(ports));
-        for (std::uint32_t v = busy_vcs_[p]; v != 0; v &= v - 1)
-          fetch_range(&inputs_[p].vcs[static_cast<std::size_t>(__builtin_ctz(v))], sizeof(InputVc));
+        const InputPort& in = inputs_[p];
+        if (((flits_pending_ >> p) & 1u) != 0) in.link->flits.prefetch();
+        for (std::uint32_t v = vcs_of(p); v != 0; v &= v - 1)
+          fetch_range(&in.vcs[static_cast<std::size_t>(__builtin_ctz(v))], sizeof(InputVc));
       }
       for (std::uint64_t ports = credits_pending_; ports != 0; ports &= ports - 1) {
         const OutputPort& out = outputs_[static_cast<std::size_t>(__builtin_ctzll(ports))];
-        fetch(&out.link->credits);
+        out.link->credits.prefetch();
         fetch(out.credits.data());
       }
       return;
@@ -651,14 +656,14 @@ void Router::prefetch(int stage) const {
       for (std::uint64_t ports = inputs; ports != 0; ports &= ports - 1) {
         const std::size_t p = static_cast<std::size_t>(__builtin_ctzll(ports));
         const InputPort& in = inputs_[p];
-        if (in.link != nullptr) fetch(&in.link->credits);
-        for (std::uint32_t v = busy_vcs_[p]; v != 0; v &= v - 1) {
+        if (in.link != nullptr) in.link->credits.prefetch();
+        for (std::uint32_t v = vcs_of(p); v != 0; v &= v - 1) {
           const InputVc& ivc = in.vcs[static_cast<std::size_t>(__builtin_ctz(v))];
-          fetch(&ivc.buffer.front());
+          fetch_range(&ivc.buffer.front(), sizeof(FlitBuffer::Entry));
           if (ivc.out_port < 0) continue;
           const OutputPort& out = outputs_[static_cast<std::size_t>(ivc.out_port)];
           if (out.link == nullptr) continue;
-          fetch_range(out.link, 128);
+          out.link->flits.prefetch();
           fetch(&out.link->upstream);
           fetch(out.credits.data());
         }
