@@ -9,8 +9,6 @@
 
 #include <fmt/format.h>
 
-#include "huge_pages.h"
-
 namespace wormsim {
 
 std::string to_string(RunOutcome o) {
@@ -28,14 +26,23 @@ namespace {
 // (simulation.parallel_min_routers; docs/performance.md "Threads").
 constexpr int kRoutersPerAutoThread = 512;
 
-// Networks of this many nodes or more have their heap backed by transparent huge pages for the
-// run (kernel/huge_pages.h); below it the heap is small enough for the TLB to matter little.
-constexpr int kHugePageNodes = 4096;
-
 // Network::evaluate's cache hints: stage s of a component is given kPrefetchDistance *
 // (kPrefetchStages - s) positions before its step (Router::prefetch, NetworkEndpoint::prefetch).
 constexpr int kPrefetchStages = 4;
 constexpr std::size_t kPrefetchDistance = 4;
+
+// The cache hints due at position i of a sequence of n steps (component_at(k): the component of
+// position k): stage s for position i + kPrefetchDistance * (kPrefetchStages - s), from stage -1
+// (the component's table entry) to kPrefetchStages - 1. The steps of large networks are
+// memory-bound; the hints let several steps' cache misses overlap. They change nothing.
+template <typename ComponentAt, typename Hint>
+void prefetch_ahead(std::size_t i, std::size_t n, ComponentAt component_at, Hint hint) {
+  for (int stage = -1; stage < kPrefetchStages; ++stage) {
+    const std::size_t ahead =
+        i + kPrefetchDistance * static_cast<std::size_t>(kPrefetchStages - stage);
+    if (ahead < n) hint(component_at(ahead), stage);
+  }
+}
 
 // In-order delivery per (source, destination) is guaranteed when routing is deterministic,
 // every dateline class has a single VC and a source cannot start two packets in parallel.
@@ -162,10 +169,6 @@ Network::~Network() {
                              stacks_.stacks());
 }
 
-void Network::start_of_simulation() {
-  if (topology_.nodes() >= kHugePageNodes) advise_heap_huge_pages();
-}
-
 Link& Network::make_link(int latency, int credit_latency, Endpoint up, Endpoint down) {
   links_.emplace_back(latency, credit_latency);
   links_.back().upstream = up;
@@ -225,13 +228,9 @@ void Network::evaluate(Cycle now) {
   } else {
     const std::size_t n = active_.size();
     for (std::size_t i = 0; i < n; ++i) {
-      // Cache hints for the components a few positions ahead, one stage per distance
-      // (Router::prefetch): the steps are memory-bound on large networks.
-      for (int stage = 0; stage < kPrefetchStages; ++stage) {
-        const std::size_t ahead =
-            i + kPrefetchDistance * static_cast<std::size_t>(kPrefetchStages - stage);
-        if (ahead < n) prefetch(active_[ahead], stage);
-      }
+      prefetch_ahead(
+          i, n, [&](std::size_t k) { return active_[k]; },
+          [&](int component, int stage) { prefetch(component, stage); });
       const int c = active_[i];
       if (c < router_count)
         moved += account_router_step(
@@ -269,7 +268,10 @@ void Network::evaluate(Cycle now) {
 void Network::prefetch(int component, int stage) const {
   const std::size_t routers = routers_.size();
   const std::size_t c = static_cast<std::size_t>(component);
-  if (c < routers) {
+  if (stage < 0) {
+    __builtin_prefetch(c < routers ? static_cast<const void*>(&routers_[c])
+                                   : &endpoints_[c - routers]);
+  } else if (c < routers) {
     routers_[c]->prefetch(stage);
   } else if (stage == 0) {
     __builtin_prefetch(endpoints_[c - routers].get());
@@ -314,7 +316,13 @@ int Network::evaluate_parallel(Cycle now, bool measuring) {
     if (c < router_count) buckets_[bucket_of(c)].push_back(i);
   }
   const std::function<void(std::size_t)> step = [&](std::size_t t) {
-    for (std::size_t i : buckets_[t]) {
+    const std::vector<std::size_t>& bucket = buckets_[t];
+    for (std::size_t k = 0; k < bucket.size(); ++k) {
+      // Hints for this thread's own routers only (they read only the router's own state).
+      prefetch_ahead(
+          k, bucket.size(), [&](std::size_t b) { return active_[bucket[b]]; },
+          [&](int component, int stage) { prefetch(component, stage); });
+      const std::size_t i = bucket[k];
       try {
         step_results_[i] =
             routers_[static_cast<std::size_t>(active_[i])]->step(now, calendar_, measuring, true);

@@ -619,9 +619,15 @@ void Router::prefetch(int stage) const {
     for (std::uintptr_t a = from & ~std::uintptr_t{63}; a < from + bytes; a += 64)
       fetch(reinterpret_cast<const void*>(a));
   };
-  if (stage == 0) {
-    fetch_range(&params_, static_cast<std::size_t>(reinterpret_cast<const char*>(this + 1) -
-                                                   reinterpret_cast<const char*>(&params_)));
+  const auto fetch_members = [&](const void* from, const void* to) {
+    fetch_range(from, static_cast<std::size_t>(static_cast<const char*>(to) -
+                                               static_cast<const char*>(from)));
+  };
+  if (stage == 0) {  // the members a step reads (not the VC allocator's, needed only by heads)
+    fetch_members(&params_, &vc_allocator_);
+    fetch_members(&switch_allocator_, &staged_);
+    fetch_members(&staged_, &speculative_allocator_);
+    fetch_members(&speculative_requests_, &in_probes_);
     return;
   }
   // Input ports with flits arriving or buffered, and in them the VCs with flits or holding an
@@ -637,6 +643,7 @@ void Router::prefetch(int stage) const {
       fetch(active_vcs_.data());
       fetch(switch_requests_.data());
       fetch(switch_grants_.data());
+      switch_allocator_.prefetch();
       return;
     case 2:
       for (std::uint64_t ports = inputs; ports != 0; ports &= ports - 1) {
