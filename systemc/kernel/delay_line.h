@@ -6,11 +6,11 @@
 #pragma once
 
 #include <array>
-#include <cstdint>
 #include <stdexcept>
 #include <vector>
 
 #include "flit.h"
+#include "prefetch.h"
 
 namespace wormsim {
 
@@ -42,12 +42,7 @@ class DelayLine {
   const T& at(int i) const { return slot(wrap(head_ + static_cast<std::size_t>(i))).item; }
   // Cache hint for a push, front() or pop() soon: the counters and the inline slots (no
   // effect on the contents).
-  void prefetch() const {
-    const std::uintptr_t from = reinterpret_cast<std::uintptr_t>(this);
-    const std::uintptr_t to = reinterpret_cast<std::uintptr_t>(&near_[kInline - 1]);
-    for (std::uintptr_t a = from & ~std::uintptr_t{63}; a <= to; a += 64)
-      __builtin_prefetch(reinterpret_cast<const void*>(a));
-  }
+  void prefetch() const { prefetch_between(this, &near_[kInline - 1] + 1); }
   void pop() {
     if (count_ == 0) throw std::logic_error("delay line underflow");
     // An emptied line restarts at slot 0 (fewer cache lines touched on a lightly used link).

@@ -9,6 +9,7 @@
 #include "multicast_route.h"
 
 #include "ni_registers.h"
+#include "prefetch.h"
 
 namespace wormsim {
 
@@ -624,9 +625,7 @@ NetworkEndpoint::StepResult NetworkInterface::step(Cycle now, ActivityCalendar& 
 }
 
 void NetworkInterface::prefetch(int stage) const {
-  const auto fetch_range = [](const void* from, const void* to) {
-    for (const char* b = static_cast<const char*>(from); b < to; b += 64) __builtin_prefetch(b);
-  };
+  const auto fetch_range = [](const void* from, const void* to) { prefetch_between(from, to); };
   switch (stage) {
     case 1:
       fetch_range(&params_, &irq_event_);

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "prefetch.h"
 #include "replica_allocator.h"
 
 namespace wormsim {
@@ -613,16 +614,8 @@ int Router::traverse_replicas(Cycle now, ActivityCalendar& calendar, bool measur
 
 void Router::prefetch(int stage) const {
   const auto fetch = [](const void* p) { __builtin_prefetch(p); };
-  // Every cache line of [p, p + bytes).
-  const auto fetch_range = [&](const void* p, std::size_t bytes) {
-    const std::uintptr_t from = reinterpret_cast<std::uintptr_t>(p);
-    for (std::uintptr_t a = from & ~std::uintptr_t{63}; a < from + bytes; a += 64)
-      fetch(reinterpret_cast<const void*>(a));
-  };
-  const auto fetch_members = [&](const void* from, const void* to) {
-    fetch_range(from, static_cast<std::size_t>(static_cast<const char*>(to) -
-                                               static_cast<const char*>(from)));
-  };
+  const auto fetch_range = [](const void* p, std::size_t bytes) { prefetch_bytes(p, bytes); };
+  const auto fetch_members = [](const void* from, const void* to) { prefetch_between(from, to); };
   if (stage == 0) {  // the members a step reads (not the VC allocator's, needed only by heads)
     fetch_members(&params_, &vc_allocator_);
     fetch_members(&switch_allocator_, &staged_);
