@@ -5,15 +5,17 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace wormsim {
 
-// Hints every cache line of [from, from + bytes).
+// Hints every cache line of [from, from + bytes), each once.
 inline void prefetch_bytes(const void* from, std::size_t bytes) {
   if (bytes == 0) return;
   const char* p = static_cast<const char*>(from);
-  for (std::size_t off = 0; off < bytes; off += 64) __builtin_prefetch(p + off);
-  __builtin_prefetch(p + bytes - 1);
+  const std::size_t lines = ((reinterpret_cast<std::uintptr_t>(p) & 63u) + bytes - 1) / 64 + 1;
+  for (std::size_t k = 0; k + 1 < lines; ++k) __builtin_prefetch(p + 64 * k);
+  __builtin_prefetch(p + bytes - 1);  // the last line
 }
 
 // Hints every cache line of [from, to).

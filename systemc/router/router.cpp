@@ -633,7 +633,6 @@ void Router::prefetch(int stage) const {
       fetch(active_vcs_.data());
       fetch(switch_requests_.data());
       fetch(switch_grants_.data());
-      switch_allocator_.prefetch();
       return;
     case 2:
       for (std::uint64_t ports = inputs; ports != 0; ports &= ports - 1) {

@@ -35,11 +35,6 @@ class SwitchAllocator {
       input_arbiters_[static_cast<std::size_t>(r.in_port)].update(r.vc);
     }
   }
-  // Cache hint for grant_all() or allocate() soon: the arbiters' pointers (no effect).
-  void prefetch() const {
-    __builtin_prefetch(input_arbiters_.data());
-    __builtin_prefetch(output_arbiters_.data());
-  }
 
  private:
   void input_first(const std::vector<SwitchRequest>& requests, std::vector<SwitchRequest>& grants);
