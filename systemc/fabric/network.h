@@ -133,6 +133,9 @@ class Network : public sc_core::sc_module, public EndpointHost {
   // committed or stepped in active_ order.
   int evaluate_parallel(Cycle now, bool measuring);
   int account_router_step(int component, const Router::StepResult& r);
+  // Stage `stage` of the cache hints for `component`'s step: 0 the object, 1 and up
+  // Router::prefetch or NetworkEndpoint::prefetch.
+  void prefetch(int component, int stage) const;
   int step_endpoint(int component, Cycle now, bool measuring);
   static int resolve_threads(const Config& config);
   bool done(Cycle now);
@@ -186,6 +189,7 @@ class Network : public sc_core::sc_module, public EndpointHost {
   std::vector<std::size_t> wake_cursors_;                // phase 3: next wake-up per thread
   Cycle parallel_cycles_ = 0;
   std::size_t min_parallel_routers_ = 1;
+  bool prefetching_ = false;  // cache hints while stepping (large networks only)
 };
 
 }  // namespace wormsim

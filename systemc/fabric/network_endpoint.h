@@ -53,6 +53,9 @@ class NetworkEndpoint {
     bool busy = false;  // must be evaluated next cycle even if nothing arrives
   };
   virtual StepResult step(Cycle now, ActivityCalendar& calendar, bool measuring) = 0;
+  // Cache hints for a step that follows soon, as Router::prefetch: stage 1 and up (stage 0 is
+  // this object itself, which the network fetches). They change nothing.
+  virtual void prefetch(int /*stage*/) const {}
   // Packets waiting at this node to enter the network.
   virtual std::size_t queued_packets() const = 0;
 };

@@ -33,6 +33,15 @@ class InjectionChannel {
       link_->credits.pop();
     }
   }
+  // Cache hints for a send or credit collection soon (NetworkInterface::prefetch).
+  void prefetch() const {
+    __builtin_prefetch(credits_.data());
+    link_->flits.prefetch();
+    link_->credits.prefetch();
+    __builtin_prefetch(&link_->downstream);
+  }
+  // No credits in flight back to this channel.
+  bool credits_empty() const { return link_->credits.empty(); }
   bool busy() const { return busy_; }
   // Starts a packet of `length` flits on a VC in [vc_lo, vc_hi); false (and idle) if none of
   // them has a credit now.

@@ -9,6 +9,7 @@
 #include "multicast_route.h"
 
 #include "ni_registers.h"
+#include "prefetch.h"
 
 namespace wormsim {
 
@@ -107,6 +108,7 @@ void NetworkInterface::create_background(Cycle now) {
       if (work(tx_[i]) < work(tx_[c])) c = i;
   }
   tx_[c].background.push_back(b);
+  tx_work_ |= std::uint64_t{1} << c;
 }
 
 bool NetworkInterface::background_done(const Flit& tail, const PacketRecord& rec, Cycle now) {
@@ -122,6 +124,8 @@ bool NetworkInterface::background_done(const Flit& tail, const PacketRecord& rec
 
 void NetworkInterface::attach_injection(int channel, Link* link) {
   tx_[static_cast<std::size_t>(channel)].wire.attach(link);
+  link->credit_watch = &tx_credits_pending_;
+  link->credit_watch_bit = std::uint64_t{1} << channel;
 }
 void NetworkInterface::attach_ejection(int channel, Link* link) {
   ejection_[static_cast<std::size_t>(channel)] = link;
@@ -495,6 +499,7 @@ void NetworkInterface::doorbell(int c, Cycle now) {
   else
     log_.on_doorbell(rec);
   ch.queue.push_back(std::move(d));
+  tx_work_ |= std::uint64_t{1} << c;
   host_.external_wake(params_.component, now + 1);
 }
 
@@ -516,6 +521,12 @@ void NetworkInterface::packetise(TxChannel& ch, const Descriptor& d, Cycle now) 
     Packet p;
     p.id = packet_sequence_++ * static_cast<PacketId>(params_.nodes) + params_.id;
     p.message = message;
+    p.src = message->src;
+    p.dst = message->dst;
+    p.seq = message->seq;
+    p.tag = message->tag;
+    p.message_bytes = total;
+    p.data = message->data->data();
     p.offset = offset;
     p.bytes = std::min(per_packet, total - offset);
     if (address_flit_layout() && !message->dests.empty()) {
@@ -573,10 +584,9 @@ void NetworkInterface::packetise(TxChannel& ch, const Descriptor& d, Cycle now) 
 }
 
 void NetworkInterface::fill_flit(const Packet& p, int index, Flit& flit) const {
-  const Message& m = *p.message;
   flit.packet_id = p.id;
-  flit.src = m.src;
-  flit.dst = m.dst;
+  flit.src = p.src;
+  flit.dst = p.dst;
   flit.index = static_cast<std::uint16_t>(index);
   const bool head = index == 0;
   const bool tail = index == p.flits - 1;
@@ -585,9 +595,9 @@ void NetworkInterface::fill_flit(const Packet& p, int index, Flit& flit) const {
   flit.mcast = p.mcast;
   if (p.mcast != 0 && address_flit_layout())
     flit.dst = address_flit_target(multicast_.at(p.mcast), index, per_flit());
-  flit.message = m.seq;
-  flit.tag = m.tag;
-  flit.message_bytes = static_cast<std::uint32_t>(m.data->size());
+  flit.message = p.seq;
+  flit.tag = p.tag;
+  flit.message_bytes = p.message_bytes;
   flit.offset = p.offset;
   // The packet on the wire: header_bytes of header (the four fields above, little-endian,
   // as far as they fit, then zeros), then the data bytes.
@@ -596,19 +606,21 @@ void NetworkInterface::fill_flit(const Packet& p, int index, Flit& flit) const {
   // Address flits carry no payload bytes (their address is the worm's list, Flit::mcast).
   const int first = index < p.address_flits ? wire : (index - p.address_flits) * fb;
   const int n = std::max(0, std::min(fb, wire - first));
-  std::uint8_t header[kHeaderFields];
-  const std::uint32_t fields[4] = {flit.message, flit.tag, flit.message_bytes, flit.offset};
-  for (int i = 0; i < kHeaderFields; ++i)
-    header[i] = static_cast<std::uint8_t>(fields[i / 4] >> (8 * (i % 4)));
   flit.payload.fill(0);
-  for (int i = 0; i < n; ++i) {
-    const int w = first + i;
-    if (w < p.header)
+  int i = 0;
+  if (first < p.header) {
+    std::uint8_t header[kHeaderFields];
+    const std::uint32_t fields[4] = {flit.message, flit.tag, flit.message_bytes, flit.offset};
+    for (int k = 0; k < kHeaderFields; ++k)
+      header[k] = static_cast<std::uint8_t>(fields[k / 4] >> (8 * (k % 4)));
+    for (; i < n && first + i < p.header; ++i) {
+      const int w = first + i;
       flit.payload[static_cast<std::size_t>(i)] = w < kHeaderFields ? header[w] : 0;
-    else
-      flit.payload[static_cast<std::size_t>(i)] =
-          (*m.data)[p.offset + static_cast<std::uint32_t>(w - p.header)];
+    }
   }
+  for (; i < n; ++i)
+    flit.payload[static_cast<std::size_t>(i)] =
+        p.data[p.offset + static_cast<std::uint32_t>(first + i - p.header)];
   flit.payload_bytes = static_cast<std::uint8_t>(n);
 }
 
@@ -616,7 +628,12 @@ NetworkEndpoint::StepResult NetworkInterface::step(Cycle now, ActivityCalendar& 
                                                    bool measuring) {
   StepResult result;
   result.moved = eject(now);
-  for (TxChannel& ch : tx_) ch.wire.collect_credits(now);
+  for (std::uint64_t pending = tx_credits_pending_; pending != 0; pending &= pending - 1) {
+    const int c = __builtin_ctzll(pending);
+    InjectionChannel& wire = tx_[static_cast<std::size_t>(c)].wire;
+    wire.collect_credits(now);
+    if (wire.credits_empty()) tx_credits_pending_ &= ~(std::uint64_t{1} << c);
+  }
   if (background_source_ && background_next_ == now && now < background_stop_) {
     create_background(now);
     background_next_ = now + 1 + background_gap();
@@ -624,18 +641,47 @@ NetworkEndpoint::StepResult NetworkInterface::step(Cycle now, ActivityCalendar& 
   }
   const int injected = inject(now, calendar, measuring);
   result.moved += injected;
-  result.busy =
-      injected > 0 && std::any_of(tx_.begin(), tx_.end(), [](const TxChannel& c) {
-        return c.wire.busy() || !c.packets.empty() || !c.queue.empty() || !c.background.empty();
-      });
+  result.busy = injected > 0 && tx_work_ != 0;
   return result;
+}
+
+void NetworkInterface::prefetch(int stage) const {
+  const auto fetch_range = [](const void* from, const void* to) { prefetch_between(from, to); };
+  switch (stage) {
+    case 1:
+      fetch_range(&params_, &irq_event_);
+      __builtin_prefetch(&background_source_);
+      return;
+    case 2:
+      __builtin_prefetch(ejection_.data());
+      for (std::uint64_t c = tx_work_ | tx_credits_pending_; c != 0; c &= c - 1) {
+        const TxChannel& ch = tx_[static_cast<std::size_t>(__builtin_ctzll(c))];
+        fetch_range(&ch, &ch.dst);
+      }
+      return;
+    default:
+      for (std::uint64_t c = eject_pending_; c != 0; c &= c - 1) {
+        ejection_[static_cast<std::size_t>(__builtin_ctzll(c))]->flits.prefetch();
+      }
+      for (std::uint64_t c = tx_work_ | tx_credits_pending_; c != 0; c &= c - 1) {
+        const TxChannel& ch = tx_[static_cast<std::size_t>(__builtin_ctzll(c))];
+        ch.wire.prefetch();
+        // The bytes of the packet's next flit.
+        const Packet& p = ch.packet;
+        if (p.data != nullptr && ch.wire.busy() && !ch.background_on_wire)
+          __builtin_prefetch(p.data + p.offset +
+                             std::max(0, ch.wire.next_flit() * params_.flit_bytes - p.header));
+      }
+      return;
+  }
 }
 
 int NetworkInterface::inject(Cycle now, ActivityCalendar& calendar, bool measuring) {
   int moved = 0;
   const RouteResult unicast = route_compute_.injection_vcs(TrafficClass::kUnicast);
   const RouteResult worms = route_compute_.injection_vcs(TrafficClass::kMultidest);
-  for (TxChannel& ch : tx_) {
+  // One channel's cycle; returns the flits it sent (0 or 1).
+  const auto inject_channel = [&](TxChannel& ch) -> int {
     if (!ch.wire.busy()) {
       if (ch.packets.empty() && !ch.queue.empty() && ch.queue.front().ready <= now) {
         packetise(ch, ch.queue.front(), now);
@@ -670,9 +716,9 @@ int NetworkInterface::inject(Cycle now, ActivityCalendar& calendar, bool measuri
         }
         started = true;
       }
-      if (!started) continue;
+      if (!started) return 0;
     }
-    if (!ch.wire.can_send()) continue;
+    if (!ch.wire.can_send()) return 0;
     if (ch.background_on_wire) {
       const BackgroundPacket& b = ch.background_packet;
       Flit flit;
@@ -688,9 +734,8 @@ int NetworkInterface::inject(Cycle now, ActivityCalendar& calendar, bool measuri
       fill_payload(flit.packet_id, flit.index, params_.flit_bytes, flit);
       if (head) scoreboard_.on_injected(flit.packet_id, now);
       ch.wire.send(now, calendar, measuring, stats_, flit);
-      ++moved;
       if (tail) ch.background_on_wire = false;
-      continue;
+      return 1;
     }
     Flit flit;
     fill_flit(ch.packet, ch.wire.next_flit(), flit);
@@ -700,12 +745,11 @@ int NetworkInterface::inject(Cycle now, ActivityCalendar& calendar, bool measuri
         if (rec.injected == MessageRecord::kNone) rec.injected = now;
     }
     ch.wire.send(now, calendar, measuring, stats_, flit);
-    ++moved;
     if (flit.tail()) {
-      if (ch.packet.offset + ch.packet.bytes == ch.packet.message->data->size()) {
+      if (ch.packet.offset + ch.packet.bytes == ch.packet.message_bytes) {
         // The message's last flit is out: a blocking send may return (TXc_DONE).
         ch.done_before = now > ch.done_at ? ch.done_seq : ch.done_before;
-        ch.done_seq = ch.packet.message->seq;
+        ch.done_seq = ch.packet.seq;
         ch.done_at = now;
         irq_status_ |= ni::kIrqTx;
         tx_irq_visible_ = now + 1;
@@ -713,6 +757,16 @@ int NetworkInterface::inject(Cycle now, ActivityCalendar& calendar, bool measuri
       }
       ch.packet = Packet{};
     }
+    return 1;
+  };
+  // Channels without work (tx_work_ clear) would do nothing: only the others are visited, in
+  // channel order, and each keeps its bit only while it still has work.
+  for (std::uint64_t work = tx_work_; work != 0; work &= work - 1) {
+    const int c = __builtin_ctzll(work);
+    TxChannel& ch = tx_[static_cast<std::size_t>(c)];
+    moved += inject_channel(ch);
+    if (!ch.wire.busy() && ch.packets.empty() && ch.queue.empty() && ch.background.empty())
+      tx_work_ &= ~(std::uint64_t{1} << c);
   }
   return moved;
 }

@@ -120,6 +120,7 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   // Arms the first background arrival (background_load > 0; needs the topology).
   void start(ActivityCalendar& calendar) override;
   StepResult step(Cycle now, ActivityCalendar& calendar, bool measuring) override;
+  void prefetch(int stage) const override;
   std::size_t queued_packets() const override;
 
   // Raised (notified) in the cycle a received message or a freed TX slot becomes visible.
@@ -158,6 +159,14 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
     int address_flits = 0;
     int flits = 0;
     std::uint32_t mcast = 0;  // multidestination header handle
+    // The message's fields every flit carries and its bytes, copied here so that making a
+    // flit reads only this packet and the bytes (`message` keeps them alive).
+    NodeId src = kNoNode;
+    NodeId dst = kNoNode;
+    std::uint32_t seq = 0;
+    std::uint32_t tag = 0;
+    std::uint32_t message_bytes = 0;
+    const std::uint8_t* data = nullptr;
   };
   struct BackgroundPacket {
     PacketId id = 0;
@@ -235,6 +244,11 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   std::vector<TxChannel> tx_;
   std::vector<Link*> ejection_;
   std::uint64_t eject_pending_ = 0;  // bit c: ejection channel c has flits in flight
+  // Bit c: injection channel c has credits in flight (set by its link), and: channel c may have
+  // work (a descriptor, packet or background packet queued, or a packet on the wire); a clear
+  // bit means it has none, so a step visits only the channels whose bits are set.
+  std::uint64_t tx_credits_pending_ = 0;
+  std::uint64_t tx_work_ = 0;
   PacketReassembly reassembly_;
   std::unordered_map<std::uint64_t, Assembly> assembly_;  // (src, seq)
   std::vector<LazyDeque<RxEntry>> rx_;

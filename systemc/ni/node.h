@@ -36,6 +36,7 @@ class Node : public sc_core::sc_module, public NetworkEndpoint {
   StepResult step(Cycle now, ActivityCalendar& calendar, bool measuring) override {
     return ni_.step(now, calendar, measuring);
   }
+  void prefetch(int stage) const override { ni_.prefetch(stage); }
   std::size_t queued_packets() const override { return ni_.queued_packets(); }
 
  private:

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 
 #include <fmt/format.h>
 
+#include "prefetch.h"
 #include "replica_allocator.h"
 
 namespace wormsim {
@@ -652,6 +654,62 @@ int Router::traverse_replicas(Cycle now, ActivityCalendar& calendar, bool measur
   }
   replicated += sent - popped;
   return sent;
+}
+
+void Router::prefetch(int stage) const {
+  const auto fetch = [](const void* p) { __builtin_prefetch(p); };
+  const auto fetch_range = [](const void* p, std::size_t bytes) { prefetch_bytes(p, bytes); };
+  const auto fetch_members = [](const void* from, const void* to) { prefetch_between(from, to); };
+  if (stage == 0) {  // this object from its first member on
+    fetch_members(&params_, this + 1);
+    return;
+  }
+  // Input ports with flits arriving or buffered, and in them the VCs with flits or holding an
+  // output VC (a worm streaming through leaves its buffer empty between cycles).
+  const std::uint64_t inputs = flits_pending_ | busy_ports_;
+  const auto vcs_of = [&](std::size_t p) { return busy_vcs_[p] | active_vcs_[p]; };
+  switch (stage) {
+    case 1:
+      for (std::uint64_t ports = inputs; ports != 0; ports &= ports - 1)
+        fetch(&inputs_[static_cast<std::size_t>(__builtin_ctzll(ports))]);
+      fetch_range(outputs_.data(), outputs_.size() * sizeof(OutputPort));
+      fetch(busy_vcs_.data());
+      fetch(active_vcs_.data());
+      fetch(switch_requests_.data());
+      fetch(switch_grants_.data());
+      return;
+    case 2:
+      for (std::uint64_t ports = inputs; ports != 0; ports &= ports - 1) {
+        const std::size_t p = static_cast<std::size_t>(__builtin_ctzll(ports));
+        const InputPort& in = inputs_[p];
+        if (((flits_pending_ >> p) & 1u) != 0) in.link->flits.prefetch();
+        for (std::uint32_t v = vcs_of(p); v != 0; v &= v - 1)
+          fetch_range(&in.vcs[static_cast<std::size_t>(__builtin_ctz(v))], sizeof(InputVc));
+      }
+      for (std::uint64_t ports = credits_pending_; ports != 0; ports &= ports - 1) {
+        const OutputPort& out = outputs_[static_cast<std::size_t>(__builtin_ctzll(ports))];
+        out.link->credits.prefetch();
+        fetch(out.credits.data());
+      }
+      return;
+    default:
+      for (std::uint64_t ports = inputs; ports != 0; ports &= ports - 1) {
+        const std::size_t p = static_cast<std::size_t>(__builtin_ctzll(ports));
+        const InputPort& in = inputs_[p];
+        if (in.link != nullptr) in.link->credits.prefetch();
+        for (std::uint32_t v = vcs_of(p); v != 0; v &= v - 1) {
+          const InputVc& ivc = in.vcs[static_cast<std::size_t>(__builtin_ctz(v))];
+          fetch_range(&ivc.buffer.front(), sizeof(FlitBuffer::Entry));
+          if (ivc.out_port < 0) continue;
+          const OutputPort& out = outputs_[static_cast<std::size_t>(ivc.out_port)];
+          if (out.link == nullptr) continue;
+          out.link->flits.prefetch();
+          fetch(&out.link->upstream);
+          fetch(out.credits.data());
+        }
+      }
+      return;
+  }
 }
 
 }  // namespace wormsim

@@ -86,6 +86,12 @@ class Router : public sc_core::sc_module {
   void commit(Cycle now);
   // Which implementation this is ("systemc" or "rtl"), for reports.
   virtual const char* implementation() const { return "systemc"; }
+  // Cache hints for a step that follows soon (the network's cycle loop gives them a few
+  // components ahead, so the memory accesses of several steps overlap). Stage s reads only
+  // what stage s - 1 fetched: 0 this object, 1 its port tables and masks, 2 the links and input
+  // VCs with work, 3 the buffers and output ports of the VCs holding an output VC. They change
+  // nothing.
+  void prefetch(int stage) const;
 
   void attach_input(int port, Link* link) {
     inputs_[static_cast<std::size_t>(port)].link = link;

@@ -53,6 +53,8 @@ struct BenchConfig {
   Replication replication = Replication::kSynchronous;
   ReplicationFlow replication_flow = ReplicationFlow::kWormhole;
   int multidest_vcs = 0;
+  // Give the router every stage of its cache hints (Router::prefetch) before each step.
+  bool prefetch = false;
 };
 
 Flit make_flit(PacketId id, int index, int length, NodeId dst, int vc) {
@@ -206,6 +208,8 @@ class RouterBench {
     Router::StepResult result;
     const bool scheduled = std::find(active_.begin(), active_.end(), 0) != active_.end();
     if (!cfg_.calendar_driven || scheduled) {
+      if (cfg_.prefetch)
+        for (int stage = 0; stage < 4; ++stage) router_.prefetch(stage);
       result = router_.step(now, calendar_, true);
       ++steps_;
       if (result.wake_at != kNever) calendar_.wake(0, result.wake_at);
@@ -520,6 +524,49 @@ TEST(RouterCredits, EachDepartureCreditsItsOwnInputVc) {
     const int expected_vc = departures[i].flit.packet_id == 10 ? 2 : 0;
     EXPECT_EQ(credits[i].vc, expected_vc) << "departure " << i;
   }
+}
+
+// The cache hints (Router::prefetch) change nothing: the same traffic, with two packets
+// competing for x+, one held by a VC without credits and ports left unconnected (no link),
+// leaves at the same cycles with the same flits and credits whether every stage of the hints
+// precedes every step or none does.
+TEST(RouterPrefetch, HintsChangeNoDepartureOrCredit) {
+  const auto run = [](bool prefetch) {
+    BenchConfig c;
+    c.vcs = 2;
+    c.buffer_depth = 2;
+    c.prefetch = prefetch;
+    auto b = std::make_unique<RouterBench>(c, prefetch ? "with_hints" : "without_hints");
+    b->connect_input(kXMinus);
+    b->connect_input(kLocal);
+    b->connect_output(kXPlus, true);
+    b->connect_output(kYPlus, false);  // never returns a credit: y+ stalls after two flits
+    b->queue_packet(kXMinus, 1, 6, kEast, 0, 0);
+    b->queue_packet(kLocal, 2, 5, kEast, 1, 1);
+    b->queue_packet(kXMinus, 3, 4, 7, 1, 2);
+    b->run(0, 40);
+    return b;
+  };
+  const auto plain = run(false);
+  const auto hinted = run(true);
+  for (int port : {kXPlus, kYPlus}) {
+    ASSERT_EQ(plain->out(port).size(), hinted->out(port).size()) << "port " << port;
+    for (std::size_t i = 0; i < plain->out(port).size(); ++i) {
+      EXPECT_EQ(plain->out(port)[i].pushed, hinted->out(port)[i].pushed);
+      EXPECT_EQ(plain->out(port)[i].flit.packet_id, hinted->out(port)[i].flit.packet_id);
+      EXPECT_EQ(plain->out(port)[i].flit.index, hinted->out(port)[i].flit.index);
+    }
+  }
+  EXPECT_EQ(plain->out(kXPlus).size(), 11u);
+  EXPECT_EQ(plain->out(kYPlus).size(), 2u);
+  for (int port : {kXMinus, kLocal}) {
+    ASSERT_EQ(plain->credits_sent(port).size(), hinted->credits_sent(port).size());
+    for (std::size_t i = 0; i < plain->credits_sent(port).size(); ++i) {
+      EXPECT_EQ(plain->credits_sent(port)[i].pushed, hinted->credits_sent(port)[i].pushed);
+      EXPECT_EQ(plain->credits_sent(port)[i].vc, hinted->credits_sent(port)[i].vc);
+    }
+  }
+  EXPECT_EQ(plain->router().buffered(), hinted->router().buffered());
 }
 
 // ---- Multidestination worms: reserved VCs, cut-through replication --------------------------
