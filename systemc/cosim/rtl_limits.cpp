@@ -51,8 +51,8 @@ void check_rtl_limits(const Config& config) {
     require(config.traffic.multicast_destinations <= static_cast<int>(rtl::kMaxPath),
             "traffic.multicast_destinations",
             fmt::format("the RTL {} at most {} path destinations (got {})",
-                        minimal ? "flit's path position counts" : "head flit lists",
-                        rtl::kMaxPath, config.traffic.multicast_destinations));
+                        minimal ? "flit's path position counts" : "head flit lists", rtl::kMaxPath,
+                        config.traffic.multicast_destinations));
   require(r.vcs <= rtl::kMaxVcs, key,
           fmt::format("the RTL router is built for at most {} VCs (network.router.vcs is {})",
                       rtl::kMaxVcs, r.vcs));

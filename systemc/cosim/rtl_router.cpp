@@ -118,12 +118,11 @@ std::array<std::uint32_t, (rtl::kCfgW + 31) / 32> rtl_straps(const Config& confi
   set_bits(w.data(), kCfgEjectByDirLsb, 1, layout.eject_by_direction);
   set_bits(w.data(), kCfgNodeLsb, 16, id);
   set_bits(w.data(), kCfgMultidestLsb, pkg::kMultidestW,
-           static_cast<unsigned>(
-               rc.multidest == MultidestMode::kNone ? pkg::Multidest::kMcNone
-               : rc.multidest == MultidestMode::kPath
-                   ? (rc.path_ir == PathIr::kMinimal ? pkg::Multidest::kMcPathMin
-                                                     : pkg::Multidest::kMcPath)
-                   : pkg::Multidest::kMcTree));
+           static_cast<unsigned>(rc.multidest == MultidestMode::kNone ? pkg::Multidest::kMcNone
+                                 : rc.multidest == MultidestMode::kPath
+                                     ? (rc.path_ir == PathIr::kMinimal ? pkg::Multidest::kMcPathMin
+                                                                       : pkg::Multidest::kMcPath)
+                                     : pkg::Multidest::kMcTree));
   set_bits(w.data(), kCfgSyncLsb, 1, rc.replication == Replication::kSynchronous);
   return w;
 }
@@ -190,9 +189,10 @@ RtlRouter::RtlRouter(const sc_core::sc_module_name& name, const RouterParams& pa
     // The minimal path-IR router is built in the narrow shape only; check_rtl_limits
     // (rtl_limits.h) rejects larger routers first.
     if (rtl_net_ != rtl::kNarrowPorts)
-      throw std::logic_error(fmt::format("{}: the minimal path-IR RTL router is built with {} "
-                                         "ports, not {}",
-                                         this->name(), rtl::kNarrowPorts, rtl_net_));
+      throw std::logic_error(
+          fmt::format("{}: the minimal path-IR RTL router is built with {} "
+                      "ports, not {}",
+                      this->name(), rtl::kNarrowPorts, rtl_net_));
     model_ = std::make_unique<Vwormsim_router_min>(context_.get(), this->name());
   } else if (rtl_net_ == rtl::kWidePorts)
     model_ = std::make_unique<Vwormsim_router_wide>(context_.get(), this->name());
@@ -383,10 +383,8 @@ Router::StepResult RtlRouter::step_model(Model& m, Cycle now, ActivityCalendar& 
         inputs_[static_cast<std::size_t>(p)].vcs[static_cast<std::size_t>(vc)].buffer.empty())
       throw std::logic_error(fmt::format("RTL freed a slot of empty input {} VC {}", p, vc));
     // A head addressed here with more addresses behind it is never sent: the RTL stripped it.
-    const Flit& front = inputs_[static_cast<std::size_t>(p)]
-                            .vcs[static_cast<std::size_t>(vc)]
-                            .buffer.front()
-                            .flit;
+    const Flit& front =
+        inputs_[static_cast<std::size_t>(p)].vcs[static_cast<std::size_t>(vc)].buffer.front().flit;
     if (address_flits_ && multicast_ != nullptr && front.mcast != 0 && front.head() &&
         multicast_->strips(params_.id, front))
       ++stripped;
