@@ -748,6 +748,37 @@ TEST(RtlEquivalence, StagedLookaheadMinimalPathIrAsynchronousMixedNetwork) {
   expect_equivalent(c, as_rtl(c, {0, 5, 6, 9, 15}));
 }
 
+// One VC (a strip blocks the only VC's input port), pipeline 2; all-port, since one
+// consumption channel per node lets synchronous path worms deadlock (docs/multidestination.md):
+// with one-port routers and synchronous replication both networks deadlocked here, with
+// identical histories (2026-11-27).
+TEST(RtlEquivalence, MinimalPathIrMesh4x4OneVcPipelineTwoAllPortSixDestinations) {
+  Config c = minimal(multidest(testing::mesh_config({4, 4}), MultidestMode::kPath,
+                               Replication::kAsynchronous, 0.15, 6));
+  c.network.router.vcs = 1;
+  c.network.router.pipeline_depth = 2;
+  c.network.router.port_model = PortModel::kAllPort;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, StagedCombinedMinimalPathIrAsynchronousAllPort) {
+  Config c = staged(minimal(multidest(testing::mesh_config({4, 4}), MultidestMode::kPath,
+                                      Replication::kAsynchronous, 0.15, 6)),
+                    PipelineModel::kCombined);
+  c.network.router.port_model = PortModel::kAllPort;
+  c.network.router.credit_latency = 2;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, StagedLookaheadSpeculativeMinimalPathIrOnePortOutputFirst) {
+  Config c = staged(minimal(multidest(testing::torus_config({4, 4}), MultidestMode::kPath,
+                                      Replication::kSynchronous, 0.12)),
+                    PipelineModel::kLookaheadSpeculative);
+  c.network.router.port_model = PortModel::kOnePort;
+  c.network.router.allocator = AllocatorKind::kSeparableOutputFirst;
+  expect_equivalent(c, as_rtl(c));
+}
+
 // The comparator sees the strip: the same address-flit traffic through C++ routers of the full
 // path-IR router (which forwards every address flit) and RTL minimal routers differs.
 TEST(RtlEquivalence, MinimalPathIrDiffersFromTheFullRouter) {
