@@ -49,9 +49,12 @@ package wormsim_pkg;
   } flit_type_e;
 
   typedef struct packed {
-    flit_type_e       typ;   // [282:281]
-    logic [VcW-1:0]   vc;    // [280:277] VC on the link the flit is crossing
-    logic             mc;    // [276]     head of a multidestination worm: hdr is valid
+    flit_type_e       typ;   // [283:282]
+    logic [VcW-1:0]   vc;    // [281:278] VC on the link the flit is crossing
+    logic             mc;    // [277]     head of a multidestination worm: hdr is valid
+    // Minimal path-IR router (McPathMin): an address flit of a path worm with more address
+    // flits behind it, so its destination strips it (docs/multidestination.md).
+    logic             more;  // [276]
     logic [MposW-1:0] mpos;  // [275:272] path worm: position of the current target (dst)
     logic [PktW-1:0]  pkt;   // [271:240]
     logic [IdxW-1:0]  idx;   // [239:224]
@@ -62,7 +65,7 @@ package wormsim_pkg;
   } flit_t;
 
   // Bit widths of the packed types ($bits of a type is beyond Debian's yosys 0.23).
-  parameter int unsigned FlitW = 2 + VcW + 1 + MposW + PktW + IdxW + 2 * NodeW + HdrW + DataW;  // 283
+  parameter int unsigned FlitW = 2 + VcW + 1 + 1 + MposW + PktW + IdxW + 2 * NodeW + HdrW + DataW;  // 284
 
   function automatic logic is_head(logic [1:0] t);
     is_head = t == 2'd0 || t == 2'd3;  // FlitHead, FlitHeadTail
@@ -78,7 +81,8 @@ package wormsim_pkg;
   parameter int unsigned FlitSrcLsb = FlitDstLsb + NodeW;
   parameter int unsigned FlitPktLsb = FlitSrcLsb + NodeW + IdxW;
   parameter int unsigned FlitMposLsb = FlitPktLsb + PktW;
-  parameter int unsigned FlitMcLsb = FlitMposLsb + MposW;
+  parameter int unsigned FlitMoreLsb = FlitMposLsb + MposW;
+  parameter int unsigned FlitMcLsb = FlitMoreLsb + 1;
   parameter int unsigned FlitVcLsb = FlitMcLsb + 1;
   parameter int unsigned FlitTypLsb = FlitVcLsb + VcW;
 
@@ -115,7 +119,11 @@ package wormsim_pkg;
   typedef enum logic [1:0] {
     McNone = 2'd0,
     McPath = 2'd1,  // path-based, intermediate reception (absorb and forward)
-    McTree = 2'd2   // tree replication along the dimension-ordered tree
+    McTree = 2'd2,  // tree replication along the dimension-ordered tree
+    // Minimal path-IR router (network.router.path_ir: minimal, seed 004 introduction: "a
+    // relatively minor modification to existing MPC routers"): one address per header flit,
+    // matched at the buffer head, stripped, and two branches (ejection and next hop).
+    McPathMin = 2'd3
   } multidest_e;
 
   // Router pipeline model (systemc/core/config.h PipelineModel, same order): PipeDelay holds

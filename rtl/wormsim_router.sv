@@ -14,6 +14,15 @@
 // its flit: at once (synchronous replication) or branch by branch, a branch running ahead
 // by up to the buffer's contents (asynchronous).
 //
+// Minimal path-IR router (McPathMin, strap multidest McPathMin; docs/multidestination.md, "The
+// minimal path-IR router"; seed 004 introduction: intermediate reception as "a relatively
+// minor modification to existing MPC routers"): a path worm carries one address per header
+// flit. The head at the front of an idle VC is routed from its dst like a unicast head; a
+// head addressed to this node with `more` set is stripped (dropped and credited upstream, one
+// per input port per cycle, and that port sends nothing then) and its VC absorbs the worm:
+// the next flit, promoted to head, gets two branches, ejection and its own dst. Buffer
+// entries are the flit alone; nothing is stored per flit.
+//
 // Ports: inputs [0, NumNet) from neighbours, then NumInj injection channels; outputs
 // [0, NumNet) to neighbours, then NumEj ejection channels. The straps cfg_i may use fewer
 // ports, VCs and buffer slots than these maxima. Arrays are flat, [port][vc] order
@@ -36,6 +45,9 @@ module wormsim_router #(
   // built; the synthesis wrapper builds only the configuration's mode).
   parameter bit McPath = 1'b1,
   parameter bit McTree = 1'b1,
+  // Hardware for the minimal path-IR router instead (McPath and McTree are then ignored):
+  // two branch slots per input VC, routing at the buffer head.
+  parameter bit McPathMin = 1'b0,
   // Simulation builds only (rtl/CMakeLists.txt; the synthesis wrapper leaves it 0): the
   // inputs and straps are registered at the clock edge and the state outputs show the next
   // state, so one evaluation per clock edge computes a whole cycle (docs/rtl.md,
@@ -58,7 +70,9 @@ module wormsim_router #(
   // Branch slots per input VC: one per network port, then ejection. Without multidestination
   // hardware nothing replicates: one slot, never used, so the buffer entries and the branch
   // read ports do not grow with the port count (docs/rtl.md, "Unicast-only builds").
-  localparam int unsigned NumBr = (McPath || McTree) ? NumNet + 1 : 1
+  // Minimal path-IR router: slot 0 the next hop, slot 1 the ejection channel.
+  localparam bit Full = (McPath || McTree) && !McPathMin,
+  localparam int unsigned NumBr = Full ? NumNet + 1 : McPathMin ? 2 : 1
 ) (
   input  logic                           clk_i,
   input  logic                           rst_ni,
@@ -95,7 +109,8 @@ module wormsim_router #(
   localparam int unsigned RouteLsb = FlitW;
   localparam int unsigned MultiLsb = FlitW + RouteW;
   localparam int unsigned BrLsb = FlitW + RouteW + 1;
-  localparam int unsigned EntryW = BrLsb + NumBr * BrW;
+  // The minimal path-IR router stores the flit alone.
+  localparam int unsigned EntryW = McPathMin ? FlitW : BrLsb + NumBr * BrW;
 
   // ---- inputs: the ports, or (RegIn) the ports as they were at the last clock edge -------
   // With RegIn a cycle's inputs are set before its clock edge and the cycle's combinational
@@ -152,7 +167,7 @@ module wormsim_router #(
   logic [MaxNodes*wormsim_pkg::MaxDims*wormsim_pkg::CoordW-1:0] node_coord;
   logic [MaxNodes*PortW-1:0]   node_port;
   logic [MaxNodes-1:0]     node_here;
-  if (McTree) begin : g_tree_table
+  if (McTree && Full) begin : g_tree_table
     wormsim_tree_table #(.NumNet(NumNet), .MaxNodes(MaxNodes)) u_tree_table (
       .cfg_i(cfg), .coord_o(node_coord), .port_o(node_port), .here_o(node_here)
     );
@@ -162,20 +177,34 @@ module wormsim_router #(
     assign node_here = '0;
   end
 
-  logic [NumIn*RouteW-1:0] in_route;
-  logic [NumIn-1:0]        in_multi, in_lost;
-  logic [NumIn*NumBr*BrW-1:0] in_br;
-  for (genvar p = 0; p < NumIn; p++) begin : g_rc
-    wormsim_mc_route #(.NumNet(NumNet), .MaxNodes(MaxNodes), .Path(McPath), .Tree(McTree)) u_route (
-      .cfg_i(cfg),
-      .flit_i(in_flit[p*FlitW +: FlitW]),
-      .in_port_i(PortW'(p)),
-      .coord_i(node_coord), .port_i(node_port), .here_i(node_here),
-      .route_o(in_route[p*RouteW +: RouteW]),
-      .multi_o(in_multi[p]),
-      .br_o(in_br[p*NumBr*BrW +: NumBr*BrW]),
-      .lost_o(in_lost[p])
-    );
+  logic [NumIn-1:0]        in_lost;
+  logic [NumIn*EntryW-1:0] in_entry;  // what a buffer stores of an arriving flit
+  if (!McPathMin) begin : g_rc_write
+    logic [NumIn*RouteW-1:0]    in_route;
+    logic [NumIn-1:0]           in_multi;
+    logic [NumIn*NumBr*BrW-1:0] in_br;
+    for (genvar p = 0; p < NumIn; p++) begin : g_rc
+      wormsim_mc_route #(.NumNet(NumNet), .MaxNodes(MaxNodes), .Path(McPath), .Tree(McTree)) u_route (
+        .cfg_i(cfg),
+        .flit_i(in_flit[p*FlitW +: FlitW]),
+        .in_port_i(PortW'(p)),
+        .coord_i(node_coord), .port_i(node_port), .here_i(node_here),
+        .route_o(in_route[p*RouteW +: RouteW]),
+        .multi_o(in_multi[p]),
+        .br_o(in_br[p*NumBr*BrW +: NumBr*BrW]),
+        .lost_o(in_lost[p])
+      );
+      assign in_entry[p*EntryW +: EntryW] = {in_br[p*NumBr*BrW +: NumBr*BrW], in_multi[p],
+                                             in_route[p*RouteW +: RouteW], in_flit[p*FlitW +: FlitW]};
+    end
+  end else begin : g_no_rc_write
+    // Minimal path-IR router: routed at the buffer head (below).
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic unused;
+    assign unused = ^{node_coord, node_port, node_here};
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign in_lost = '0;
+    assign in_entry = in_flit;
   end
 
   // ---- input VC buffers ------------------------------------------------------------------
@@ -198,8 +227,7 @@ module wormsim_router #(
         .cap_i(cfg.depth),
         .delay_i(fifo_delay),
         .push_i(push[p*NumVcs + v]),
-        .data_i({in_br[p*NumBr*BrW +: NumBr*BrW], in_multi[p], in_route[p*RouteW +: RouteW],
-                 in_flit[p*FlitW +: FlitW]}),
+        .data_i(in_entry[p*EntryW +: EntryW]),
         .pop_i(pop[p*NumVcs + v]),
         .valid_o(front_valid[p*NumVcs + v]),
         .ready_o(front_ready[p*NumVcs + v]),
@@ -214,6 +242,19 @@ module wormsim_router #(
   end
 
 
+  // ---- the head at each VC's front: its route, or its branches ------------------------------
+  // hd_multi: the head has branches (hd_br, slots as in_br) instead of one route (hd_route).
+  logic [NumInVc*RouteW-1:0]     hd_route;
+  logic [NumInVc-1:0]            hd_multi;
+  logic [NumInVc*NumBr*BrW-1:0]  hd_br;
+  // Minimal path-IR router: per input VC, the head at the front is stripped this cycle
+  // (strip), would be (strip_want: a head addressed here with more addresses behind it), the
+  // VC absorbs its worm (abs_q: it stripped the worm's address flit, and the next flit is the
+  // head of the two-branch worm until its VCs are granted), and the path position that head
+  // carries on (abs_mpos_q, one past the stripped flit's, as the C++ router sets it).
+  logic [NumInVc-1:0]       strip, strip_want, abs_q;
+  logic [NumIn-1:0]         strip_port;
+  logic [NumInVc*MposW-1:0] abs_mpos_q;
   // ---- input VC state and output VC ownership ---------------------------------------------
   logic [NumInVc-1:0]          active_q, active_d;
   logic [NumInVc*PortW-1:0]        out_port_q, out_port_d;
@@ -231,6 +272,7 @@ module wormsim_router #(
   logic [NumInVc*NumBr*CntW-1:0]  br_ahead_q, br_ahead_d;  // flits taken and not yet freed
   logic [NumInVc*NumBr*NodeW-1:0] br_dst_q, br_dst_d;
   logic [NumInVc*NumBr*MposW-1:0] br_mpos_q, br_mpos_d;
+  logic [NumInVc*NumBr-1:0]       br_first_q, br_first_d;  // the branch has not sent yet
 
   // ---- VC allocation: replicating heads first ----------------------------------------------
   logic [NumInVc-1:0]              rva_req, rva_gnt;
@@ -241,11 +283,13 @@ module wormsim_router #(
   logic [NumOutVc-1:0]             rva_taken;
   always_comb begin
     for (int i = 0; i < NumInVc; i++) begin
-      rva_req[i] = front_valid[i] && front_ready[i] && !active_q[i] && front[i*EntryW + MultiLsb] &&
-                   (!rc_stage || routed_q[i]);
+      // A head promoted by a strip (minimal path-IR router) was a body flit upstream: it has
+      // an RC cycle here under every staged model, lookahead ones included.
+      rva_req[i] = front_valid[i] && front_ready[i] && !active_q[i] && hd_multi[i] &&
+                   (!(rc_stage || (staged && abs_q[i])) || routed_q[i]);
       for (int b = 0; b < NumBr; b++) begin
-        rva_br[i*NumBr + b] = front[i*EntryW + BrLsb + b*BrW + BrValidLsb];
-        rva_route[(i*NumBr + b)*RouteW +: RouteW] = front[i*EntryW + BrLsb + b*BrW + BrRouteLsb +: RouteW];
+        rva_br[i*NumBr + b] = hd_br[(i*NumBr + b)*BrW + BrValidLsb];
+        rva_route[(i*NumBr + b)*RouteW +: RouteW] = hd_br[(i*NumBr + b)*BrW + BrRouteLsb +: RouteW];
       end
     end
   end
@@ -256,7 +300,7 @@ module wormsim_router #(
   logic [NumInVc*NumBr*PortW-1:0] rsa_port;
   logic [NumIn-1:0]         r_in_taken;
   logic [NumOut-1:0]        r_out_taken;
-  if (McPath || McTree) begin : g_replica
+  if (Full || McPathMin) begin : g_replica
     wormsim_replica_alloc #(.NumIn(NumIn), .NumOut(NumOut), .NumVcs(NumVcs), .NumBr(NumBr)) u_replica (
       .clk_i, .rst_ni,
       .sync_i(cfg.sync_replication),
@@ -280,6 +324,89 @@ module wormsim_router #(
     assign r_out_taken = '0;
   end
 
+  // ---- the head at each VC's front (declared above) ----------------------------------------
+  if (!McPathMin) begin : g_hd_stored
+    // Computed at buffer write and stored with the flit.
+    for (genvar i = 0; i < NumInVc; i++) begin : g_vc
+      assign hd_route[i*RouteW +: RouteW] = front[i*EntryW + RouteLsb +: RouteW];
+      assign hd_multi[i] = front[i*EntryW + MultiLsb];
+      assign hd_br[i*NumBr*BrW +: NumBr*BrW] = front[i*EntryW + BrLsb +: NumBr*BrW];
+    end
+    assign strip = '0;
+    assign strip_want = '0;
+    assign strip_port = '0;
+    assign abs_q = '0;
+    assign abs_mpos_q = '0;
+  end else begin : g_hd_min
+    // Routed at the buffer head from the flit's dst with the unicast route compute: one per
+    // input VC (its route depends on the VC under dateline classes), and the ejection route
+    // of each input port for the absorbing worm's second branch.
+    logic [NumInVc-1:0]       abs_d;
+    logic [NumInVc*MposW-1:0] abs_mpos_d;
+    logic [NumIn*RouteW-1:0] ej_route;
+    logic [NumInVc*RouteW-1:0] fwd_route;
+    for (genvar p = 0; p < NumIn; p++) begin : g_port
+      wormsim_route_compute #(.NumNet(NumNet)) u_rc_ej (
+        .cfg_i(cfg), .dst_i(cfg.node), .in_port_i(PortW'(p)), .in_vc_i(5'd0),
+        .route_o(ej_route[p*RouteW +: RouteW])
+      );
+      for (genvar v = 0; v < NumVcs; v++) begin : g_vc
+        localparam int unsigned I = p * NumVcs + v;
+        wormsim_route_compute #(.NumNet(NumNet)) u_rc (
+          .cfg_i(cfg), .dst_i(front[I*EntryW + wormsim_pkg::FlitDstLsb +: NodeW]),
+          .in_port_i(PortW'(p)), .in_vc_i(5'(v)), .route_o(fwd_route[I*RouteW +: RouteW])
+        );
+        assign hd_route[I*RouteW +: RouteW] = fwd_route[I*RouteW +: RouteW];
+        assign hd_multi[I] = abs_q[I];
+        // The branches stamp nothing (BrDst/BrMpos zero): the worm keeps its addresses.
+        assign hd_br[I*NumBr*BrW +: NumBr*BrW] =
+            {1'b1, ej_route[p*RouteW +: RouteW], NodeW'(0), MposW'(0),
+             1'b1, fwd_route[I*RouteW +: RouteW], NodeW'(0), MposW'(0)};
+        assign strip_want[I] =
+            cfg.multidest == wormsim_pkg::McPathMin && front_valid[I] && front_ready[I] &&
+            !active_q[I] && !abs_q[I] &&
+            wormsim_pkg::is_head(front[I*EntryW + wormsim_pkg::FlitTypLsb +: 2]) &&
+            front[I*EntryW + wormsim_pkg::FlitMoreLsb] &&
+            front[I*EntryW + wormsim_pkg::FlitDstLsb +: NodeW] == cfg.node;
+      end
+    end
+    // One strip per input port and cycle, the lowest VC first (Router::allocate_vcs).
+    always_comb begin
+      logic taken;
+      taken = 1'b0;
+      strip = '0;
+      for (int p = 0; p < NumIn; p++) begin
+        taken = 1'b0;
+        for (int v = 0; v < NumVcs; v++)
+          if (strip_want[p*NumVcs + v] && !taken) begin
+            strip[p*NumVcs + v] = 1'b1;
+            taken = 1'b1;
+          end
+        strip_port[p] = taken;
+      end
+    end
+    always_comb begin
+      abs_d = abs_q;
+      abs_mpos_d = abs_mpos_q;
+      for (int i = 0; i < NumInVc; i++) begin
+        if (rva_gnt[i]) abs_d[i] = 1'b0;
+        if (strip[i]) begin
+          abs_d[i] = 1'b1;
+          abs_mpos_d[i*MposW +: MposW] = front[i*EntryW + wormsim_pkg::FlitMposLsb +: MposW] + 1'b1;
+        end
+      end
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        abs_q <= '0;
+        abs_mpos_q <= '0;
+      end else begin
+        abs_q <= abs_d;
+        abs_mpos_q <= abs_mpos_d;
+      end
+    end
+  end
+
   // ---- VC allocation: single-output heads, on the output VCs left ------------------------
   logic [NumInVc-1:0]          va_req, va_gnt;
   logic [NumInVc*NumOutVc-1:0] va_cand;  // [in VC][out VC]
@@ -301,9 +428,9 @@ module wormsim_router #(
     port_lo = '0;
     va_cand = '0;
     for (int i = 0; i < NumInVc; i++) begin
-      r = front[i*EntryW + RouteLsb +: RouteW];
-      va_req[i] = front_valid[i] && front_ready[i] && !active_q[i] && !front[i*EntryW + MultiLsb] &&
-                  (!rc_stage || routed_q[i]);
+      r = hd_route[i*RouteW +: RouteW];
+      va_req[i] = front_valid[i] && front_ready[i] && !active_q[i] && !hd_multi[i] &&
+                  !strip_want[i] && (!rc_stage || routed_q[i]);
       if (va_req[i]) begin
         for (int v = 0; v < NumVcs; v++)
           vcs[v] = 32'(v) >= 32'(r[wormsim_pkg::RouteVcLoLsb +: 5]) &&
@@ -362,7 +489,9 @@ module wormsim_router #(
   logic [NumInVc*NumBr*CntW-1:0]   ahead_now;
   logic [NumInVc*NumBr*NodeW-1:0]  dst_now;
   logic [NumInVc*NumBr*MposW-1:0]  mpos_now;
+  logic [NumInVc*NumBr-1:0]        first_now;  // the branch has not sent yet
   always_comb begin
+    first_now = '0;
     rep_now = '0;
     rsa_req = '0;
     exist_now = '0;
@@ -374,17 +503,18 @@ module wormsim_router #(
     mpos_now = '0;
     for (int i = 0; i < NumInVc; i++) begin
       rep_now[i] = rep_q[i] || rva_gnt[i];
-      rsa_req[i] = rep_now[i];
+      rsa_req[i] = rep_now[i] && !strip_port[i / NumVcs];  // a stripping port sends nothing
       for (int b = 0; b < NumBr; b++) begin
         exist_now[(i*NumBr + b)] = rep_q[i] ? br_exist_q[(i*NumBr + b)] : rva_gnt[i] && rva_br[(i*NumBr + b)];
         live_now[(i*NumBr + b)] = rep_q[i] ? br_live_q[(i*NumBr + b)] : rva_gnt[i] && rva_br[(i*NumBr + b)];
         port_now[(i*NumBr + b)*PortW +: PortW] = rep_q[i] ? br_port_q[(i*NumBr + b)*PortW +: PortW] : rva_port[(i*NumBr + b)*PortW +: PortW];
         vc_now[(i*NumBr + b)*VcIdxW +: VcIdxW] = rep_q[i] ? br_vc_q[(i*NumBr + b)*VcIdxW +: VcIdxW] : rva_vc[(i*NumBr + b)*VcIdxW +: VcIdxW];
         ahead_now[(i*NumBr + b)*CntW +: CntW] = rep_q[i] ? br_ahead_q[(i*NumBr + b)*CntW +: CntW] : '0;
+        first_now[(i*NumBr + b)] = rep_q[i] ? br_first_q[(i*NumBr + b)] : rva_gnt[i];
         dst_now[(i*NumBr + b)*NodeW +: NodeW] = rep_q[i] ? br_dst_q[(i*NumBr + b)*NodeW +: NodeW]
-                                             : front[i*EntryW + BrLsb + b*BrW + BrDstLsb +: NodeW];
+                                             : hd_br[(i*NumBr + b)*BrW + BrDstLsb +: NodeW];
         mpos_now[(i*NumBr + b)*MposW +: MposW] = rep_q[i] ? br_mpos_q[(i*NumBr + b)*MposW +: MposW]
-                                              : front[i*EntryW + BrLsb + b*BrW + BrMposLsb +: MposW];
+                                              : hd_br[(i*NumBr + b)*BrW + BrMposLsb +: MposW];
       end
     end
   end
@@ -403,7 +533,7 @@ module wormsim_router #(
   // The flit each branch sends next. Synchronous replication: every branch sends the front.
   always_comb begin
     for (int j = 0; j < NumInVc*NumBr; j++)
-      rd_idx[j*CntW +: CntW] = cfg.sync_replication || !(McPath || McTree)
+      rd_idx[j*CntW +: CntW] = cfg.sync_replication || !(Full || McPathMin)
                                ? '0 : ahead_now[j*CntW +: CntW];
   end
 
@@ -421,7 +551,8 @@ module wormsim_router #(
       sa_req[i] = (active_q[i] || (va_gnt[i] && !va_sa_gap)) && !rep_now[i] && front_valid[i] &&
                   front_ready[i] &&
                   cr_avail[32'(hold_port[i*PortW +: PortW])*NumVcs + 32'(hold_vc[i*VcIdxW +: VcIdxW])] &&
-                  !r_in_taken[i / NumVcs] && !r_out_taken[OutW'(hold_port[i*PortW +: PortW])];
+                  !r_in_taken[i / NumVcs] && !r_out_taken[OutW'(hold_port[i*PortW +: PortW])] &&
+                  !strip_port[i / NumVcs];
     end
   end
 
@@ -491,7 +622,7 @@ module wormsim_router #(
         if (spec_gnt[p] && 32'(spec_gnt_vc[p*VcIdxW +: VcIdxW]) == v) begin
           i = p * NumVcs + v;
           o = 32'(spec_want[i*OutW +: OutW]);
-          spec_ok[p] = !ns_gnt[p] && !r_in_taken[p] && va_gnt[i] &&
+          spec_ok[p] = !ns_gnt[p] && !r_in_taken[p] && !strip_port[p] && va_gnt[i] &&
                        32'(hold_port[i*PortW +: PortW]) == o && !ns_sel_valid[o] &&
                        !r_out_taken[o] && cr_avail[o*NumVcs + 32'(hold_vc[i*VcIdxW +: VcIdxW])];
         end
@@ -559,8 +690,9 @@ module wormsim_router #(
         end
       sw_credit[p] = sa_gnt[p];
       sw_credit_vc[p*VcW +: VcW] = VcW'(sa_gnt_vc[p*VcIdxW +: VcIdxW]);
+      // A replicating VC's freed slot, or (minimal path-IR router) a stripped address flit.
       for (int v = 0; v < NumVcs; v++)
-        if (rpop[p*NumVcs + v]) begin
+        if (rpop[p*NumVcs + v] || strip[p*NumVcs + v]) begin
           sw_credit[p] = 1'b1;
           sw_credit_vc[p*VcW +: VcW] = VcW'(v);
           pop[p*NumVcs + v] = 1'b1;
@@ -595,8 +727,20 @@ module wormsim_router #(
           rep_src[o*InVcW +: InVcW] = InVcW'(j / NumBr);
           rep_flit[o*FlitW +: FlitW] = rd_data[j*EntryW +: FlitW];
           rep_flit[o*FlitW + wormsim_pkg::FlitVcLsb +: VcW] = VcW'(vc_now[j*VcIdxW +: VcIdxW]);
-          rep_flit[o*FlitW + wormsim_pkg::FlitDstLsb +: NodeW] = dst_now[j*NodeW +: NodeW];
-          rep_flit[o*FlitW + wormsim_pkg::FlitMposLsb +: MposW] = mpos_now[j*MposW +: MposW];
+          if (Full) begin
+            rep_flit[o*FlitW + wormsim_pkg::FlitDstLsb +: NodeW] = dst_now[j*NodeW +: NodeW];
+            rep_flit[o*FlitW + wormsim_pkg::FlitMposLsb +: MposW] = mpos_now[j*MposW +: MposW];
+          end
+          // Minimal path-IR router: a branch's first flit is the promoted head; the worm's
+          // addresses are never rewritten.
+          if (McPathMin && first_now[j]) begin
+            rep_flit[o*FlitW + wormsim_pkg::FlitTypLsb +: 2] =
+                wormsim_pkg::is_tail(rd_data[j*EntryW + wormsim_pkg::FlitTypLsb +: 2])
+                ? wormsim_pkg::FlitHeadTail : wormsim_pkg::FlitHead;
+            for (int k = 0; k < NumInVc; k++)
+              if (k == j / NumBr)
+                rep_flit[o*FlitW + wormsim_pkg::FlitMposLsb +: MposW] = abs_mpos_q[k*MposW +: MposW];
+          end
         end
   end
 
@@ -700,6 +844,7 @@ module wormsim_router #(
     br_ahead_d = br_ahead_q;
     br_dst_d = br_dst_q;
     br_mpos_d = br_mpos_q;
+    br_first_d = br_first_q;
     for (int r = 0; r < NumInVc; r++)
       if (rep_now[r]) begin
         all_done = 1'b1;
@@ -731,6 +876,7 @@ module wormsim_router #(
           br_ahead_d[(r*NumBr + b)*CntW +: CntW] = ahead;
           br_dst_d[(r*NumBr + b)*NodeW +: NodeW] = dst_now[(r*NumBr + b)*NodeW +: NodeW];
           br_mpos_d[(r*NumBr + b)*MposW +: MposW] = mpos_now[(r*NumBr + b)*MposW +: MposW];
+          br_first_d[(r*NumBr + b)] = McPathMin && first_now[(r*NumBr + b)] && !rsa_gnt[(r*NumBr + b)];
         end
         rep_d[r] = !all_done;
         active_d[r] = !all_done;
@@ -741,7 +887,8 @@ module wormsim_router #(
   // An idle VC showing a head without a VA grant has had its RC cycle by the next.
   always_comb begin
     for (int i = 0; i < NumInVc; i++)
-      routed_d[i] = rc_stage && front_valid[i] && !active_q[i] && !va_gnt[i] && !rva_gnt[i];
+      routed_d[i] = (rc_stage || (staged && abs_q[i])) && front_valid[i] && !active_q[i] &&
+                    !va_gnt[i] && !rva_gnt[i] && !strip_want[i];
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -760,6 +907,7 @@ module wormsim_router #(
       br_ahead_q <= '0;
       br_dst_q <= '0;
       br_mpos_q <= '0;
+      br_first_q <= '0;
     end else begin
       routed_q <= routed_d;
       active_q <= active_d;
@@ -775,6 +923,7 @@ module wormsim_router #(
       br_ahead_q <= br_ahead_d;
       br_dst_q <= br_dst_d;
       br_mpos_q <= br_mpos_d;
+      br_first_q <= br_first_d;
     end
   end
 
@@ -813,7 +962,7 @@ module wormsim_router #(
       end
       for (int j = 0; j < NumInVc; j++) begin
         f = front[j*EntryW +: FlitW];
-        if (front_valid[j] && !active_q[j])
+        if (front_valid[j] && !active_q[j] && !abs_q[j])
           assert (wormsim_pkg::is_head(f.typ))
           else $error("router %0d: input VC %0d: flit %0d of packet %0d with no packet in progress",
                       cfg.node, j, f.idx, f.pkt);

@@ -13,7 +13,8 @@ module wormsim_router_synth #(
   parameter int unsigned OutputFirst = 0,  // 1: output-first separable allocators
   parameter int unsigned Pipeline = 1,
   parameter int unsigned Stages = 0,       // wormsim_pkg::pipe_e (0: the delay model)
-  parameter int unsigned Multidest = 0,    // 0 none, 1 path, 2 tree (wormsim_pkg::multidest_e)
+  // 0 none, 1 path, 2 tree, 3 minimal path-IR router (wormsim_pkg::multidest_e)
+  parameter int unsigned Multidest = 0,
   parameter int unsigned SyncReplication = 0,
   localparam int unsigned NumIn = NumNet + NumInj,
   localparam int unsigned NumOut = NumNet + NumEj,
@@ -61,26 +62,31 @@ module wormsim_router_synth #(
     cfg.eject_by_direction = AllPort != 0;
     cfg.node = node_i;
     cfg.multidest = Multidest == 1 ? wormsim_pkg::McPath
-                  : Multidest == 2 ? wormsim_pkg::McTree : wormsim_pkg::McNone;
+                  : Multidest == 2 ? wormsim_pkg::McTree
+                  : Multidest == 3 ? wormsim_pkg::McPathMin : wormsim_pkg::McNone;
     cfg.sync_replication = SyncReplication != 0;
   end
 
   // Without multidestination worms the header fields carry nothing: tie them off so that no
-  // buffer stores them (the cost table compares like with like).
+  // buffer stores them (the cost table compares like with like). The minimal path-IR router
+  // uses the address bit `more` and the path position, not the list header.
   logic [NumIn*FlitW-1:0] in_flit;
   always_comb begin
     in_flit = in_flit_i;
-    if (Multidest == 0)
-      for (int p = 0; p < NumIn; p++) begin
+    for (int p = 0; p < NumIn; p++) begin
+      if (Multidest == 0 || Multidest == 3) begin
         in_flit[p*FlitW + wormsim_pkg::FlitHdrLsb +: wormsim_pkg::HdrW] = '0;
-        in_flit[p*FlitW + wormsim_pkg::FlitMposLsb +: wormsim_pkg::MposW] = '0;
         in_flit[p*FlitW + wormsim_pkg::FlitMcLsb] = 1'b0;
       end
+      if (Multidest == 0) in_flit[p*FlitW + wormsim_pkg::FlitMposLsb +: wormsim_pkg::MposW] = '0;
+      if (Multidest != 3) in_flit[p*FlitW + wormsim_pkg::FlitMoreLsb] = 1'b0;
+    end
   end
 
   wormsim_router #(
     .NumNet(NumNet), .NumInj(NumInj), .NumEj(NumEj), .NumVcs(NumVcs), .Depth(Depth),
-    .MaxNodes(Side * Side), .McPath(Multidest == 1), .McTree(Multidest == 2)
+    .MaxNodes(Side * Side), .McPath(Multidest == 1), .McTree(Multidest == 2),
+    .McPathMin(Multidest == 3)
   ) u_router (
     .clk_i, .rst_ni,
     .cfg_i(cfg),

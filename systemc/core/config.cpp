@@ -621,12 +621,18 @@ void Config::validate() const {
                         r.path_ir == PathIr::kMinimal ? "path_ir minimal" : "address_flits",
                         address_bits, network.flit_bytes));
   }
+  // The RTL's full path router reads the path list from the head flit's header; address flits
+  // are the minimal path-IR router's (docs/rtl.md, "The minimal path-IR router").
   if (r.implementation == RouterImplementation::kRtl)
-    require(
-        r.path_ir == PathIr::kFull && r.header_encoding != HeaderEncoding::kAddressFlits,
-        r.path_ir == PathIr::kMinimal ? "network.router.path_ir" : "network.router.header_encoding",
-        "the minimal path-IR router and address flits are not in the RTL router yet "
-        "(docs/rtl.md); use implementation systemc");
+    require(r.path_ir == PathIr::kMinimal || r.header_encoding != HeaderEncoding::kAddressFlits,
+            "network.router.header_encoding",
+            "the RTL router takes address flits with path_ir minimal only (its full path "
+            "router reads the list from the head flit); use path_ir minimal or "
+            "implementation systemc");
+  if (r.implementation == RouterImplementation::kRtl && r.path_ir == PathIr::kMinimal)
+    require(r.header_encoding == HeaderEncoding::kAddressFlits, "network.router.header_encoding",
+            "the RTL minimal path-IR router carries one address per header flit; use "
+            "address_flits, or implementation systemc for packed address_list headers");
   require(r.multidest_vcs >= 0 && r.multidest_vcs <= 15, "network.router.multidest_vcs",
           fmt::format("must be in 0..15 (got {})", r.multidest_vcs));
   if (r.multidest != MultidestMode::kNone) {

@@ -19,7 +19,7 @@ void set_hdr_bits(FlitBits& b, unsigned lsb, unsigned width, std::uint64_t value
 }
 }  // namespace
 
-FlitBits to_bits(const Flit& f, const MulticastHeader* header) {
+FlitBits to_bits(const Flit& f, const MulticastHeader* header, bool address_flits) {
   FlitBits b;
   b.type = f.type;
   b.vc = f.vc;
@@ -35,6 +35,15 @@ FlitBits to_bits(const Flit& f, const MulticastHeader* header) {
         fmt::format("packet {}: path position {} is beyond the RTL "
                     "header's {} destinations",
                     f.packet_id, f.mpos, kMaxPath));
+  if (header != nullptr && address_flits) {
+    if (header->dests.size() > kMaxPath)
+      throw std::invalid_argument(fmt::format(
+          "packet {}: a path worm to {} destinations; the RTL flit's path position counts at "
+          "most {}",
+          f.packet_id, header->dests.size(), kMaxPath));
+    b.more = static_cast<std::size_t>(f.index) + 1 < header->dests.size();
+    return b;
+  }
   if (header == nullptr || !f.head()) return b;
   b.mc = true;
   if (header->mode == MultidestMode::kPath) {
@@ -73,6 +82,7 @@ void pack(const FlitBits& f, std::uint32_t* words, unsigned base) {
   set_bits(words, base + kVcLsb, kVcW, f.vc);
   set_bits(words, base + kTypLsb, kTypW, static_cast<std::uint64_t>(f.type));
   set_bits(words, base + kMcLsb, 1, f.mc);
+  set_bits(words, base + kMoreLsb, 1, f.more);
   set_bits(words, base + kMposLsb, kMposW, f.mpos);
   for (unsigned i = 0; i < kHdrW / 64; ++i) set_bits(words, base + kHdrLsb + 64 * i, 64, f.hdr[i]);
 }
@@ -87,6 +97,7 @@ FlitBits unpack(const std::uint32_t* words, unsigned base) {
   f.vc = static_cast<unsigned>(get_bits(words, base + kVcLsb, kVcW));
   f.type = static_cast<FlitType>(get_bits(words, base + kTypLsb, kTypW));
   f.mc = get_bits(words, base + kMcLsb, 1) != 0;
+  f.more = get_bits(words, base + kMoreLsb, 1) != 0;
   f.mpos = static_cast<unsigned>(get_bits(words, base + kMposLsb, kMposW));
   for (unsigned i = 0; i < kHdrW / 64; ++i) f.hdr[i] = get_bits(words, base + kHdrLsb + 64 * i, 64);
   return f;

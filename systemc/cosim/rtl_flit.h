@@ -37,6 +37,7 @@ inline constexpr unsigned kIdxLsb = pkg::kFlitIdxLsb;
 inline constexpr unsigned kPktLsb = pkg::kFlitPktLsb;
 inline constexpr unsigned kMposLsb = pkg::kFlitMposLsb;
 inline constexpr unsigned kMcLsb = pkg::kFlitMcLsb;
+inline constexpr unsigned kMoreLsb = pkg::kFlitMoreLsb;
 inline constexpr unsigned kVcLsb = pkg::kFlitVcLsb;
 inline constexpr unsigned kTypLsb = pkg::kFlitTypLsb;
 inline constexpr unsigned kFlitW = pkg::kFlitW;
@@ -46,7 +47,7 @@ static_assert(pkg::kFlitDstW == kNodeW && pkg::kFlitSrcW == kNodeW && kNodeW <= 
                   pkg::kFlitIdxW == kIdxW && kIdxW <= 16 && pkg::kFlitPktW == kPktW &&
                   kPktW <= 32 && pkg::kFlitDataW == kDataW && kDataW <= 64 &&
                   pkg::kFlitHdrW == kHdrW && kHdrW % 64 == 0 && pkg::kFlitVcW == kVcW &&
-                  pkg::kFlitMposW == kMposW && pkg::kFlitMcW == 1,
+                  pkg::kFlitMposW == kMposW && pkg::kFlitMcW == 1 && pkg::kFlitMoreW == 1,
               "rtl/wormsim_pkg.sv flit_t no longer fits FlitBits");
 // FlitType travels as its value: the C++ and RTL codes must be equal.
 static_assert(
@@ -167,20 +168,25 @@ struct FlitBits {
   std::uint16_t dst = 0;
   std::uint64_t data = 0;  // payload bytes 0..7, byte 0 in bits [7:0]
   bool mc = false;         // head of a multidestination worm: hdr is valid
+  bool more = false;       // address flit with more address flits behind it (address_flits)
   unsigned mpos = 0;
   std::array<std::uint64_t, kHdrW / 64> hdr{};  // hdr[i] = header bits [64i, 64i + 64)
 
   bool operator==(const FlitBits& o) const {
     return type == o.type && vc == o.vc && packet == o.packet && index == o.index && src == o.src &&
-           dst == o.dst && data == o.data && mc == o.mc && mpos == o.mpos && hdr == o.hdr;
+           dst == o.dst && data == o.data && mc == o.mc && more == o.more && mpos == o.mpos &&
+           hdr == o.hdr;
   }
 };
 
 // The fields of `f` the RTL carries; a multidestination head also carries `header` (the
 // worm's destinations; null for unicast flits). Throws std::invalid_argument naming the limit
 // when the header does not fit the RTL's (kMaxPath destinations, node ids below
-// kMaxPathNodes / kMaxTreeNodes).
-FlitBits to_bits(const Flit& f, const MulticastHeader* header = nullptr);
+// kMaxPathNodes / kMaxTreeNodes). With `address_flits` (header_encoding address_flits, the
+// minimal path-IR router) a path worm's flits carry no list header: address flit i (Flit::dst
+// its (i+1)-th destination) has `more` set when destinations follow it.
+FlitBits to_bits(const Flit& f, const MulticastHeader* header = nullptr,
+                 bool address_flits = false);
 // Writes flit `f` at bit `base` of `words`.
 void pack(const FlitBits& f, std::uint32_t* words, unsigned base);
 FlitBits unpack(const std::uint32_t* words, unsigned base);

@@ -27,7 +27,15 @@ void check_rtl_limits(const Config& config) {
   // Injection channels are the port model's; ejection channels may be consumption channels.
   const int channels = std::max(layout.injection, layout.ejection);
   const std::string key = "network.router.implementation";
-  if (r.multidest == MultidestMode::kPath)
+  // The minimal path-IR router reads no list header: its address flits carry 16-bit node ids
+  // in dst, and only the path position (4 bits) limits the list.
+  const bool minimal = r.path_ir == PathIr::kMinimal;
+  if (minimal)
+    require(rtl::rtl_build_ports(network_ports, channels) == rtl::kNarrowPorts, key,
+            fmt::format("the minimal path-IR RTL router is built with {} network ports and {} "
+                        "injection and ejection channels (this network needs {} and {})",
+                        rtl::kNarrowPorts, rtl::kNarrowPorts, network_ports, channels));
+  if (r.multidest == MultidestMode::kPath && !minimal)
     require(
         nodes <= rtl::kMaxPathNodes, key,
         fmt::format("the RTL path header lists {}-bit node ids: multidest path needs at most {} "
@@ -42,8 +50,9 @@ void check_rtl_limits(const Config& config) {
   if (r.multidest == MultidestMode::kPath && config.traffic.multicast_fraction > 0)
     require(config.traffic.multicast_destinations <= static_cast<int>(rtl::kMaxPath),
             "traffic.multicast_destinations",
-            fmt::format("the RTL head flit lists at most {} path destinations (got {})",
-                        rtl::kMaxPath, config.traffic.multicast_destinations));
+            fmt::format("the RTL {} at most {} path destinations (got {})",
+                        minimal ? "flit's path position counts" : "head flit lists", rtl::kMaxPath,
+                        config.traffic.multicast_destinations));
   require(r.vcs <= rtl::kMaxVcs, key,
           fmt::format("the RTL router is built for at most {} VCs (network.router.vcs is {})",
                       rtl::kMaxVcs, r.vcs));

@@ -11,6 +11,7 @@ using sc_core::sc_time_stamp;
 #include "Vwormsim_router_uc.h"
 #include "Vwormsim_router_wide.h"
 #include "Vwormsim_router_cube.h"
+#include "Vwormsim_router_min.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
@@ -117,9 +118,11 @@ std::array<std::uint32_t, (rtl::kCfgW + 31) / 32> rtl_straps(const Config& confi
   set_bits(w.data(), kCfgEjectByDirLsb, 1, layout.eject_by_direction);
   set_bits(w.data(), kCfgNodeLsb, 16, id);
   set_bits(w.data(), kCfgMultidestLsb, pkg::kMultidestW,
-           static_cast<unsigned>(rc.multidest == MultidestMode::kNone   ? pkg::Multidest::kMcNone
-                                 : rc.multidest == MultidestMode::kPath ? pkg::Multidest::kMcPath
-                                                                        : pkg::Multidest::kMcTree));
+           static_cast<unsigned>(rc.multidest == MultidestMode::kNone ? pkg::Multidest::kMcNone
+                                 : rc.multidest == MultidestMode::kPath
+                                     ? (rc.path_ir == PathIr::kMinimal ? pkg::Multidest::kMcPathMin
+                                                                       : pkg::Multidest::kMcPath)
+                                     : pkg::Multidest::kMcTree));
   set_bits(w.data(), kCfgSyncLsb, 1, rc.replication == Replication::kSynchronous);
   return w;
 }
@@ -159,6 +162,7 @@ RtlRouter::RtlRouter(const sc_core::sc_module_name& name, const RouterParams& pa
                                     std::max(params.layout.injection, params.layout.ejection))),
       in_vc_w_(in_vc_width(rtl_net_)),
       table_(table),
+      address_flits_(config.network.router.path_ir == PathIr::kMinimal),
       context_(std::move(context)),
       period_ps_(period_ps) {
   const auto straps = rtl_straps(config, topology, layout_, params.id);
@@ -181,6 +185,15 @@ RtlRouter::RtlRouter(const sc_core::sc_module_name& name, const RouterParams& pa
                       "multidestination hardware",
                       this->name(), rtl_net_));
     model_ = std::make_unique<Vwormsim_router_cube>(context_.get(), this->name());
+  } else if (address_flits_) {
+    // The minimal path-IR router is built in the narrow shape only; check_rtl_limits
+    // (rtl_limits.h) rejects larger routers first.
+    if (rtl_net_ != rtl::kNarrowPorts)
+      throw std::logic_error(
+          fmt::format("{}: the minimal path-IR RTL router is built with {} "
+                      "ports, not {}",
+                      this->name(), rtl::kNarrowPorts, rtl_net_));
+    model_ = std::make_unique<Vwormsim_router_min>(context_.get(), this->name());
   } else if (rtl_net_ == rtl::kWidePorts)
     model_ = std::make_unique<Vwormsim_router_wide>(context_.get(), this->name());
   else if (!multidest)
@@ -336,8 +349,16 @@ Router::StepResult RtlRouter::step_model(Model& m, Cycle now, ActivityCalendar& 
                       "VC {}, which does not hold it",
                       got.index, got.packet, o, p, vc));
     Flit flit = *source;
-    if (flit.mcast != 0) {
+    if (flit.mcast != 0 && !address_flits_) {
       flit.dst = got.dst;
+      flit.mpos = static_cast<std::uint16_t>(got.mpos);
+    }
+    // The minimal path-IR router promotes the flit behind a stripped address flit to head and
+    // carries its path position on (Router::allocate_vcs); it rewrites nothing else.
+    if (address_flits_ && flit.mcast != 0 && !flit.head() &&
+        (got.type == FlitType::kHead || got.type == FlitType::kHeadTail) &&
+        (got.type == FlitType::kHeadTail) == flit.tail()) {
+      flit.type = got.type;
       flit.mpos = static_cast<std::uint16_t>(got.mpos);
     }
     FlitBits expect = flit_bits(flit);
@@ -350,6 +371,7 @@ Router::StepResult RtlRouter::step_model(Model& m, Cycle now, ActivityCalendar& 
   }
   // Slots freed this cycle (after every branch took their flit), credited upstream.
   int freed = 0;
+  int stripped = 0;  // minimal path-IR router: address flits dropped without being sent
   const std::uint64_t credits_out = m.in_credit_o;
   const int in_ports = 2 * rtl_net_;
   for (int rp = 0; rp < in_ports; ++rp) {
@@ -360,9 +382,16 @@ Router::StepResult RtlRouter::step_model(Model& m, Cycle now, ActivityCalendar& 
     if (p >= static_cast<int>(inputs_.size()) || vc >= params_.vcs ||
         inputs_[static_cast<std::size_t>(p)].vcs[static_cast<std::size_t>(vc)].buffer.empty())
       throw std::logic_error(fmt::format("RTL freed a slot of empty input {} VC {}", p, vc));
+    // A head addressed here with more addresses behind it is never sent: the RTL stripped it.
+    const Flit& front =
+        inputs_[static_cast<std::size_t>(p)].vcs[static_cast<std::size_t>(vc)].buffer.front().flit;
+    if (address_flits_ && multicast_ != nullptr && front.mcast != 0 && front.head() &&
+        multicast_->strips(params_.id, front))
+      ++stripped;
     pop_input(now, calendar, p, vc);
     ++freed;
   }
+  freed -= stripped;
   if (freed > moved)
     throw std::logic_error(fmt::format("RTL freed {} slots but sent {} flits", freed, moved));
   mirror_state(m);
@@ -372,6 +401,7 @@ Router::StepResult RtlRouter::step_model(Model& m, Cycle now, ActivityCalendar& 
   StepResult result;
   result.moved = moved;
   result.replicated = moved - freed;
+  result.stripped = stripped;
   // The model must be clocked every cycle while it holds flits (their pipeline countdowns).
   if (buffered_ > 0) result.wake_at = now + 1;
   if (probes_enabled_) update_occupancy_probes();

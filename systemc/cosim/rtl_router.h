@@ -27,6 +27,7 @@ class Vwormsim_router;
 class Vwormsim_router_uc;
 class Vwormsim_router_wide;
 class Vwormsim_router_cube;
+class Vwormsim_router_min;
 class VerilatedContext;
 class VerilatedFstC;
 
@@ -64,7 +65,8 @@ class RtlRouter : public Router {
  private:
   // The same code drives every build of the RTL router (rtl/CMakeLists.txt, docs/rtl.md):
   // Vwormsim_router (narrow, with the multidestination hardware), Vwormsim_router_uc (narrow,
-  // without it), Vwormsim_router_wide (wide, with it) and Vwormsim_router_cube (8- to 16-cubes,
+  // without it), Vwormsim_router_min (narrow, the minimal path-IR router's hardware),
+  // Vwormsim_router_wide (wide, with it) and Vwormsim_router_cube (8- to 16-cubes,
   // without it). They differ in port counts and in what Verilator made of their signal widths.
   template <class Model>
   void reset_model(Model& m, const std::array<std::uint32_t, (rtl::kCfgW + 31) / 32>& straps,
@@ -76,7 +78,8 @@ class RtlRouter : public Router {
   template <class Model>
   void mirror_state(const Model& m);
   rtl::FlitBits flit_bits(const Flit& f) const {
-    return rtl::to_bits(f, f.mcast != 0 && table_ != nullptr ? &table_->at(f.mcast) : nullptr);
+    return rtl::to_bits(f, f.mcast != 0 && table_ != nullptr ? &table_->at(f.mcast) : nullptr,
+                        address_flits_);
   }
   int rtl_in(int port) const { return rtl::rtl_port(port, layout_.network, rtl_net_); }
   int rtl_out(int port) const { return rtl::rtl_port(port, layout_.network, rtl_net_); }
@@ -86,10 +89,13 @@ class RtlRouter : public Router {
   int rtl_net_;       // network ports (= injection = ejection channels) of the model's build
   unsigned in_vc_w_;  // InVcW of the model's build: bits of an input VC index
   const MulticastTable* table_;
+  // The minimal path-IR router (path_ir minimal, address flits): Vwormsim_router_min.
+  bool address_flits_;
   std::shared_ptr<VerilatedContext> context_;
   // The model of this router's build (set by the constructor).
   std::variant<std::unique_ptr<Vwormsim_router>, std::unique_ptr<Vwormsim_router_uc>,
-               std::unique_ptr<Vwormsim_router_wide>, std::unique_ptr<Vwormsim_router_cube>>
+               std::unique_ptr<Vwormsim_router_wide>, std::unique_ptr<Vwormsim_router_cube>,
+               std::unique_ptr<Vwormsim_router_min>>
       model_;
   std::unique_ptr<VerilatedFstC> trace_;
   std::uint64_t period_ps_;

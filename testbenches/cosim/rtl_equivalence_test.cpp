@@ -45,6 +45,8 @@ struct PairRun {
   std::uint64_t delivered_a = 0;
   std::uint64_t replicated_a = 0;  // flit copies made by replicating routers
   std::uint64_t replicated_b = 0;
+  std::uint64_t stripped_a = 0;  // address flits stripped (minimal path-IR router)
+  std::uint64_t stripped_b = 0;
 };
 
 // Options of a network whose config may ask for RTL routers (each network its own factory and
@@ -73,6 +75,8 @@ PairRun run_pair(const Config& a, const Config& b, const std::string& a_name = "
   r.delivered_a = net_a.stats().flits_ejected();
   r.replicated_a = net_a.stats().flits_replicated();
   r.replicated_b = net_b.stats().flits_replicated();
+  r.stripped_a = net_a.stats().flits_stripped();
+  r.stripped_b = net_b.stats().flits_stripped();
   return r;
 }
 
@@ -86,7 +90,13 @@ void expect_equivalent(const Config& systemc, const Config& rtl) {
   if (systemc.network.router.multidest != MultidestMode::kNone) {
     EXPECT_GT(r.replicated_b, 500u);
   }
-  std::cout << r.events << " flit events, " << r.replicated_b << " replicated flits\n";
+  // The minimal path-IR router strips an address flit at every destination but a worm's last.
+  EXPECT_EQ(r.stripped_a, r.stripped_b);
+  if (systemc.network.router.path_ir == PathIr::kMinimal) {
+    EXPECT_GT(r.stripped_b, 300u);
+  }
+  std::cout << r.events << " flit events, " << r.replicated_b << " replicated flits, "
+            << r.stripped_b << " stripped address flits\n";
 }
 
 TEST(RtlEquivalence, Mesh4x4OnePort) {
@@ -656,6 +666,132 @@ TEST(RtlEquivalence, StagedLookaheadSpeculativePathWormsAsynchronous) {
   expect_equivalent(c, as_rtl(c));
 }
 
+// The minimal path-IR router (docs/multidestination.md, "The minimal path-IR router"; the
+// Vwormsim_router_min build, docs/rtl.md): path worms of one address flit per destination,
+// matched at the buffer head and stripped at every destination but the last, the next address
+// flit promoted to head with two branches. Both handshakes, the delay model (pipeline 1, where
+// a strip may take the flit of its arrival cycle, and 3, where it waits for the delay) and
+// staged models (the promoted head's RC cycle, with and without lookahead).
+Config minimal(Config c) {
+  c.network.router.path_ir = PathIr::kMinimal;
+  c.network.router.header_encoding = HeaderEncoding::kAddressFlits;
+  return c;
+}
+
+TEST(RtlEquivalence, MinimalPathIrMesh4x4AsynchronousOnePort) {
+  Config c = minimal(multidest(testing::mesh_config({4, 4}), MultidestMode::kPath,
+                               Replication::kAsynchronous, 0.12));
+  c.network.router.port_model = PortModel::kOnePort;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, MinimalPathIrMesh4x4SynchronousAllPortShallowBuffers) {
+  Config c = minimal(multidest(testing::mesh_config({4, 4}), MultidestMode::kPath,
+                               Replication::kSynchronous, 0.12));
+  c.network.router.port_model = PortModel::kAllPort;
+  c.network.router.buffer_depth = 2;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, MinimalPathIrTorus4x4AsynchronousPipelinedTwoVcs) {
+  Config c = minimal(multidest(testing::torus_config({4, 4}), MultidestMode::kPath,
+                               Replication::kAsynchronous, 0.1, 6));
+  c.network.router.pipeline_depth = 3;
+  c.network.router.vcs = 2;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, MinimalPathIrHypercube4SynchronousOutputFirst) {
+  Config c = minimal(multidest(testing::hypercube_config(4), MultidestMode::kPath,
+                               Replication::kSynchronous, 0.1));
+  c.network.router.allocator = AllocatorKind::kSeparableOutputFirst;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, MinimalPathIrMesh4x4HamiltonianMixedNetwork) {
+  Config c = minimal(multidest(testing::mesh_config({4, 4}), MultidestMode::kPath,
+                               Replication::kAsynchronous, 0.1, 6));
+  c.network.routing.algorithm = RoutingAlgorithm::kHamiltonian;
+  c.network.router.vcs = 1;
+  c.network.router.buffer_depth = 4;
+  expect_equivalent(c, as_rtl(c, {1, 2, 5, 6, 9, 10}));
+}
+
+TEST(RtlEquivalence, StagedClassicMinimalPathIrAsynchronous) {
+  Config c = staged(minimal(multidest(testing::mesh_config({4, 4}), MultidestMode::kPath,
+                                      Replication::kAsynchronous, 0.12)),
+                    PipelineModel::kClassic);
+  c.network.router.port_model = PortModel::kAllPort;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, StagedLookaheadCombinedMinimalPathIrSynchronous) {
+  Config c = staged(minimal(multidest(testing::mesh_config({4, 4}), MultidestMode::kPath,
+                                      Replication::kSynchronous, 0.12)),
+                    PipelineModel::kLookaheadCombined);
+  c.network.router.buffer_depth = 5;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, StagedSpeculativeMinimalPathIrSynchronousTwoVcs) {
+  Config c = staged(minimal(multidest(testing::mesh_config({4, 4}), MultidestMode::kPath,
+                                      Replication::kSynchronous, 0.12)),
+                    PipelineModel::kSpeculative);
+  c.network.router.vcs = 2;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, StagedLookaheadMinimalPathIrAsynchronousMixedNetwork) {
+  Config c = staged(minimal(multidest(testing::mesh_config({4, 4}), MultidestMode::kPath,
+                                      Replication::kAsynchronous, 0.12)),
+                    PipelineModel::kLookahead);
+  expect_equivalent(c, as_rtl(c, {0, 5, 6, 9, 15}));
+}
+
+// One VC (a strip blocks the only VC's input port), pipeline 2; all-port, since one
+// consumption channel per node lets synchronous path worms deadlock (docs/multidestination.md):
+// with one-port routers and synchronous replication both networks deadlocked here, with
+// identical histories (2026-11-27).
+TEST(RtlEquivalence, MinimalPathIrMesh4x4OneVcPipelineTwoAllPortSixDestinations) {
+  Config c = minimal(multidest(testing::mesh_config({4, 4}), MultidestMode::kPath,
+                               Replication::kAsynchronous, 0.15, 6));
+  c.network.router.vcs = 1;
+  c.network.router.pipeline_depth = 2;
+  c.network.router.port_model = PortModel::kAllPort;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, StagedCombinedMinimalPathIrAsynchronousAllPort) {
+  Config c = staged(minimal(multidest(testing::mesh_config({4, 4}), MultidestMode::kPath,
+                                      Replication::kAsynchronous, 0.15, 6)),
+                    PipelineModel::kCombined);
+  c.network.router.port_model = PortModel::kAllPort;
+  c.network.router.credit_latency = 2;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, StagedLookaheadSpeculativeMinimalPathIrOnePortOutputFirst) {
+  Config c = staged(minimal(multidest(testing::torus_config({4, 4}), MultidestMode::kPath,
+                                      Replication::kSynchronous, 0.12)),
+                    PipelineModel::kLookaheadSpeculative);
+  c.network.router.port_model = PortModel::kOnePort;
+  c.network.router.allocator = AllocatorKind::kSeparableOutputFirst;
+  expect_equivalent(c, as_rtl(c));
+}
+
+// The comparator sees the strip: the same address-flit traffic through C++ routers of the full
+// path-IR router (which forwards every address flit) and RTL minimal routers differs.
+TEST(RtlEquivalence, MinimalPathIrDiffersFromTheFullRouter) {
+  const Config c = minimal(multidest(testing::mesh_config({4, 4}), MultidestMode::kPath,
+                                     Replication::kAsynchronous, 0.12));
+  Config full = c;
+  full.network.router.path_ir = PathIr::kFull;
+  const PairRun r = run_pair(full, as_rtl(c), "systemc full", "rtl minimal");
+  EXPECT_GT(r.comparison.mismatches, 0u);
+  EXPECT_EQ(r.stripped_a, 0u);
+  EXPECT_GT(r.stripped_b, 300u);
+}
+
 // Config::validate() and then the RTL build's limits (cosim/rtl_limits.h), as a run checks them.
 void validate_rtl(const Config& c) {
   c.validate();
@@ -713,6 +849,14 @@ TEST(RtlConfig, LimitsOfTheVerilatedRouterNameTheKey) {
   } catch (const ConfigError& e) {
     EXPECT_EQ(e.key(), "traffic.multicast_destinations");
   }
+  // The minimal path-IR router: no list header, so 16-bit node ids (a 16x16 mesh), but the
+  // narrow build only (a 3D mesh is rejected).
+  c = as_rtl(minimal(testing::mesh_config({16, 16})));
+  c.network.router.multidest = MultidestMode::kPath;
+  EXPECT_NO_THROW(validate_rtl(c));
+  c = as_rtl(minimal(testing::mesh_config({3, 3, 3})));
+  c.network.router.multidest = MultidestMode::kPath;
+  expect_error(c, "minimal path-IR RTL router is built with 4 network ports");
   c = testing::mesh_config({4, 4});
   c.network.router.rtl_nodes = {16};
   try {

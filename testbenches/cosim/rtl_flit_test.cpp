@@ -99,6 +99,8 @@ TEST(RtlFlit, PackedCppFlitsReadBackFieldByFieldInVerilog) {
     }
     headers += h.has_value() && f.head();
     ASSERT_EQ(rtl->mc_at_lsb_o, rtl->mc_o) << "flit " << n;
+    ASSERT_EQ(rtl->more_o, 0) << "flit " << n;  // list headers, not address flits
+    ASSERT_EQ(rtl->more_at_lsb_o, rtl->more_o) << "flit " << n;
     ASSERT_EQ(rtl->mpos_at_lsb_o, rtl->mpos_o) << "flit " << n;
     ASSERT_EQ(rtl->src_at_lsb_o, rtl->src_o) << "flit " << n;
     ASSERT_EQ(rtl->pkt_at_lsb_o, rtl->pkt_o) << "flit " << n;
@@ -142,6 +144,41 @@ TEST(RtlFlit, HeadersBeyondTheRtlLimitsAreRejected) {
   EXPECT_NO_THROW(rtl::to_bits(f, &tree));
 }
 
+// Address flits (header_encoding address_flits, the minimal path-IR router): no list header;
+// flit i of a path worm to m destinations has `more` set exactly when i < m - 1.
+TEST(RtlFlit, AddressFlitsCarryTheMoreBitAndNoListHeader) {
+  std::mt19937_64 rng(41);
+  Loopback rtl;
+  int more = 0;
+  for (std::size_t m = 1; m <= rtl::kMaxPath; ++m) {
+    MulticastHeader h;
+    h.mode = MultidestMode::kPath;
+    for (std::size_t k = 0; k < m; ++k) h.dests.push_back(static_cast<NodeId>(1000 + 7 * k));
+    for (int i = 0; i < static_cast<int>(m) + 3; ++i) {
+      Flit f = random_flit(rng);
+      f.mcast = 1;
+      f.index = static_cast<std::uint16_t>(i);
+      f.mpos = 0;
+      f.dst = address_flit_target(h, i);
+      rtl::pack(rtl::to_bits(f, &h, true), rtl->flit_i.data(), 0);
+      rtl.eval();
+      ASSERT_EQ(rtl->more_o != 0, static_cast<std::size_t>(i) + 1 < m) << m << " " << i;
+      ASSERT_EQ(rtl->more_at_lsb_o, rtl->more_o);
+      ASSERT_EQ(rtl->mc_o, 0);
+      for (unsigned w = 0; w < rtl::kHdrW / 32; ++w) ASSERT_EQ(rtl->hdr_o[w], 0u);
+      ASSERT_EQ(static_cast<unsigned>(rtl->dst_o), f.dst & 0xffffu);
+      more += rtl->more_o;
+    }
+  }
+  EXPECT_EQ(more, static_cast<int>(rtl::kMaxPath * (rtl::kMaxPath - 1) / 2));
+  MulticastHeader h;
+  h.mode = MultidestMode::kPath;
+  for (NodeId d = 0; d <= rtl::kMaxPath; ++d) h.dests.push_back(d);
+  Flit f;
+  f.mcast = 1;
+  EXPECT_THROW(rtl::to_bits(f, &h, true), std::invalid_argument);
+}
+
 TEST(RtlFlit, VerilogAssembledFlitsUnpackInCpp) {
   std::mt19937_64 rng(31);
   Loopback rtl;
@@ -155,9 +192,11 @@ TEST(RtlFlit, VerilogAssembledFlitsUnpackInCpp) {
     b.dst = static_cast<std::uint16_t>(rng());
     b.data = rng();
     b.mc = rng() % 2 == 0;
+    b.more = rng() % 2 == 0;
     b.mpos = static_cast<unsigned>(rng() % (1u << rtl::kMposW));
     for (std::uint64_t& w : b.hdr) w = rng();
     rtl->mc_i = b.mc;
+    rtl->more_i = b.more;
     rtl->mpos_i = static_cast<std::uint8_t>(b.mpos);
     for (unsigned i = 0; i < rtl::kHdrW / 32; ++i)
       rtl->hdr_i[i] = static_cast<std::uint32_t>(b.hdr[i / 2] >> (32 * (i % 2)));

@@ -727,9 +727,12 @@ TEST(MultidestInput, ConfigErrorsNameTheKey) {
   m.network.router.header_encoding = HeaderEncoding::kAddressFlits;
   EXPECT_EQ(key_of(m), "(valid)");
   m.network.router.implementation = RouterImplementation::kRtl;
-  EXPECT_EQ(key_of(m), "network.router.path_ir");
+  EXPECT_EQ(key_of(m), "(valid)");  // the RTL's minimal router (its limits: cosim/rtl_limits)
+  m.network.router.header_encoding = HeaderEncoding::kAddressList;
+  EXPECT_EQ(key_of(m), "network.router.header_encoding");  // packed: the C++ model only
+  m.network.router.header_encoding = HeaderEncoding::kAddressFlits;
   m.network.router.path_ir = PathIr::kFull;
-  EXPECT_EQ(key_of(m), "network.router.header_encoding");  // address flits on the RTL
+  EXPECT_EQ(key_of(m), "network.router.header_encoding");  // the RTL's full router: no
   m.network.router.implementation = RouterImplementation::kSystemC;
   EXPECT_EQ(key_of(m), "(valid)");  // address flits on the full router
   m.network.router.multidest = MultidestMode::kTree;

@@ -70,8 +70,8 @@ class RealPackage(unittest.TestCase):
         p = self.pkg.params
         width, fields = self.pkg.structs["flit_t"]
         self.assertEqual([f for f, _, _ in fields],
-                         ["typ", "vc", "mc", "mpos", "pkt", "idx", "src", "dst", "hdr", "data"])
-        expected = 2 + p["VcW"] + 1 + p["MposW"] + p["PktW"] + p["IdxW"] + 2 * p["NodeW"] + \
+                         ["typ", "vc", "mc", "more", "mpos", "pkt", "idx", "src", "dst", "hdr", "data"])
+        expected = 2 + p["VcW"] + 1 + 1 + p["MposW"] + p["PktW"] + p["IdxW"] + 2 * p["NodeW"] + \
             p["HdrW"] + p["DataW"]
         self.assertEqual(width, expected)
         self.assertEqual(p["FlitW"], width)  # the package's restatement agrees
@@ -128,7 +128,7 @@ class Offsets(unittest.TestCase):
                            "parameter int unsigned FlitVcLsb = FlitMcLsb + 2;")
         self.assertNotEqual(bad, text)
         with self.assertRaisesRegex(rtl_layout.LayoutError,
-                                    rf":{line_of(bad, 'FlitVcLsb = FlitMcLsb + 2')}: FlitVcLsb = 278, but flit_t"):
+                                    rf":{line_of(bad, 'FlitVcLsb = FlitMcLsb + 2')}: FlitVcLsb = 279, but flit_t"):
             Variant(self, bad).parse()
 
 
