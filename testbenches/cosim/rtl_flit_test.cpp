@@ -159,7 +159,7 @@ TEST(RtlFlit, AddressFlitsCarryTheMoreBitAndNoListHeader) {
       f.mcast = 1;
       f.index = static_cast<std::uint16_t>(i);
       f.mpos = 0;
-      f.dst = address_flit_target(h, i);
+      f.dst = address_flit_target(h, i, 1);
       rtl::pack(rtl::to_bits(f, &h, true), rtl->flit_i.data(), 0);
       rtl.eval();
       ASSERT_EQ(rtl->more_o != 0, static_cast<std::size_t>(i) + 1 < m) << m << " " << i;
