@@ -548,8 +548,8 @@ INSTANTIATE_TEST_SUITE_P(
         SoakCase{"mesh_path_sync_hotspot", TopologyKind::kMesh, MultidestMode::kPath,
                  Replication::kSynchronous, 12000, 0.02, ReplicationFlow::kWormhole,
                  MulticastPattern::kHotspot},
-        // The minimal path-IR router (docs/multidestination.md): every copy
-        // starts right after its own address flit (the scoreboard checks it).
+        // The minimal path-IR router (docs/multidestination.md): every copy starts right
+        // after the header flits stripped before it (the scoreboard checks it).
         SoakCase{"mesh_path_minimal_async", TopologyKind::kMesh, MultidestMode::kPath,
                  Replication::kAsynchronous, 6000, 0.1, ReplicationFlow::kWormhole,
                  MulticastPattern::kRandom, PathIr::kMinimal},
