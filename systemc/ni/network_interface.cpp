@@ -27,6 +27,8 @@ NetworkInterface::NetworkInterface(const sc_core::sc_module_name& name, const Ni
     : sc_core::sc_module(name),
       socket("socket"),
       params_(params),
+      per_flit_(addresses_per_header_flit(params.header_encoding, params.path_ir, params.nodes,
+                                          params.flit_bytes)),
       route_compute_(route_compute),
       multicast_(multicast),
       scoreboard_(scoreboard),
@@ -417,11 +419,6 @@ void NetworkInterface::write_register(std::uint64_t addr, std::uint32_t value, C
     return;
   }
   fault(addr, "not a writable register", now);
-}
-
-int NetworkInterface::per_flit() const {
-  return addresses_per_header_flit(params_.header_encoding, params_.path_ir, params_.nodes,
-                                   params_.flit_bytes);
 }
 
 int NetworkInterface::list_header_bytes(std::size_t destinations) const {

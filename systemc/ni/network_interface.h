@@ -216,8 +216,8 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   int list_header_bytes(std::size_t destinations) const;
   // Addresses per header flit when a worm's list sits in address flits (no payload in the
   // header flits before the last; routing/multicast_route.h addresses_per_header_flit), else 0.
-  int per_flit() const;
-  bool address_flit_layout() const { return per_flit() > 0; }
+  int per_flit() const { return per_flit_; }
+  bool address_flit_layout() const { return per_flit_ > 0; }
   void packetise(TxChannel& ch, const Descriptor& d, Cycle now);
   void fill_flit(const Packet& p, int index, Flit& flit) const;
   int inject(Cycle now, ActivityCalendar& calendar, bool measuring);
@@ -235,6 +235,7 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   std::uint32_t visible_count(int channel, Cycle now) const;
 
   NiParams params_;
+  int per_flit_;  // per_flit(), fixed by params_
   const RouteCompute& route_compute_;
   MulticastTable& multicast_;
   Scoreboard& scoreboard_;

@@ -12,6 +12,8 @@ Terminal::Terminal(const TerminalParams& params, const DestinationPicker& picker
                    const Topology& topology, const RouteCompute& route_compute,
                    MulticastTable& multicast, Scoreboard& scoreboard, Statistics& stats)
     : params_(params),
+      per_flit_(addresses_per_header_flit(params.header_encoding, params.path_ir, params.nodes,
+                                          params.flit_bytes)),
       picker_(picker),
       topology_(topology),
       route_compute_(route_compute),

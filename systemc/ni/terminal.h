@@ -87,10 +87,7 @@ class Terminal : public NetworkEndpoint {
  private:
   // Addresses per header flit when a worm's list sits in address flits
   // (routing/multicast_route.h addresses_per_header_flit), else 0.
-  int per_flit() const {
-    return addresses_per_header_flit(params_.header_encoding, params_.path_ir, params_.nodes,
-                                     params_.flit_bytes);
-  }
+  int per_flit() const { return per_flit_; }
   // Payload bytes of flit `index` of a packet with `header_flits` header flits: none in the
   // address flits before a worm's last, a flit's worth else.
   int payload_bytes(int index, int header_flits) const {
@@ -128,6 +125,7 @@ class Terminal : public NetworkEndpoint {
   }
 
   TerminalParams params_;
+  int per_flit_;  // per_flit(), fixed by params_
   const DestinationPicker& picker_;
   const Topology& topology_;
   const RouteCompute& route_compute_;
