@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "prefetch.h"
+
 namespace wormsim {
 
 std::string to_string(RunOutcome o) {
@@ -37,12 +39,12 @@ constexpr std::size_t kPrefetchDistance = 4;
 constexpr std::size_t kPrefetchMinRouters = 4096;
 
 // The cache hints due at position i of a sequence of n steps (component_at(k): the component of
-// position k): stage s for position i + kPrefetchDistance * (kPrefetchStages - s), s = 0 (the
-// component's object) to kPrefetchStages - 1. The steps of large networks are
+// position k): stage s for position i + kPrefetchDistance * (kPrefetchStages - s), from stage -1
+// (the component's table entry) to kPrefetchStages - 1. The steps of large networks are
 // memory-bound; the hints let several steps' cache misses overlap. They change nothing.
 template <typename ComponentAt, typename Hint>
 void prefetch_ahead(std::size_t i, std::size_t n, ComponentAt component_at, Hint hint) {
-  for (int stage = 0; stage < kPrefetchStages; ++stage) {
+  for (int stage = -1; stage < kPrefetchStages; ++stage) {
     const std::size_t ahead =
         i + kPrefetchDistance * static_cast<std::size_t>(kPrefetchStages - stage);
     if (ahead < n) hint(component_at(ahead), stage);
@@ -278,10 +280,12 @@ void Network::evaluate(Cycle now) {
 void Network::prefetch(int component, int stage) const {
   const std::size_t routers = routers_.size();
   const std::size_t c = static_cast<std::size_t>(component);
-  if (c < routers) {
+  if (stage < 0) {
+    prefetch_line(c < routers ? static_cast<const void*>(&routers_[c]) : &endpoints_[c - routers]);
+  } else if (c < routers) {
     routers_[c]->prefetch(stage);
   } else if (stage == 0) {
-    __builtin_prefetch(endpoints_[c - routers].get());
+    prefetch_line(endpoints_[c - routers].get());
   } else {
     endpoints_[c - routers]->prefetch(stage);
   }

@@ -133,8 +133,8 @@ class Network : public sc_core::sc_module, public EndpointHost {
   // committed or stepped in active_ order.
   int evaluate_parallel(Cycle now, bool measuring);
   int account_router_step(int component, const Router::StepResult& r);
-  // Stage `stage` of the cache hints for `component`'s step: 0 the object, 1 and up
-  // Router::prefetch or NetworkEndpoint::prefetch.
+  // Stage `stage` of the cache hints for `component`'s step: -1 its entry in routers_ or
+  // endpoints_, 0 the object, 1 and up Router::prefetch or NetworkEndpoint::prefetch.
   void prefetch(int component, int stage) const;
   int step_endpoint(int component, Cycle now, bool measuring);
   static int resolve_threads(const Config& config);

@@ -42,7 +42,7 @@ class DelayLine {
   const T& at(int i) const { return slot(wrap(head_ + static_cast<std::size_t>(i))).item; }
   // Cache hint for a push, front() or pop() soon: the counters and the first inline slot, the
   // one a line that empties every cycle uses (no effect on the contents).
-  void prefetch() const { prefetch_between(this, &near_[1]); }
+  void prefetch() const { prefetch_between(this, &near_[kInline - 1].item); }
   void pop() {
     if (count_ == 0) throw std::logic_error("delay line underflow");
     // An emptied line restarts at slot 0 (fewer cache lines touched on a lightly used link).

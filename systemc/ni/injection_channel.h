@@ -14,6 +14,7 @@
 #include "credit_counter.h"
 #include "flit.h"
 #include "link.h"
+#include "prefetch.h"
 #include "round_robin_arbiter.h"
 #include "statistics.h"
 
@@ -35,10 +36,10 @@ class InjectionChannel {
   }
   // Cache hints for a send or credit collection soon (NetworkInterface::prefetch).
   void prefetch() const {
-    __builtin_prefetch(credits_.data());
+    prefetch_line(credits_.data());
     link_->flits.prefetch();
     link_->credits.prefetch();
-    __builtin_prefetch(&link_->downstream);
+    prefetch_line(&link_->downstream);
   }
   // No credits in flight back to this channel.
   bool credits_empty() const { return link_->credits.empty(); }

@@ -647,10 +647,10 @@ void NetworkInterface::prefetch(int stage) const {
   switch (stage) {
     case 1:
       fetch_range(&params_, &irq_event_);
-      __builtin_prefetch(&background_source_);
+      prefetch_line(&background_source_);
       return;
     case 2:
-      __builtin_prefetch(ejection_.data());
+      prefetch_line(ejection_.data());
       for (std::uint64_t c = tx_work_ | tx_credits_pending_; c != 0; c &= c - 1) {
         const TxChannel& ch = tx_[static_cast<std::size_t>(__builtin_ctzll(c))];
         fetch_range(&ch, &ch.dst);
@@ -666,8 +666,8 @@ void NetworkInterface::prefetch(int stage) const {
         // The bytes of the packet's next flit.
         const Packet& p = ch.packet;
         if (p.data != nullptr && ch.wire.busy() && !ch.background_on_wire)
-          __builtin_prefetch(p.data + p.offset +
-                             std::max(0, ch.wire.next_flit() * params_.flit_bytes - p.header));
+          prefetch_line(p.data + p.offset +
+                        std::max(0, ch.wire.next_flit() * params_.flit_bytes - p.header));
       }
       return;
   }

@@ -657,11 +657,14 @@ int Router::traverse_replicas(Cycle now, ActivityCalendar& calendar, bool measur
 }
 
 void Router::prefetch(int stage) const {
-  const auto fetch = [](const void* p) { __builtin_prefetch(p); };
+  const auto fetch = [](const void* p) { prefetch_line(p); };
   const auto fetch_range = [](const void* p, std::size_t bytes) { prefetch_bytes(p, bytes); };
   const auto fetch_members = [](const void* from, const void* to) { prefetch_between(from, to); };
-  if (stage == 0) {  // this object from its first member on
-    fetch_members(&params_, this + 1);
+  if (stage == 0) {  // the members a step reads (not the VC allocator's, needed only by heads)
+    fetch_members(&params_, &vc_allocator_);
+    fetch_members(&switch_allocator_, &staged_);
+    fetch_members(&staged_, &speculative_allocator_);
+    fetch_members(&speculative_requests_, &in_probes_);
     return;
   }
   // Input ports with flits arriving or buffered, and in them the VCs with flits or holding an
@@ -677,6 +680,7 @@ void Router::prefetch(int stage) const {
       fetch(active_vcs_.data());
       fetch(switch_requests_.data());
       fetch(switch_grants_.data());
+      switch_allocator_.prefetch();
       return;
     case 2:
       for (std::uint64_t ports = inputs; ports != 0; ports &= ports - 1) {

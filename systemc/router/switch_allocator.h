@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "config.h"
+#include "prefetch.h"
 #include "round_robin_arbiter.h"
 
 namespace wormsim {
@@ -34,6 +35,12 @@ class SwitchAllocator {
       output_arbiters_[static_cast<std::size_t>(r.out_port)].update(r.in_port);
       input_arbiters_[static_cast<std::size_t>(r.in_port)].update(r.vc);
     }
+  }
+
+  // Cache hint for grant_all() or allocate() soon: the arbiters' pointers (no effect).
+  void prefetch() const {
+    prefetch_line(input_arbiters_.data());
+    prefetch_line(output_arbiters_.data());
   }
 
  private:
