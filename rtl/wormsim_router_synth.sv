@@ -83,8 +83,9 @@ module wormsim_router_synth #(
   //   its own: their routers stamp each branch's current target into it (wormsim_router,
   //   replication), which the payload cannot hold.
   // - hdr (128-bit destination list or bit-string) and mc: tied off unless full path or
-  //   tree worms, which cannot route without the side header in this RTL. more and mpos:
-  //   only the minimal path-IR router (more) and path routers (mpos) use them.
+  //   tree worms, which cannot route without the side header in this RTL. more: only the
+  //   minimal path-IR router; mpos (position in a path list): only path worms, full or
+  //   minimal (a tree worm's branches pass it on unread).
   logic [NumIn*FlitW-1:0] in_flit;
   always_comb begin
     in_flit = in_flit_i;
@@ -98,7 +99,8 @@ module wormsim_router_synth #(
         in_flit[p*FlitW + wormsim_pkg::FlitHdrLsb +: wormsim_pkg::HdrW] = '0;
         in_flit[p*FlitW + wormsim_pkg::FlitMcLsb] = 1'b0;
       end
-      if (Multidest == 0) in_flit[p*FlitW + wormsim_pkg::FlitMposLsb +: wormsim_pkg::MposW] = '0;
+      if (Multidest == 0 || Multidest == 2)
+        in_flit[p*FlitW + wormsim_pkg::FlitMposLsb +: wormsim_pkg::MposW] = '0;
       if (Multidest != 3) in_flit[p*FlitW + wormsim_pkg::FlitMoreLsb] = 1'b0;
     end
   end
