@@ -67,18 +67,40 @@ module wormsim_router_synth #(
     cfg.sync_replication = SyncReplication != 0;
   end
 
-  // Without multidestination worms the header fields carry nothing: tie them off so that no
-  // buffer stores them (the cost table compares like with like). The minimal path-IR router
-  // uses the address bit `more` and the path position, not the list header.
+  // Realistic flits (issue 22): what a buffer entry stores is the payload (network.flit_bytes
+  // = 8: DataW = 64) plus the control a real router carries (head/tail type, VC), not the
+  // side fields of the simulation flit (flit_t, 284 bits), so the cost table compares like
+  // with like:
+  // - pkt and idx are simulation tags for the lock-step checker: tied off in every row.
+  // - src: tied off except with tree worms, whose route reads the source (wormsim_mc_route:
+  //   the destinations on the source's dimension-ordered tree), so there it is part of the
+  //   worm's header.
+  // - dst: a real head flit carries its destination in its payload. Unicast and minimal
+  //   path-IR routers (one address per head or address flit) take it from the payload's
+  //   first bytes (the low NodeW bits of data), so a buffer stores the payload once: the
+  //   flip-flops of the dst field have the same data and enable as those of data[NodeW-1:0],
+  //   and yosys merges them (opt_merge). Full path and tree routers keep dst as a field of
+  //   its own: their routers stamp each branch's current target into it (wormsim_router,
+  //   replication), which the payload cannot hold.
+  // - hdr (128-bit destination list or bit-string) and mc: tied off unless full path or
+  //   tree worms, which cannot route without the side header in this RTL. more: only the
+  //   minimal path-IR router; mpos (position in a path list): only path worms, full or
+  //   minimal (a tree worm's branches pass it on unread).
   logic [NumIn*FlitW-1:0] in_flit;
   always_comb begin
     in_flit = in_flit_i;
     for (int p = 0; p < NumIn; p++) begin
+      // idx sits between src and pkt (flit_t).
+      in_flit[p*FlitW + wormsim_pkg::FlitSrcLsb + NodeW +: wormsim_pkg::IdxW + wormsim_pkg::PktW] = '0;
+      if (Multidest != 2) in_flit[p*FlitW + wormsim_pkg::FlitSrcLsb +: NodeW] = '0;
+      if (Multidest == 0 || Multidest == 3)
+        in_flit[p*FlitW + wormsim_pkg::FlitDstLsb +: NodeW] = in_flit_i[p*FlitW +: NodeW];
       if (Multidest == 0 || Multidest == 3) begin
         in_flit[p*FlitW + wormsim_pkg::FlitHdrLsb +: wormsim_pkg::HdrW] = '0;
         in_flit[p*FlitW + wormsim_pkg::FlitMcLsb] = 1'b0;
       end
-      if (Multidest == 0) in_flit[p*FlitW + wormsim_pkg::FlitMposLsb +: wormsim_pkg::MposW] = '0;
+      if (Multidest == 0 || Multidest == 2)
+        in_flit[p*FlitW + wormsim_pkg::FlitMposLsb +: wormsim_pkg::MposW] = '0;
       if (Multidest != 3) in_flit[p*FlitW + wormsim_pkg::FlitMoreLsb] = 1'b0;
     end
   end
