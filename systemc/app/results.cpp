@@ -205,6 +205,7 @@ nlohmann::json results_json(const Network& net, const RunInfo& info) {
     j["deadlock"] = {{"kind", to_string(d.kind)},
                      {"detected_at", d.detected_at},
                      {"last_progress", d.last_progress},
+                     {"partial", d.partial},
                      {"flits_in_flight", d.flits_in_flight},
                      {"waiting", waiting},
                      {"cycle", d.cycle}};

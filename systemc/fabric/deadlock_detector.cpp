@@ -63,9 +63,15 @@ std::string DeadlockReport::describe(const WaitingVc& w) const {
 }
 
 std::string DeadlockReport::text() const {
-  std::string s =
-      fmt::format("deadlock: no flit moved from cycle {} to cycle {} with {} flits in flight\n",
-                  last_progress, detected_at, flits_in_flight);
+  std::string s = partial
+                      ? fmt::format(
+                            "deadlock: a flit at the front of an input VC has not moved from cycle "
+                            "{} to cycle {} while other traffic moved; {} flits in flight\n",
+                            last_progress, detected_at, flits_in_flight)
+                      : fmt::format(
+                            "deadlock: no flit moved from cycle {} to cycle {} with {} flits in "
+                            "flight\n",
+                            last_progress, detected_at, flits_in_flight);
   s += fmt::format("deadlock kind: {} ({})\n", to_string(kind), explain(kind));
   if (!cycle.empty()) {
     s += fmt::format("wait-for cycle ({} VCs):\n", cycle.size());

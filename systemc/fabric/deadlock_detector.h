@@ -60,7 +60,10 @@ struct WaitingVc {
 
 struct DeadlockReport {
   Cycle detected_at = 0;
-  Cycle last_progress = 0;
+  Cycle last_progress = 0;  // global: the last flit movement; partial: the stuck flit's wait start
+  // Found by the stuck-flit watchdog: a front flit waited watchdog_cycles while other traffic
+  // moved (Network::evaluate), not by the whole network standing still.
+  bool partial = false;
   std::uint64_t flits_in_flight = 0;
   std::vector<WaitingVc> waiting;
   std::vector<int> cycle;  // indices into waiting, in wait-for order; empty if none found

@@ -260,9 +260,29 @@ void Network::evaluate(Cycle now) {
   if (notify_evaluated_) evaluated_event_.notify(sc_core::SC_ZERO_TIME);
   if (moved > 0) last_progress_ = now;
   const std::uint64_t in_flight = stats_.flits_in_flight();
-  if (in_flight > 0 && now - last_progress_ >= config_.simulation.watchdog_cycles) {
+  const Cycle watchdog = config_.simulation.watchdog_cycles;
+  if (in_flight > 0 && now - last_progress_ >= watchdog) {
     deadlock_ = build_deadlock_report(routers_, topology_, now, last_progress_, in_flight);
     outcome_ = RunOutcome::kDeadlock;
+  } else if (in_flight > 0 && now >= next_stuck_check_) {
+    // Stuck-flit watchdog (docs/safety-nets.md): worms deadlocked among themselves while
+    // other traffic (background load) flows around them stop nothing else, so the network as
+    // a whole keeps moving. A front flit of an input VC that has not moved for
+    // watchdog_cycles, with a wait-for cycle among the VCs holding flits, is reported as a
+    // deadlock too. The cycle is required because a short watchdog can be shorter than a
+    // queueing delay under saturation, where the wait-for graph of deadlock-free routing has
+    // no cycle. Scanned a few times per watchdog period.
+    next_stuck_check_ = now + std::max<Cycle>(1, watchdog / 4);
+    Cycle oldest = ActivityCalendar::kNever;
+    for (const auto& r : routers_) oldest = std::min(oldest, r->oldest_waiting_front());
+    if (oldest != ActivityCalendar::kNever && now - std::min(oldest, now) >= watchdog) {
+      DeadlockReport report = build_deadlock_report(routers_, topology_, now, oldest, in_flight);
+      if (!report.cycle.empty()) {
+        report.partial = true;
+        deadlock_ = std::move(report);
+        outcome_ = RunOutcome::kDeadlock;
+      }
+    }
   }
   if (!options_.quiet) report_progress(now, in_flight);
 }

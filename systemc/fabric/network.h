@@ -173,6 +173,7 @@ class Network : public sc_core::sc_module, public EndpointHost {
   Cycle cycle_ = 0;  // the cycle evaluated next
   Cycle evaluated_ = 0;
   Cycle last_progress_ = 0;
+  Cycle next_stuck_check_ = 0;  // the stuck-flit watchdog's next scan (evaluate)
   Cycle last_scripted_ = 0;
   Cycle next_progress_report_ = 0;
   std::chrono::steady_clock::time_point next_progress_wall_;

@@ -515,6 +515,7 @@ void Router::pop_input(Cycle now, ActivityCalendar& calendar, int in_port, int v
   InputPort& in = inputs_[static_cast<std::size_t>(in_port)];
   InputVc& ivc = in.vcs[static_cast<std::size_t>(vc)];
   ivc.buffer.pop();
+  ivc.front_since = now;
   if (ivc.buffer.empty()) {
     std::uint32_t& vmask = busy_vcs_[static_cast<std::size_t>(in_port)];
     vmask &= ~(1u << vc);
@@ -654,6 +655,17 @@ int Router::traverse_replicas(Cycle now, ActivityCalendar& calendar, bool measur
   }
   replicated += sent - popped;
   return sent;
+}
+
+Cycle Router::oldest_waiting_front() const {
+  Cycle oldest = ActivityCalendar::kNever;
+  for (std::uint64_t ports = busy_ports_; ports != 0; ports &= ports - 1) {
+    const std::size_t p = static_cast<std::size_t>(__builtin_ctzll(ports));
+    for (std::uint32_t v = busy_vcs_[p]; v != 0; v &= v - 1)
+      oldest =
+          std::min(oldest, inputs_[p].vcs[static_cast<std::size_t>(__builtin_ctz(v))].front_since);
+  }
+  return oldest;
 }
 
 void Router::prefetch(int stage) const {

@@ -92,6 +92,9 @@ class Router : public sc_core::sc_module {
   // VCs with work, 3 the buffers and output ports of the VCs holding an output VC. They change
   // nothing.
   void prefetch(int stage) const;
+  // The earliest cycle from which a front flit of an input VC has waited without moving
+  // (InputVc::front_since), or ActivityCalendar::kNever with every buffer empty.
+  Cycle oldest_waiting_front() const;
 
   void attach_input(int port, Link* link) {
     inputs_[static_cast<std::size_t>(port)].link = link;
@@ -141,7 +144,9 @@ class Router : public sc_core::sc_module {
   void buffer_arrival(int port, const Flit& flit, Cycle ready) {
     InputPort& in = inputs_[static_cast<std::size_t>(port)];
     if (flit.vc >= in.vcs.size()) throw_no_such_vc(flit.vc);
-    in.vcs[flit.vc].buffer.push(flit, ready);
+    InputVc& ivc = in.vcs[flit.vc];
+    if (ivc.buffer.empty()) ivc.front_since = ready;
+    ivc.buffer.push(flit, ready);
     busy_vcs_[static_cast<std::size_t>(port)] |= 1u << flit.vc;
     busy_ports_ |= std::uint64_t{1} << port;
     if (probes_enabled_) in_probes_[static_cast<std::size_t>(port)].show(flit);

@@ -414,6 +414,36 @@ simulation: {warmup_cycles: 0, measure_cycles: 20000, watchdog_cycles: 300}
   EXPECT_GE(j.at("deadlock").at("cycle").size(), 2u);
 }
 
+// docs/safety-nets.md "Stuck flits": path worms deadlocked on one consumption channel per node
+// while background traffic keeps flowing around them (the network as a whole never stands
+// still, and a collective run has no drain) end as a deadlock, exit 3, with a wait-for cycle
+// through consumption channels; before the stuck-flit watchdog this run never ended.
+TEST_F(CliTest, PartialDeadlockUnderBackgroundTrafficExitsWithThree) {
+  const fs::path out = dir_ / "partial";
+  const CliRun r = run_wormsim(
+      "run --quiet --out " + out.string() +
+      " --set workload=collective --set network.dims=[8,8] --set network.router.vcs=2"
+      " --set network.router.buffer_depth=4 --set network.router.port_model=one_port"
+      " --set simulation.watchdog_cycles=3000 --set machine.preset=none"
+      " --set network.flit_bytes=8 --set node.alpha_cycles=50 --set node.gamma_cycles=50"
+      " --set collective.message_bytes=[64] --set collective.roots=sample"
+      " --set collective.sample=4 --set trace.enabled=false --set trace.timeline=false"
+      " --set network.router.multidest=path --set network.router.replication=synchronous"
+      " --set network.router.multidest_vcs=1 --set collective.algorithms=[allgather_multicast]"
+      " --set collective.background.load=0.2 --set collective.background.seed=2");
+  EXPECT_EQ(r.code, 3) << r.out;
+  EXPECT_NE(r.out.find("while other traffic moved"), std::string::npos) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(std::ifstream(out / "results.json"));
+  EXPECT_EQ(j.at("outcome"), "deadlock");
+  const nlohmann::json& d = j.at("deadlock");
+  EXPECT_TRUE(d.at("partial").get<bool>());
+  EXPECT_EQ(d.at("kind"), "consumption_channels");
+  EXPECT_GE(d.at("cycle").size(), 2u);
+  // The stuck flit waited at least the watchdog period before the report.
+  EXPECT_GE(d.at("detected_at").get<std::uint64_t>() - d.at("last_progress").get<std::uint64_t>(),
+            3000u);
+}
+
 // docs/cli.md exit 4: offered load far beyond saturation on a mesh (deadlock-free, so the
 // watchdog stays quiet while flits move) leaves packets queued when the drain limit ends the
 // run: exit 4, the message names the limit, and results.json says so.
