@@ -51,6 +51,32 @@ void prefetch_ahead(std::size_t i, std::size_t n, ComponentAt component_at, Hint
   }
 }
 
+// Whether some VCs of a report can never move, as far as its wait-for edges tell: the
+// largest set of blocked VCs (each waits for at least one VC) that wait only for members of
+// the set. A VC waiting for an output VC waits for every holder of a candidate and moves when
+// any of them does, so one member waiting for a VC outside the set (which may move) leaves
+// it; the set is found by removing such VCs until none is left to remove. Empty when every
+// wait-for cycle has a way out: a flit that waited long under saturation, or a cycle through
+// candidate VCs another worm will free.
+bool has_deadlocked_core(const DeadlockReport& report) {
+  const std::size_t n = report.waiting.size();
+  std::vector<char> in(n, 0);
+  for (std::size_t i = 0; i < n; ++i) in[i] = report.waiting[i].waits_for.empty() ? 0 : 1;
+  for (bool removed = true; removed;) {
+    removed = false;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (in[i] == 0) continue;
+      for (int j : report.waiting[i].waits_for)
+        if (in[static_cast<std::size_t>(j)] == 0) {
+          in[i] = 0;
+          removed = true;
+          break;
+        }
+    }
+  }
+  return std::find(in.begin(), in.end(), 1) != in.end();
+}
+
 // In-order delivery per (source, destination) is guaranteed when routing is deterministic,
 // every dateline class has a single VC and a source cannot start two packets in parallel.
 bool order_guaranteed(const Config& c) {
@@ -168,6 +194,7 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config,
   if (threads > 1) pool_ = std::make_unique<WorkerPool>(threads);
   min_parallel_routers_ = static_cast<std::size_t>(config.simulation.parallel_min_routers);
   prefetching_ = routers_.size() >= kPrefetchMinRouters;
+  stuck_watch_ = config.workload == Workload::kCollective && config.collective.background.load > 0;
   next_progress_report_ = config.simulation.progress_interval;
   next_progress_wall_ = std::chrono::steady_clock::now() + std::chrono::seconds(5);
   SC_METHOD(tick);
@@ -264,20 +291,22 @@ void Network::evaluate(Cycle now) {
   if (in_flight > 0 && now - last_progress_ >= watchdog) {
     deadlock_ = build_deadlock_report(routers_, topology_, now, last_progress_, in_flight);
     outcome_ = RunOutcome::kDeadlock;
-  } else if (in_flight > 0 && now >= next_stuck_check_) {
-    // Stuck-flit watchdog (docs/safety-nets.md): worms deadlocked among themselves while
-    // other traffic (background load) flows around them stop nothing else, so the network as
-    // a whole keeps moving. A front flit of an input VC that has not moved for
-    // watchdog_cycles, with a wait-for cycle among the VCs holding flits, is reported as a
-    // deadlock too. The cycle is required because a short watchdog can be shorter than a
-    // queueing delay under saturation, where the wait-for graph of deadlock-free routing has
-    // no cycle. Scanned a few times per watchdog period.
+  } else if (stuck_watch_ && in_flight > 0 && now >= next_stuck_check_) {
+    // Stuck-flit watchdog (docs/safety-nets.md), for collective runs with background traffic
+    // only: that traffic stops when the last operation ends, so worms deadlocked among
+    // themselves while it flows around them would keep the run going forever (a synthetic
+    // run stops generating and drains, where the global watchdog above catches them). A front
+    // flit of an input VC that has not moved for watchdog_cycles, with a wait-for cycle and a
+    // set of VCs that wait only for each other (has_deadlocked_core), is reported as a
+    // deadlock. Not a proof: on synthetic runs this check flagged a hotspot point that a long
+    // drain completes, which is why it is limited to the runs that have no drain. Scanned a
+    // few times per watchdog period.
     next_stuck_check_ = now + std::max<Cycle>(1, watchdog / 4);
     Cycle oldest = ActivityCalendar::kNever;
     for (const auto& r : routers_) oldest = std::min(oldest, r->oldest_waiting_front());
     if (oldest != ActivityCalendar::kNever && now - std::min(oldest, now) >= watchdog) {
       DeadlockReport report = build_deadlock_report(routers_, topology_, now, oldest, in_flight);
-      if (!report.cycle.empty()) {
+      if (!report.cycle.empty() && has_deadlocked_core(report)) {
         report.partial = true;
         deadlock_ = std::move(report);
         outcome_ = RunOutcome::kDeadlock;

@@ -174,6 +174,7 @@ class Network : public sc_core::sc_module, public EndpointHost {
   Cycle evaluated_ = 0;
   Cycle last_progress_ = 0;
   Cycle next_stuck_check_ = 0;  // the stuck-flit watchdog's next scan (evaluate)
+  bool stuck_watch_ = false;    // that watchdog is on (collective runs with background load)
   Cycle last_scripted_ = 0;
   Cycle next_progress_report_ = 0;
   std::chrono::steady_clock::time_point next_progress_wall_;
