@@ -258,4 +258,23 @@ DeadlockReport build_deadlock_report(const std::vector<std::unique_ptr<Router>>&
   return report;
 }
 
+bool has_deadlocked_core(const DeadlockReport& report) {
+  const std::size_t n = report.waiting.size();
+  std::vector<char> in(n, 0);
+  for (std::size_t i = 0; i < n; ++i) in[i] = report.waiting[i].waits_for.empty() ? 0 : 1;
+  for (bool removed = true; removed;) {
+    removed = false;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (in[i] == 0) continue;
+      for (int j : report.waiting[i].waits_for)
+        if (in[static_cast<std::size_t>(j)] == 0) {
+          in[i] = 0;
+          removed = true;
+          break;
+        }
+    }
+  }
+  return std::find(in.begin(), in.end(), 1) != in.end();
+}
+
 }  // namespace wormsim

@@ -78,4 +78,12 @@ DeadlockReport build_deadlock_report(const std::vector<std::unique_ptr<Router>>&
                                      const Topology& topology, Cycle now, Cycle last_progress,
                                      std::uint64_t in_flight);
 
+// Whether some VCs of `report` can never move, as far as its wait-for edges tell: the largest
+// set of blocked VCs (each waits for at least one VC) that wait only for members of the set is
+// not empty. A VC waiting for an output VC waits for every holder of a candidate and moves
+// when any of them does, so one waiting for a VC outside the set (which may move) leaves it.
+// Empty when every wait-for cycle has a way out (a cycle through candidate VCs another worm
+// will free). Evidence, not proof: the edges miss some ways out (docs/safety-nets.md).
+bool has_deadlocked_core(const DeadlockReport& report);
+
 }  // namespace wormsim

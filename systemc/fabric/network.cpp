@@ -51,32 +51,6 @@ void prefetch_ahead(std::size_t i, std::size_t n, ComponentAt component_at, Hint
   }
 }
 
-// Whether some VCs of a report can never move, as far as its wait-for edges tell: the
-// largest set of blocked VCs (each waits for at least one VC) that wait only for members of
-// the set. A VC waiting for an output VC waits for every holder of a candidate and moves when
-// any of them does, so one member waiting for a VC outside the set (which may move) leaves
-// it; the set is found by removing such VCs until none is left to remove. Empty when every
-// wait-for cycle has a way out: a flit that waited long under saturation, or a cycle through
-// candidate VCs another worm will free.
-bool has_deadlocked_core(const DeadlockReport& report) {
-  const std::size_t n = report.waiting.size();
-  std::vector<char> in(n, 0);
-  for (std::size_t i = 0; i < n; ++i) in[i] = report.waiting[i].waits_for.empty() ? 0 : 1;
-  for (bool removed = true; removed;) {
-    removed = false;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (in[i] == 0) continue;
-      for (int j : report.waiting[i].waits_for)
-        if (in[static_cast<std::size_t>(j)] == 0) {
-          in[i] = 0;
-          removed = true;
-          break;
-        }
-    }
-  }
-  return std::find(in.begin(), in.end(), 1) != in.end();
-}
-
 // In-order delivery per (source, destination) is guaranteed when routing is deterministic,
 // every dateline class has a single VC and a source cannot start two packets in parallel.
 bool order_guaranteed(const Config& c) {

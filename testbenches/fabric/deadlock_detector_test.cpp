@@ -498,3 +498,39 @@ TEST(DeadlockKind, SynchronousTreeWormsUnderLoad) {
 
 }  // namespace
 }  // namespace wormsim::testing
+
+// has_deadlocked_core on hand-built wait-for graphs (indices into `waiting`).
+namespace wormsim {
+namespace {
+
+DeadlockReport graph(const std::vector<std::vector<int>>& edges) {
+  DeadlockReport r;
+  for (const std::vector<int>& e : edges) {
+    WaitingVc w;
+    w.waits_for = e;
+    r.waiting.push_back(w);
+  }
+  return r;
+}
+
+TEST(DeadlockedCore, TwoVcsWaitingForEachOtherCanNeverMove) {
+  EXPECT_TRUE(has_deadlocked_core(graph({{1}, {0}})));
+  // A third VC waiting on the pair is stuck too; the core is still there.
+  EXPECT_TRUE(has_deadlocked_core(graph({{1}, {0}, {0}})));
+}
+
+TEST(DeadlockedCore, ACycleWithAWayOutIsNoCore) {
+  // 1 waits for any of 0 and 2 (holders of its candidate VCs); 2 waits for nothing, so it
+  // moves, frees 1's candidate, and the cycle 0 -> 1 -> 0 breaks.
+  EXPECT_FALSE(has_deadlocked_core(graph({{1}, {0, 2}, {}})));
+  // The same through a chain: 2 waits for 3, which is free to move.
+  EXPECT_FALSE(has_deadlocked_core(graph({{1}, {0, 2}, {3}, {}})));
+}
+
+TEST(DeadlockedCore, NoWaitingVcsNoCore) {
+  EXPECT_FALSE(has_deadlocked_core(graph({})));
+  EXPECT_FALSE(has_deadlocked_core(graph({{}, {0}})));
+}
+
+}  // namespace
+}  // namespace wormsim
