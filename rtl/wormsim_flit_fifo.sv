@@ -14,6 +14,9 @@ module wormsim_flit_fifo #(
   parameter int unsigned W = 8,
   parameter int unsigned Depth = 4,
   parameter int unsigned NumRd = 1,
+  // 0: no branch read ports (rd_* outputs zero, rd_idx_i unread), for routers in which nothing
+  // replicates.
+  parameter bit HasRd = 1'b1,
   localparam int unsigned PtrW = Depth > 1 ? $clog2(Depth) : 1,
   localparam int unsigned CntW = $clog2(Depth + 1)
 ) (
@@ -58,22 +61,32 @@ module wormsim_flit_fifo #(
   // run-time slot: yosys 0.23 maps that to a shifter over the whole memory vector per port,
   // and the gate-level mapping of a router with five branch read ports per buffer then ran
   // out of memory (over 20 GB; docs/rtl.md, "Wide reads through compares").
-  always_comb begin
-    int k, slot;
-    for (int r = 0; r < NumRd; r++) begin
-      k = 32'(rd_idx_i[r*CntW +: CntW]);
-      slot = 32'(rd_q) + k;
-      if (slot >= Depth) slot = slot - Depth;  // k <= Depth: one wrap at most
-      rd_valid_o[r] = k < 32'(cnt_q) || (k == 32'(cnt_q) && push_i);
-      rd_ready_o[r] = k == 32'(cnt_q) && push_i && delay_i == 2'd0;
-      rd_data_o[r*W +: W] = data_i;
-      for (int i = 0; i < Depth; i++) begin
-        if (k < 32'(cnt_q) && slot == i) begin
-          rd_ready_o[r] = wait_q[i*2 +: 2] == 2'd0;
-          rd_data_o[r*W +: W] = mem_q[i*W +: W];
+  if (HasRd) begin : g_rd
+    always_comb begin
+      int k, slot;
+      for (int r = 0; r < NumRd; r++) begin
+        k = 32'(rd_idx_i[r*CntW +: CntW]);
+        slot = 32'(rd_q) + k;
+        if (slot >= Depth) slot = slot - Depth;  // k <= Depth: one wrap at most
+        rd_valid_o[r] = k < 32'(cnt_q) || (k == 32'(cnt_q) && push_i);
+        rd_ready_o[r] = k == 32'(cnt_q) && push_i && delay_i == 2'd0;
+        rd_data_o[r*W +: W] = data_i;
+        for (int i = 0; i < Depth; i++) begin
+          if (k < 32'(cnt_q) && slot == i) begin
+            rd_ready_o[r] = wait_q[i*2 +: 2] == 2'd0;
+            rd_data_o[r*W +: W] = mem_q[i*W +: W];
+          end
         end
       end
     end
+  end else begin : g_no_rd
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic unused;
+    assign unused = ^rd_idx_i;
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign rd_valid_o = '0;
+    assign rd_ready_o = '0;
+    assign rd_data_o = '0;
   end
 
   function automatic logic [PtrW-1:0] next_ptr(logic [PtrW-1:0] p);

@@ -75,9 +75,18 @@ module wormsim_mc_route #(
   wormsim_route_compute #(.NumNet(NumNet)) u_rc0 (
     .cfg_i, .dst_i(dst), .in_port_i, .in_vc_i(in_vc), .route_o(route0)
   );
-  wormsim_route_compute #(.NumNet(NumNet)) u_rc_aux (
-    .cfg_i, .dst_i(aux_dst), .in_port_i, .in_vc_i(in_vc), .route_o(route_aux)
-  );
+  if (Path || Tree) begin : g_rc_aux
+    wormsim_route_compute #(.NumNet(NumNet)) u_rc_aux (
+      .cfg_i, .dst_i(aux_dst), .in_port_i, .in_vc_i(in_vc), .route_o(route_aux)
+    );
+  end else begin : g_no_rc_aux
+    // Unicast only: no second route (a simulation model would evaluate it every cycle).
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic unused;
+    assign unused = ^aux_dst;
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign route_aux = '0;
+  end
 
   // Tree: destinations whose base route from the source passes here, by first-hop port.
   logic [NumNet-1:0]        tree_valid;

@@ -79,12 +79,37 @@ package wormsim_pkg;
   parameter int unsigned FlitHdrLsb = DataW;
   parameter int unsigned FlitDstLsb = DataW + HdrW;
   parameter int unsigned FlitSrcLsb = FlitDstLsb + NodeW;
-  parameter int unsigned FlitPktLsb = FlitSrcLsb + NodeW + IdxW;
+  parameter int unsigned FlitIdxLsb = FlitSrcLsb + NodeW;
+  parameter int unsigned FlitPktLsb = FlitIdxLsb + IdxW;
   parameter int unsigned FlitMposLsb = FlitPktLsb + PktW;
   parameter int unsigned FlitMoreLsb = FlitMposLsb + MposW;
   parameter int unsigned FlitMcLsb = FlitMoreLsb + 1;
   parameter int unsigned FlitVcLsb = FlitMcLsb + 1;
   parameter int unsigned FlitTypLsb = FlitVcLsb + VcW;
+
+  // What a router without the full path/tree hardware (unicast, minimal path-IR) keeps of a
+  // flit in its buffers, crossbar and ST register (wormsim_router, docs/rtl.md "Lean
+  // flits"): flit_t without the source, the side header and mc, which such a router never
+  // reads; its outputs carry them as zeros. The full path and tree routers keep flit_t whole
+  // (they route on the side header and stamp each branch's target).
+  typedef struct packed {
+    flit_type_e       typ;   // [138:137]
+    logic [VcW-1:0]   vc;    // [136:133]
+    logic             more;  // [132]
+    logic [MposW-1:0] mpos;  // [131:128]
+    logic [PktW-1:0]  pkt;   // [127:96]
+    logic [IdxW-1:0]  idx;   // [95:80]
+    logic [NodeW-1:0] dst;   // [79:64]
+    logic [DataW-1:0] data;  // [63:0]
+  } lean_flit_t;
+  parameter int unsigned LeanFlitW = 2 + VcW + 1 + MposW + PktW + IdxW + NodeW + DataW;  // 139
+  parameter int unsigned LeanFlitDstLsb = DataW;
+  parameter int unsigned LeanFlitIdxLsb = LeanFlitDstLsb + NodeW;
+  parameter int unsigned LeanFlitPktLsb = LeanFlitIdxLsb + IdxW;
+  parameter int unsigned LeanFlitMposLsb = LeanFlitPktLsb + PktW;
+  parameter int unsigned LeanFlitMoreLsb = LeanFlitMposLsb + MposW;
+  parameter int unsigned LeanFlitVcLsb = LeanFlitMoreLsb + 1;
+  parameter int unsigned LeanFlitTypLsb = LeanFlitVcLsb + VcW;
 
   // ---- structural maxima of the Verilated routers (rtl/CMakeLists.txt, docs/rtl.md) -------
   // A configuration may use less (the straps below); systemc/cosim/rtl_limits.cpp checks a

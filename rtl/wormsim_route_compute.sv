@@ -22,11 +22,16 @@ module wormsim_route_compute #(
   localparam int unsigned CoordW = wormsim_pkg::CoordW;
   localparam int unsigned MaxDims = wormsim_pkg::MaxDims;
 
-  // Coordinate d of node n (node id = x + X*(y + Y*z); a hypercube's address bits).
+  // Coordinate d of node n (node id = x + X*(y + Y*z); a hypercube's address bits); zero in
+  // dimensions the topology does not have (`used` clear), which nothing reads. The divisions
+  // a stride of 1 and unused dimensions do not need are skipped: the straps are constants in
+  // hardware, but a simulation model would otherwise divide on every evaluation.
   function automatic logic [CoordW-1:0] coord(logic [NodeW-1:0] n, logic cube,
                                               logic [NodeW-1:0] stride, logic [CoordW-1:0] side,
-                                              logic bit_d);
+                                              logic bit_d, logic used);
     if (cube) coord = CoordW'(bit_d);
+    else if (!used) coord = '0;
+    else if (stride == NodeW'(1)) coord = CoordW'(n % side);
     else coord = CoordW'((n / stride) % side);
   endfunction
 
@@ -42,9 +47,11 @@ module wormsim_route_compute #(
     cube = cfg_i.topo == wormsim_pkg::TopoHypercube;
     for (int d = 0; d < MaxDims; d++) begin
       here_c[d*CoordW +: CoordW] = coord(cfg_i.node, cube, cfg_i.stride[d*NodeW +: NodeW],
-                                         cfg_i.side[d*CoordW +: CoordW], cfg_i.node[d]);
+                                         cfg_i.side[d*CoordW +: CoordW], cfg_i.node[d],
+                                         32'(d) < 32'(cfg_i.dims));
       dst_c[d*CoordW +: CoordW] = coord(dst_i, cube, cfg_i.stride[d*NodeW +: NodeW],
-                                        cfg_i.side[d*CoordW +: CoordW], dst_i[d]);
+                                        cfg_i.side[d*CoordW +: CoordW], dst_i[d],
+                                        32'(d) < 32'(cfg_i.dims));
     end
   end
 

@@ -105,12 +105,25 @@ module wormsim_router #(
   localparam int unsigned BrDstLsb = MposW;
   localparam int unsigned BrRouteLsb = MposW + NodeW;
   localparam int unsigned BrValidLsb = MposW + NodeW + RouteW;
-  // Buffer slot: {branches, multi, route, flit}.
-  localparam int unsigned RouteLsb = FlitW;
-  localparam int unsigned MultiLsb = FlitW + RouteW;
-  localparam int unsigned BrLsb = FlitW + RouteW + 1;
-  // The minimal path-IR router stores the flit alone.
-  localparam int unsigned EntryW = McPathMin ? FlitW : BrLsb + NumBr * BrW;
+  // The flit as buffers, crossbar and ST register hold it (docs/rtl.md, "Lean flits"): whole
+  // (flit_t) with the full path/tree hardware, which routes on the side header and stamps
+  // each branch's target; lean_flit_t (no source, side header or mc) in the unicast and
+  // minimal path-IR routers, which never read them. S*Lsb: its fields' offsets.
+  localparam int unsigned SW = Full ? FlitW : wormsim_pkg::LeanFlitW;
+  localparam int unsigned STypLsb = Full ? wormsim_pkg::FlitTypLsb : wormsim_pkg::LeanFlitTypLsb;
+  localparam int unsigned SVcLsb = Full ? wormsim_pkg::FlitVcLsb : wormsim_pkg::LeanFlitVcLsb;
+  localparam int unsigned SMoreLsb = Full ? wormsim_pkg::FlitMoreLsb : wormsim_pkg::LeanFlitMoreLsb;
+  localparam int unsigned SMposLsb = Full ? wormsim_pkg::FlitMposLsb : wormsim_pkg::LeanFlitMposLsb;
+  localparam int unsigned SPktLsb = Full ? wormsim_pkg::FlitPktLsb : wormsim_pkg::LeanFlitPktLsb;
+  localparam int unsigned SIdxLsb = Full ? wormsim_pkg::FlitIdxLsb : wormsim_pkg::LeanFlitIdxLsb;
+  localparam int unsigned SDstLsb = Full ? wormsim_pkg::FlitDstLsb : wormsim_pkg::LeanFlitDstLsb;
+  // Buffer slot: {branches, multi, route, flit} with the full hardware; {route, flit} in the
+  // unicast router (nothing replicates); the flit alone in the minimal path-IR router (routed
+  // at the buffer head).
+  localparam int unsigned RouteLsb = SW;
+  localparam int unsigned MultiLsb = SW + RouteW;
+  localparam int unsigned BrLsb = SW + RouteW + 1;
+  localparam int unsigned EntryW = McPathMin ? SW : Full ? BrLsb + NumBr * BrW : SW + RouteW;
 
   // ---- inputs: the ports, or (RegIn) the ports as they were at the last clock edge -------
   // With RegIn a cycle's inputs are set before its clock edge and the cycle's combinational
@@ -177,6 +190,26 @@ module wormsim_router #(
     assign node_here = '0;
   end
 
+  // The arriving flits as the buffers keep them (SW bits each, see above).
+  logic [NumIn*SW-1:0] in_kept;
+  if (Full) begin : g_keep_whole
+    assign in_kept = in_flit;
+  end else begin : g_keep_lean
+    for (genvar p = 0; p < NumIn; p++) begin : g_port
+      // lean_flit_t's fields, in its order, from flit_t's (yosys 0.23 reads no struct fields
+      // of variables declared in generate blocks).
+      assign in_kept[p*SW +: SW] = {
+          in_flit[p*FlitW + wormsim_pkg::FlitTypLsb +: 2],
+          in_flit[p*FlitW + wormsim_pkg::FlitVcLsb +: VcW],
+          in_flit[p*FlitW + wormsim_pkg::FlitMoreLsb],
+          in_flit[p*FlitW + wormsim_pkg::FlitMposLsb +: wormsim_pkg::MposW],
+          in_flit[p*FlitW + wormsim_pkg::FlitPktLsb +: wormsim_pkg::PktW],
+          in_flit[p*FlitW + wormsim_pkg::FlitIdxLsb +: wormsim_pkg::IdxW],
+          in_flit[p*FlitW + wormsim_pkg::FlitDstLsb +: wormsim_pkg::NodeW],
+          in_flit[p*FlitW +: wormsim_pkg::DataW]};
+    end
+  end
+
   logic [NumIn-1:0]        in_lost;
   logic [NumIn*EntryW-1:0] in_entry;  // what a buffer stores of an arriving flit
   if (!McPathMin) begin : g_rc_write
@@ -194,8 +227,19 @@ module wormsim_router #(
         .br_o(in_br[p*NumBr*BrW +: NumBr*BrW]),
         .lost_o(in_lost[p])
       );
-      assign in_entry[p*EntryW +: EntryW] = {in_br[p*NumBr*BrW +: NumBr*BrW], in_multi[p],
-                                             in_route[p*RouteW +: RouteW], in_flit[p*FlitW +: FlitW]};
+      if (Full) begin : g_full
+        assign in_entry[p*EntryW +: EntryW] = {in_br[p*NumBr*BrW +: NumBr*BrW], in_multi[p],
+                                               in_route[p*RouteW +: RouteW], in_kept[p*SW +: SW]};
+      end else begin : g_unicast
+        // Nothing replicates: the route alone (in_multi and in_br stay zero).
+        assign in_entry[p*EntryW +: EntryW] = {in_route[p*RouteW +: RouteW], in_kept[p*SW +: SW]};
+      end
+    end
+    if (!Full) begin : g_unused_br
+      /* verilator lint_off UNUSEDSIGNAL */
+      logic unused;
+      assign unused = ^{in_multi, in_br};
+      /* verilator lint_on UNUSEDSIGNAL */
     end
   end else begin : g_no_rc_write
     // Minimal path-IR router: routed at the buffer head (below).
@@ -204,7 +248,7 @@ module wormsim_router #(
     assign unused = ^{node_coord, node_port, node_here};
     /* verilator lint_on UNUSEDSIGNAL */
     assign in_lost = '0;
-    assign in_entry = in_flit;
+    assign in_entry = in_kept;
   end
 
   // ---- input VC buffers ------------------------------------------------------------------
@@ -222,7 +266,8 @@ module wormsim_router #(
     for (genvar v = 0; v < NumVcs; v++) begin : g_vc
       assign push[p*NumVcs + v] =
           in_valid[p] && 32'(in_flit[p*FlitW + wormsim_pkg::FlitVcLsb +: VcW]) == v;
-      wormsim_flit_fifo #(.W(EntryW), .Depth(Depth), .NumRd(NumBr)) u_fifo (
+      // The branch read ports serve replicating worms only.
+      wormsim_flit_fifo #(.W(EntryW), .Depth(Depth), .NumRd(NumBr), .HasRd(Full || McPathMin)) u_fifo (
         .clk_i, .rst_ni,
         .cap_i(cfg.depth),
         .delay_i(fifo_delay),
@@ -329,8 +374,13 @@ module wormsim_router #(
     // Computed at buffer write and stored with the flit.
     for (genvar i = 0; i < NumInVc; i++) begin : g_vc
       assign hd_route[i*RouteW +: RouteW] = front[i*EntryW + RouteLsb +: RouteW];
-      assign hd_multi[i] = front[i*EntryW + MultiLsb];
-      assign hd_br[i*NumBr*BrW +: NumBr*BrW] = front[i*EntryW + BrLsb +: NumBr*BrW];
+      if (Full) begin : g_br
+        assign hd_multi[i] = front[i*EntryW + MultiLsb];
+        assign hd_br[i*NumBr*BrW +: NumBr*BrW] = front[i*EntryW + BrLsb +: NumBr*BrW];
+      end else begin : g_no_br
+        assign hd_multi[i] = 1'b0;
+        assign hd_br[i*NumBr*BrW +: NumBr*BrW] = '0;
+      end
     end
     assign strip = '0;
     assign strip_want = '0;
@@ -353,7 +403,7 @@ module wormsim_router #(
       for (genvar v = 0; v < NumVcs; v++) begin : g_vc
         localparam int unsigned I = p * NumVcs + v;
         wormsim_route_compute #(.NumNet(NumNet)) u_rc (
-          .cfg_i(cfg), .dst_i(front[I*EntryW + wormsim_pkg::FlitDstLsb +: NodeW]),
+          .cfg_i(cfg), .dst_i(front[I*EntryW + SDstLsb +: NodeW]),
           .in_port_i(PortW'(p)), .in_vc_i(5'(v)), .route_o(fwd_route[I*RouteW +: RouteW])
         );
         assign hd_route[I*RouteW +: RouteW] = fwd_route[I*RouteW +: RouteW];
@@ -365,9 +415,9 @@ module wormsim_router #(
         assign strip_want[I] =
             cfg.multidest == wormsim_pkg::McPathMin && front_valid[I] && front_ready[I] &&
             !active_q[I] && !abs_q[I] &&
-            wormsim_pkg::is_head(front[I*EntryW + wormsim_pkg::FlitTypLsb +: 2]) &&
-            front[I*EntryW + wormsim_pkg::FlitMoreLsb] &&
-            front[I*EntryW + wormsim_pkg::FlitDstLsb +: NodeW] == cfg.node;
+            wormsim_pkg::is_head(front[I*EntryW + STypLsb +: 2]) &&
+            front[I*EntryW + SMoreLsb] &&
+            front[I*EntryW + SDstLsb +: NodeW] == cfg.node;
       end
     end
     // One strip per input port and cycle, the lowest VC first (Router::allocate_vcs).
@@ -392,7 +442,7 @@ module wormsim_router #(
         if (rva_gnt[i]) abs_d[i] = 1'b0;
         if (strip[i]) begin
           abs_d[i] = 1'b1;
-          abs_mpos_d[i*MposW +: MposW] = front[i*EntryW + wormsim_pkg::FlitMposLsb +: MposW] + 1'b1;
+          abs_mpos_d[i*MposW +: MposW] = front[i*EntryW + SMposLsb +: MposW] + 1'b1;
         end
       end
     end
@@ -672,7 +722,7 @@ module wormsim_router #(
   // The VC an input port sends from is selected by comparing the grant with each of the port's
   // VCs, not by a part select at a run-time index: yosys 0.23 maps that to a shifter over
   // all buffer fronts per port (docs/rtl.md, "Wide reads through compares").
-  logic [NumIn*FlitW-1:0] xbar_in;
+  logic [NumIn*SW-1:0] xbar_in;
   logic [NumIn-1:0]       sw_credit;     // [in] the slot freed this cycle ...
   logic [NumIn*VcW-1:0]   sw_credit_vc;  // [in] ... on this VC
   always_comb begin
@@ -684,8 +734,8 @@ module wormsim_router #(
       for (int v = 0; v < NumVcs; v++)
         if (32'(sa_gnt_vc[p*VcIdxW +: VcIdxW]) == v) begin
           i = p * NumVcs + v;
-          xbar_in[p*FlitW +: FlitW] = front[i*EntryW +: FlitW];
-          xbar_in[p*FlitW + wormsim_pkg::FlitVcLsb +: VcW] = VcW'(hold_vc[i*VcIdxW +: VcIdxW]);
+          xbar_in[p*SW +: SW] = front[i*EntryW +: SW];
+          xbar_in[p*SW + SVcLsb +: VcW] = VcW'(hold_vc[i*VcIdxW +: VcIdxW]);
           if (sa_gnt[p]) pop[i] = 1'b1;
         end
       sw_credit[p] = sa_gnt[p];
@@ -701,8 +751,8 @@ module wormsim_router #(
   end
 
   logic [NumOut-1:0]       xbar_valid;
-  logic [NumOut*FlitW-1:0] xbar_out;
-  wormsim_crossbar #(.NumIn(NumIn), .NumOut(NumOut), .W(FlitW)) u_xbar (
+  logic [NumOut*SW-1:0] xbar_out;
+  wormsim_crossbar #(.NumIn(NumIn), .NumOut(NumOut), .W(SW)) u_xbar (
     .clk_i, .rst_ni,
     .data_i(xbar_in),
     .sel_valid_i(sa_sel_valid),
@@ -714,7 +764,7 @@ module wormsim_router #(
   // Replicated flits bypass the unicast crossbar: output o takes the flit of the branch
   // granted on it, with that branch's VC and header.
   logic [NumOut-1:0]       rep_valid;
-  logic [NumOut*FlitW-1:0] rep_flit;
+  logic [NumOut*SW-1:0] rep_flit;
   logic [NumOut*InVcW-1:0] rep_src;
   always_comb begin
     rep_valid = '0;
@@ -725,21 +775,21 @@ module wormsim_router #(
         if (rsa_gnt[j] && 32'(port_now[j*PortW +: PortW]) == o) begin
           rep_valid[o] = 1'b1;
           rep_src[o*InVcW +: InVcW] = InVcW'(j / NumBr);
-          rep_flit[o*FlitW +: FlitW] = rd_data[j*EntryW +: FlitW];
-          rep_flit[o*FlitW + wormsim_pkg::FlitVcLsb +: VcW] = VcW'(vc_now[j*VcIdxW +: VcIdxW]);
+          rep_flit[o*SW +: SW] = rd_data[j*EntryW +: SW];
+          rep_flit[o*SW + SVcLsb +: VcW] = VcW'(vc_now[j*VcIdxW +: VcIdxW]);
           if (Full) begin
-            rep_flit[o*FlitW + wormsim_pkg::FlitDstLsb +: NodeW] = dst_now[j*NodeW +: NodeW];
-            rep_flit[o*FlitW + wormsim_pkg::FlitMposLsb +: MposW] = mpos_now[j*MposW +: MposW];
+            rep_flit[o*SW + SDstLsb +: NodeW] = dst_now[j*NodeW +: NodeW];
+            rep_flit[o*SW + SMposLsb +: MposW] = mpos_now[j*MposW +: MposW];
           end
           // Minimal path-IR router: a branch's first flit is the promoted head; the worm's
           // addresses are never rewritten.
           if (McPathMin && first_now[j]) begin
-            rep_flit[o*FlitW + wormsim_pkg::FlitTypLsb +: 2] =
-                wormsim_pkg::is_tail(rd_data[j*EntryW + wormsim_pkg::FlitTypLsb +: 2])
+            rep_flit[o*SW + STypLsb +: 2] =
+                wormsim_pkg::is_tail(rd_data[j*EntryW + STypLsb +: 2])
                 ? wormsim_pkg::FlitHeadTail : wormsim_pkg::FlitHead;
             for (int k = 0; k < NumInVc; k++)
               if (k == j / NumBr)
-                rep_flit[o*FlitW + wormsim_pkg::FlitMposLsb +: MposW] = abs_mpos_q[k*MposW +: MposW];
+                rep_flit[o*SW + SMposLsb +: MposW] = abs_mpos_q[k*MposW +: MposW];
           end
         end
   end
@@ -747,13 +797,13 @@ module wormsim_router #(
   // The flits that cross the switch (delay model) or enter the ST register (staged) this
   // cycle; they take their output VC's credit now.
   logic [NumOut-1:0]       sw_valid;
-  logic [NumOut*FlitW-1:0] sw_flit;
+  logic [NumOut*SW-1:0] sw_flit;
   logic [NumOut*InVcW-1:0] sw_src;
   always_comb begin
     for (int o = 0; o < NumOut; o++) begin
       sw_valid[o] = xbar_valid[o] || rep_valid[o];
-      sw_flit[o*FlitW +: FlitW] = rep_valid[o] ? rep_flit[o*FlitW +: FlitW]
-                                               : xbar_out[o*FlitW +: FlitW];
+      sw_flit[o*SW +: SW] = rep_valid[o] ? rep_flit[o*SW +: SW]
+                                               : xbar_out[o*SW +: SW];
       sw_src[o*InVcW +: InVcW] =
           rep_valid[o] ? rep_src[o*InVcW +: InVcW]
                        : InVcW'(granted_vc(sa_gnt_vc, 32'(sa_sel[o*InW +: InW])));
@@ -764,7 +814,7 @@ module wormsim_router #(
     for (int o = 0; o < NumOut; o++)
       for (int v = 0; v < NumVcs; v++)
         cr_take[o*NumVcs + v] =
-            sw_valid[o] && 32'(sw_flit[o*FlitW + wormsim_pkg::FlitVcLsb +: VcW]) == v;
+            sw_valid[o] && 32'(sw_flit[o*SW + SVcLsb +: VcW]) == v;
   end
 
   // ---- the ST pipeline register (staged pipelines) --------------------------------------
@@ -772,7 +822,7 @@ module wormsim_router #(
   // slots they freed go upstream, in cycle s + 1 (Router::switch_traversal). The delay model
   // sends them in cycle s (the register is then unused and not loaded).
   logic [NumOut-1:0]       st_valid_q;
-  logic [NumOut*FlitW-1:0] st_flit_q;
+  logic [NumOut*SW-1:0] st_flit_q;
   logic [NumOut*InVcW-1:0] st_src_q;
   logic [NumIn-1:0]        st_credit_q;
   logic [NumIn*VcW-1:0]    st_credit_vc_q;
@@ -791,8 +841,29 @@ module wormsim_router #(
       st_credit_vc_q <= sw_credit_vc;
     end
   end
+  logic [NumOut*SW-1:0] out_kept;
   assign out_valid_o = staged ? st_valid_q : sw_valid;
-  assign out_flit_o = staged ? st_flit_q : sw_flit;
+  assign out_kept = staged ? st_flit_q : sw_flit;
+  // The output links carry flit_t; a lean flit's source, side header and mc are zero.
+  if (Full) begin : g_out_whole
+    assign out_flit_o = out_kept;
+  end else begin : g_out_lean
+    for (genvar o = 0; o < NumOut; o++) begin : g_port
+      // flit_t's fields, in its order: typ, vc, mc, more, mpos, pkt, idx, src, dst, hdr, data.
+      assign out_flit_o[o*FlitW +: FlitW] = {
+          out_kept[o*SW + STypLsb +: 2],
+          out_kept[o*SW + SVcLsb +: VcW],
+          1'b0,
+          out_kept[o*SW + SMoreLsb],
+          out_kept[o*SW + SMposLsb +: MposW],
+          out_kept[o*SW + SPktLsb +: wormsim_pkg::PktW],
+          out_kept[o*SW + SIdxLsb +: wormsim_pkg::IdxW],
+          {NodeW{1'b0}},
+          out_kept[o*SW + SDstLsb +: NodeW],
+          {wormsim_pkg::HdrW{1'b0}},
+          out_kept[o*SW +: wormsim_pkg::DataW]};
+    end
+  end
   assign out_src_o = staged ? st_src_q : sw_src;
   assign in_credit_o = staged ? st_credit_q : sw_credit;
   assign in_credit_vc_o = staged ? st_credit_vc_q : sw_credit_vc;
@@ -828,7 +899,7 @@ module wormsim_router #(
         i = p * NumVcs + v;
         o = 32'(hold_port[i*PortW +: PortW]) * NumVcs + 32'(hold_vc[i*VcIdxW +: VcIdxW]);
         if (sa_gnt[p] && 32'(sa_gnt_vc[p*VcIdxW +: VcIdxW]) == v &&
-            wormsim_pkg::is_tail(front[i*EntryW + wormsim_pkg::FlitTypLsb +: 2])) begin
+            wormsim_pkg::is_tail(front[i*EntryW + STypLsb +: 2])) begin
           active_d[i] = 1'b0;
           for (int k = 0; k < NumOut*NumVcs; k++)
             if (k == o) own_d[k] = 1'b0;
@@ -861,7 +932,7 @@ module wormsim_router #(
           end
           if (rsa_gnt[(r*NumBr + b)]) begin
             ahead = ahead + 1'b1;
-            if (wormsim_pkg::is_tail(rd_data[(r*NumBr + b)*EntryW + wormsim_pkg::FlitTypLsb +: 2])) begin
+            if (wormsim_pkg::is_tail(rd_data[(r*NumBr + b)*EntryW + STypLsb +: 2])) begin
               live = 1'b0;
               for (int k = 0; k < NumOut*NumVcs; k++)
                 if (k == o) own_d[k] = 1'b0;
@@ -960,13 +1031,12 @@ module wormsim_router #(
           else $error("router %0d: input %0d: flit on VC %0d, only %0d in use", cfg.node, p,
                       f.vc, cfg.vcs);
       end
-      for (int j = 0; j < NumInVc; j++) begin
-        f = front[j*EntryW +: FlitW];
+      for (int j = 0; j < NumInVc; j++)
         if (front_valid[j] && !active_q[j] && !abs_q[j])
-          assert (wormsim_pkg::is_head(f.typ))
+          assert (wormsim_pkg::is_head(front[j*EntryW + STypLsb +: 2]))
           else $error("router %0d: input VC %0d: flit %0d of packet %0d with no packet in progress",
-                      cfg.node, j, f.idx, f.pkt);
-      end
+                      cfg.node, j, front[j*EntryW + SIdxLsb +: wormsim_pkg::IdxW],
+                      front[j*EntryW + SPktLsb +: wormsim_pkg::PktW]);
       for (int p = 0; p < NumIn; p++)
         if (in_valid[p])
           assert (!in_lost[p])

@@ -4,6 +4,7 @@
 // round-trips flits through a Verilated module that takes the fields apart and back.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <initializer_list>
@@ -64,7 +65,9 @@ static_assert(
 // them when a config is loaded. Three shapes are built (docs/rtl.md):
 //  - narrow: Vwormsim_router (with the multidestination hardware) and Vwormsim_router_uc
 //    (without), kNarrowPorts network ports and as many injection and ejection channels:
-//    1D/2D meshes and tori and hypercubes up to 4 dimensions;
+//    1D/2D meshes and tori and hypercubes up to 4 dimensions; one-port routers without
+//    multidestination worms get Vwormsim_router_uc1, the same with one injection and one
+//    ejection channel (rtl_router.cpp);
 //  - wide: Vwormsim_router_wide (with the multidestination hardware), kWidePorts network
 //    ports and as many channels: 3D meshes and tori and 5- to 7-cubes, in every port model;
 //  - cube: Vwormsim_router_cube (without the multidestination hardware), kCubePorts network
@@ -138,22 +141,25 @@ static_assert(pkg::kCfgSideW == pkg::kMaxDims * 16 && pkg::kCfgStrideW == pkg::k
                   pkg::kCfgTopoW == 2 && pkg::kCfgMultidestW == 2,
               "rtl/wormsim_pkg.sv cfg_t no longer matches rtl_straps");
 
-// Bit fields of little-endian 32-bit word arrays (Verilator's VlWide layout).
+// Bit fields of little-endian 32-bit word arrays (Verilator's VlWide layout), at most 64 bits
+// wide, a word at a time.
 inline void set_bits(std::uint32_t* words, unsigned lsb, unsigned width, std::uint64_t value) {
-  for (unsigned i = 0; i < width; ++i) {
-    const unsigned bit = lsb + i;
-    const std::uint32_t mask = std::uint32_t{1} << (bit % 32);
-    if ((value >> i) & 1u)
-      words[bit / 32] |= mask;
-    else
-      words[bit / 32] &= ~mask;
+  unsigned w = lsb / 32;
+  unsigned off = lsb % 32;
+  for (unsigned done = 0; done < width; done += 32 - off, off = 0, ++w) {
+    const unsigned take = std::min(32 - off, width - done);
+    const std::uint32_t mask = static_cast<std::uint32_t>((std::uint64_t{1} << take) - 1) << off;
+    words[w] = (words[w] & ~mask) | ((static_cast<std::uint32_t>(value >> done) << off) & mask);
   }
 }
 inline std::uint64_t get_bits(const std::uint32_t* words, unsigned lsb, unsigned width) {
   std::uint64_t v = 0;
-  for (unsigned i = 0; i < width; ++i) {
-    const unsigned bit = lsb + i;
-    v |= std::uint64_t{(words[bit / 32] >> (bit % 32)) & 1u} << i;
+  unsigned w = lsb / 32;
+  unsigned off = lsb % 32;
+  for (unsigned done = 0; done < width; done += 32 - off, off = 0, ++w) {
+    const unsigned take = std::min(32 - off, width - done);
+    const std::uint64_t chunk = (words[w] >> off) & ((std::uint64_t{1} << take) - 1);
+    v |= chunk << done;
   }
   return v;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -9,6 +10,7 @@
 using sc_core::sc_time_stamp;
 #include "Vwormsim_router.h"
 #include "Vwormsim_router_uc.h"
+#include "Vwormsim_router_uc1.h"
 #include "Vwormsim_router_wide.h"
 #include "Vwormsim_router_cube.h"
 #include "Vwormsim_router_min.h"
@@ -20,14 +22,22 @@ namespace wormsim {
 namespace {
 constexpr unsigned clog2(unsigned n) { return n <= 1 ? 0 : 1 + clog2((n + 1) / 2); }
 // Widths of the router's state outputs (localparams of rtl/wormsim_router.sv). A build with
-// `net` network ports has net + net input and output ports; InVcW depends on the build.
-constexpr unsigned in_vc_width(int net) {
-  return clog2(static_cast<unsigned>(2 * net * rtl::kMaxVcs));
+// `ports` input (= output) ports has InVcW = clog2(ports * NumVcs).
+constexpr unsigned in_vc_width(int ports) {
+  return clog2(static_cast<unsigned>(ports * rtl::kMaxVcs));
 }
 constexpr unsigned kVcIdxW = rtl::kMaxVcs > 1 ? clog2(rtl::kMaxVcs) : 1;  // VcIdxW
-static_assert(in_vc_width(rtl::kNarrowPorts) == 5 && in_vc_width(rtl::kWidePorts) == 6 &&
-                  in_vc_width(rtl::kCubePorts) == 7 && kVcIdxW == 2,
+static_assert(in_vc_width(2 * rtl::kNarrowPorts) == 5 && in_vc_width(rtl::kNarrowPorts + 1) == 5 &&
+                  in_vc_width(2 * rtl::kWidePorts) == 6 && in_vc_width(2 * rtl::kCubePorts) == 7 &&
+                  kVcIdxW == 2,
               "the Verilated models' state widths");
+
+// Routers served by the one-port unicast build (Vwormsim_router_uc1: the narrow shape with one
+// injection and one ejection channel, no multidestination hardware).
+bool one_port_unicast(const Config& config, const PortLayout& layout, int rtl_net) {
+  return rtl_net == rtl::kNarrowPorts && config.network.router.multidest == MultidestMode::kNone &&
+         layout.injection <= 1 && layout.ejection <= 1;
+}
 // Per-port masks (one bit per input or output port) fit 64 bits; per-VC masks and per-port
 // fields are read through field() and bit_of(), whatever width Verilator gave them.
 static_assert(2 * rtl::kCubePorts <= 64, "per-port masks are 64-bit words");
@@ -160,7 +170,8 @@ RtlRouter::RtlRouter(const sc_core::sc_module_name& name, const RouterParams& pa
       layout_(params.layout),
       rtl_net_(rtl::rtl_build_ports(params.layout.network,
                                     std::max(params.layout.injection, params.layout.ejection))),
-      in_vc_w_(in_vc_width(rtl_net_)),
+      rtl_ports_(one_port_unicast(config, params.layout, rtl_net_) ? rtl_net_ + 1 : 2 * rtl_net_),
+      in_vc_w_(in_vc_width(rtl_ports_)),
       table_(table),
       address_flits_(config.network.router.path_ir == PathIr::kMinimal),
       context_(std::move(context)),
@@ -169,7 +180,8 @@ RtlRouter::RtlRouter(const sc_core::sc_module_name& name, const RouterParams& pa
   // The narrowest build with enough ports (rtl::rtl_build_ports). Among the narrow ones, a
   // network without multidestination worms gets the unicast-only build (the same RTL without
   // the path/tree hardware, docs/rtl.md): same ports, same behaviour, a smaller and faster
-  // model.
+  // model; one-port routers get it shaped with one injection and one ejection channel
+  // (Vwormsim_router_uc1, docs/rtl.md "Build shapes and lean flits").
   const bool multidest = config.network.router.multidest != MultidestMode::kNone;
   if (rtl_net_ == 0)
     throw std::logic_error(
@@ -196,6 +208,8 @@ RtlRouter::RtlRouter(const sc_core::sc_module_name& name, const RouterParams& pa
     model_ = std::make_unique<Vwormsim_router_min>(context_.get(), this->name());
   } else if (rtl_net_ == rtl::kWidePorts)
     model_ = std::make_unique<Vwormsim_router_wide>(context_.get(), this->name());
+  else if (rtl_ports_ == rtl_net_ + 1)
+    model_ = std::make_unique<Vwormsim_router_uc1>(context_.get(), this->name());
   else if (!multidest)
     model_ = std::make_unique<Vwormsim_router_uc>(context_.get(), this->name());
   else
@@ -321,7 +335,7 @@ Router::StepResult RtlRouter::step_model(Model& m, Cycle now, ActivityCalendar& 
   int moved = 0;
   const std::uint32_t* out_words = m.out_flit_o.data();
   const std::uint64_t out_valid = m.out_valid_o;
-  const int out_ports = 2 * rtl_net_;
+  const int out_ports = rtl_ports_;
   for (int ro = 0; ro < out_ports; ++ro) {
     if (!bit(out_valid, ro)) continue;
     const int o = sc_port(ro);
@@ -363,6 +377,12 @@ Router::StepResult RtlRouter::step_model(Model& m, Cycle now, ActivityCalendar& 
     }
     FlitBits expect = flit_bits(flit);
     expect.vc = got.vc;
+    // Builds without the full path/tree hardware keep lean flits (rtl/wormsim_pkg.sv
+    // lean_flit_t): no source, side header or mc bit. Their outputs carry those as zeros; a
+    // unicast or address flit has no side header and no mc bit to lose.
+    if constexpr (!std::is_same_v<Model, Vwormsim_router> &&
+                  !std::is_same_v<Model, Vwormsim_router_wide>)
+      expect.src = 0;
     if (!(got == expect) || static_cast<int>(got.vc) >= params_.vcs)
       throw std::logic_error(
           fmt::format("RTL corrupted flit {} of packet {} on output {}", got.index, got.packet, o));
@@ -373,7 +393,7 @@ Router::StepResult RtlRouter::step_model(Model& m, Cycle now, ActivityCalendar& 
   int freed = 0;
   int stripped = 0;  // minimal path-IR router: address flits dropped without being sent
   const std::uint64_t credits_out = m.in_credit_o;
-  const int in_ports = 2 * rtl_net_;
+  const int in_ports = rtl_ports_;
   for (int rp = 0; rp < in_ports; ++rp) {
     if (!bit(credits_out, rp)) continue;
     const int p = sc_port(rp);
@@ -425,7 +445,7 @@ void RtlRouter::mirror_state(const Model& m) {
         // A replicating worm: its live branches are the output VCs it holds.
         ivc.state = VcState::kActive;
         ivc.out_port = ivc.out_vc = -1;
-        for (int ro = 0; ro < 2 * rtl_net_ * kMaxVcs; ++ro)
+        for (int ro = 0; ro < rtl_ports_ * kMaxVcs; ++ro)
           if (bit_of(owned, ro) &&
               static_cast<int>(field(m.owner_o, in_vc_w_ * static_cast<unsigned>(ro), in_vc_w_)) ==
                   ri) {

@@ -25,6 +25,7 @@
 
 class Vwormsim_router;
 class Vwormsim_router_uc;
+class Vwormsim_router_uc1;
 class Vwormsim_router_wide;
 class Vwormsim_router_cube;
 class Vwormsim_router_min;
@@ -65,7 +66,8 @@ class RtlRouter : public Router {
  private:
   // The same code drives every build of the RTL router (rtl/CMakeLists.txt, docs/rtl.md):
   // Vwormsim_router (narrow, with the multidestination hardware), Vwormsim_router_uc (narrow,
-  // without it), Vwormsim_router_min (narrow, the minimal path-IR router's hardware),
+  // without it), Vwormsim_router_uc1 (the same with one injection and one ejection channel),
+  // Vwormsim_router_min (narrow, the minimal path-IR router's hardware),
   // Vwormsim_router_wide (wide, with it) and Vwormsim_router_cube (8- to 16-cubes,
   // without it). They differ in port counts and in what Verilator made of their signal widths.
   template <class Model>
@@ -86,7 +88,8 @@ class RtlRouter : public Router {
   int sc_port(int rtl_port) const { return rtl::cpp_port(rtl_port, layout_.network, rtl_net_); }
 
   PortLayout layout_;
-  int rtl_net_;       // network ports (= injection = ejection channels) of the model's build
+  int rtl_net_;       // network ports of the model's build
+  int rtl_ports_;     // its input (= output) ports: network ports, then NI channels
   unsigned in_vc_w_;  // InVcW of the model's build: bits of an input VC index
   const MulticastTable* table_;
   // The minimal path-IR router (path_ir minimal, address flits): Vwormsim_router_min.
@@ -94,8 +97,8 @@ class RtlRouter : public Router {
   std::shared_ptr<VerilatedContext> context_;
   // The model of this router's build (set by the constructor).
   std::variant<std::unique_ptr<Vwormsim_router>, std::unique_ptr<Vwormsim_router_uc>,
-               std::unique_ptr<Vwormsim_router_wide>, std::unique_ptr<Vwormsim_router_cube>,
-               std::unique_ptr<Vwormsim_router_min>>
+               std::unique_ptr<Vwormsim_router_uc1>, std::unique_ptr<Vwormsim_router_wide>,
+               std::unique_ptr<Vwormsim_router_cube>, std::unique_ptr<Vwormsim_router_min>>
       model_;
   std::unique_ptr<VerilatedFstC> trace_;
   std::uint64_t period_ps_;
