@@ -53,6 +53,10 @@ module wormsim_router #(
   // state, so one evaluation per clock edge computes a whole cycle (docs/rtl.md,
   // "Registered inputs").
   parameter bit RegIn = 1'b0,
+  // Simulation builds only: 0 leaves out the speculative switch allocator, for networks whose
+  // straps select no speculative pipeline (asserted; docs/rtl.md, "Build shapes and lean
+  // flits"). Synthesis keeps 1: yosys removes the allocator when the straps do not use it.
+  parameter bit SpecAlloc = 1'b1,
   localparam int unsigned NumIn = NumNet + NumInj,
   localparam int unsigned NumOut = NumNet + NumEj,
   localparam int unsigned NumInVc = NumIn * NumVcs,
@@ -648,16 +652,34 @@ module wormsim_router #(
   logic [NumIn*VcIdxW-1:0]   spec_gnt_vc;
   logic [NumOut-1:0]         spec_sel_valid;
   logic [NumOut*InW-1:0]     spec_sel;
-  wormsim_sw_alloc #(.NumIn(NumIn), .NumOut(NumOut), .NumVcs(NumVcs)) u_spec_alloc (
-    .clk_i, .rst_ni,
-    .kind_i(cfg.alloc),
-    .req_i(spec_req),
-    .want_i(spec_want),
-    .gnt_o(spec_gnt),
-    .gnt_vc_o(spec_gnt_vc),
-    .sel_valid_o(spec_sel_valid),
-    .sel_o(spec_sel)
-  );
+  if (SpecAlloc) begin : g_spec_alloc
+    wormsim_sw_alloc #(.NumIn(NumIn), .NumOut(NumOut), .NumVcs(NumVcs)) u_spec_alloc (
+      .clk_i, .rst_ni,
+      .kind_i(cfg.alloc),
+      .req_i(spec_req),
+      .want_i(spec_want),
+      .gnt_o(spec_gnt),
+      .gnt_vc_o(spec_gnt_vc),
+      .sel_valid_o(spec_sel_valid),
+      .sel_o(spec_sel)
+    );
+  end else begin : g_no_spec_alloc
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic unused;
+    assign unused = ^{spec_req, spec_want};
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign spec_gnt = '0;
+    assign spec_gnt_vc = '0;
+    assign spec_sel_valid = '0;
+    assign spec_sel = '0;
+`ifndef SYNTHESIS
+    always_ff @(posedge clk_i) begin
+      if (rst_ni)
+        assert (!speculative)
+        else $error("router %0d: speculative pipeline, no speculative allocator built", cfg.node);
+    end
+`endif
+  end
 
   // The input VC and output port of each speculative grant, by compares (see the crossbar
   // input selection below), and whether it stands.

@@ -33,10 +33,14 @@ static_assert(in_vc_width(2 * rtl::kNarrowPorts) == 5 && in_vc_width(rtl::kNarro
               "the Verilated models' state widths");
 
 // Routers served by the one-port unicast build (Vwormsim_router_uc1: the narrow shape with one
-// injection and one ejection channel, no multidestination hardware).
+// injection and one ejection channel, no multidestination hardware and no speculative switch
+// allocator).
 bool one_port_unicast(const Config& config, const PortLayout& layout, int rtl_net) {
-  return rtl_net == rtl::kNarrowPorts && config.network.router.multidest == MultidestMode::kNone &&
-         layout.injection <= 1 && layout.ejection <= 1;
+  const RouterConfig& rc = config.network.router;
+  return rtl_net == rtl::kNarrowPorts && rc.multidest == MultidestMode::kNone &&
+         layout.injection <= 1 && layout.ejection <= 1 &&
+         rc.pipeline != PipelineModel::kSpeculative &&
+         rc.pipeline != PipelineModel::kLookaheadSpeculative;
 }
 // Per-port masks (one bit per input or output port) fit 64 bits; per-VC masks and per-port
 // fields are read through field() and bit_of(), whatever width Verilator gave them.
@@ -175,7 +179,8 @@ RtlRouter::RtlRouter(const sc_core::sc_module_name& name, const RouterParams& pa
       table_(table),
       address_flits_(config.network.router.path_ir == PathIr::kMinimal),
       context_(std::move(context)),
-      period_ps_(period_ps) {
+      period_ps_(period_ps),
+      mirrored_(inputs_.size(), 0) {
   const auto straps = rtl_straps(config, topology, layout_, params.id);
   // The narrowest build with enough ports (rtl::rtl_build_ports). Among the narrow ones, a
   // network without multidestination worms gets the unicast-only build (the same RTL without
@@ -439,6 +444,11 @@ void RtlRouter::mirror_state(const Model& m) {
   for (std::size_t p = 0; p < inputs_.size(); ++p)
     for (int v = 0; v < vcs; ++v) {
       const int ri = rtl_in(static_cast<int>(p)) * kMaxVcs + v;
+      const std::uint32_t vbit = std::uint32_t{1} << v;
+      // Empty, idle in the RTL and already idle in the mirror: nothing to update.
+      if (((busy_vcs_[p] | mirrored_[p]) & vbit) == 0 && !bit_of(replicating, ri) &&
+          !bit_of(active, ri))
+        continue;
       InputVc& ivc = inputs_[p].vcs[static_cast<std::size_t>(v)];
       ivc.branches.clear();
       if (bit_of(replicating, ri)) {
@@ -480,6 +490,10 @@ void RtlRouter::mirror_state(const Model& m) {
         }
       }
       if (!ivc.buffer.empty()) ivc.packet = ivc.buffer.front().flit.packet_id;
+      if (ivc.state != VcState::kIdle || !ivc.branches.empty())
+        mirrored_[p] |= vbit;
+      else
+        mirrored_[p] &= ~vbit;
     }
   for (std::size_t o = 0; o < outputs_.size(); ++o)
     for (int v = 0; v < vcs; ++v) {

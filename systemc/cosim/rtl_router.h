@@ -103,6 +103,9 @@ class RtlRouter : public Router {
   std::unique_ptr<VerilatedFstC> trace_;
   std::uint64_t period_ps_;
   std::vector<MulticastBranch> branch_scratch_;
+  // Per input port, bit v: mirror_state left VC v other than idle (state, branches), so an
+  // empty VC the RTL holds idle and the mirror shows idle is not visited again.
+  std::vector<std::uint32_t> mirrored_;
 };
 
 }  // namespace wormsim
