@@ -62,18 +62,20 @@ static_assert(
 
 // Structural maxima of the Verilated routers (rtl/wormsim_pkg.sv, which rtl/CMakeLists.txt
 // builds them with); a configuration may use less, and check_rtl_limits (rtl_limits.h) checks
-// them when a config is loaded. Three shapes are built (docs/rtl.md):
+// them when a config is loaded. Three shapes are built, and one-port variants of two
+// (docs/rtl.md):
 //  - narrow: Vwormsim_router (with the multidestination hardware) and Vwormsim_router_uc
 //    (without), kNarrowPorts network ports and as many injection and ejection channels:
 //    1D/2D meshes and tori and hypercubes up to 4 dimensions; one-port routers without
-//    multidestination worms get Vwormsim_router_uc1, the same with one injection and one
-//    ejection channel (rtl_router.cpp);
+//    multidestination worms or a speculative pipeline get Vwormsim_router_uc1, the unicast
+//    build with one injection and one ejection channel (rtl_router.cpp);
 //  - wide: Vwormsim_router_wide (with the multidestination hardware), kWidePorts network
 //    ports and as many channels: 3D meshes and tori and 5- to 7-cubes, in every port model;
 //  - cube: Vwormsim_router_cube (without the multidestination hardware), kCubePorts network
-//    ports and as many channels: 8- to 16-cubes, in every port model. Their 256 and more
-//    nodes exceed both RTL multidestination headers (kMaxPathNodes, kMaxTreeNodes), so
-//    these networks carry unicast worms only.
+//    ports and as many channels: 8- to 16-cubes, in every port model (one-port routers without
+//    a speculative pipeline get Vwormsim_router_cube1, one injection and one ejection channel).
+//    Their 256 and more nodes exceed both RTL multidestination headers (kMaxPathNodes,
+//    kMaxTreeNodes), so these networks carry unicast worms only.
 // route_t numbers ports with kPortW bits and its port_hi is one past the last candidate, so a
 // router has at most 63 output ports (NumNet + NumEj <= 63).
 inline constexpr int kNarrowPorts = static_cast<int>(pkg::kNarrowPorts);

@@ -28,6 +28,7 @@ class Vwormsim_router_uc;
 class Vwormsim_router_uc1;
 class Vwormsim_router_wide;
 class Vwormsim_router_cube;
+class Vwormsim_router_cube1;
 class Vwormsim_router_min;
 class VerilatedContext;
 class VerilatedFstC;
@@ -66,7 +67,8 @@ class RtlRouter : public Router {
  private:
   // The same code drives every build of the RTL router (rtl/CMakeLists.txt, docs/rtl.md):
   // Vwormsim_router (narrow, with the multidestination hardware), Vwormsim_router_uc (narrow,
-  // without it), Vwormsim_router_uc1 (the same with one injection and one ejection channel),
+  // without it), Vwormsim_router_uc1 and Vwormsim_router_cube1 (the narrow unicast and cube
+  // builds with one injection and one ejection channel and no speculative allocator),
   // Vwormsim_router_min (narrow, the minimal path-IR router's hardware),
   // Vwormsim_router_wide (wide, with it) and Vwormsim_router_cube (8- to 16-cubes,
   // without it). They differ in port counts and in what Verilator made of their signal widths.
@@ -98,7 +100,8 @@ class RtlRouter : public Router {
   // The model of this router's build (set by the constructor).
   std::variant<std::unique_ptr<Vwormsim_router>, std::unique_ptr<Vwormsim_router_uc>,
                std::unique_ptr<Vwormsim_router_uc1>, std::unique_ptr<Vwormsim_router_wide>,
-               std::unique_ptr<Vwormsim_router_cube>, std::unique_ptr<Vwormsim_router_min>>
+               std::unique_ptr<Vwormsim_router_cube>, std::unique_ptr<Vwormsim_router_cube1>,
+               std::unique_ptr<Vwormsim_router_min>>
       model_;
   std::unique_ptr<VerilatedFstC> trace_;
   std::uint64_t period_ps_;

@@ -405,9 +405,11 @@ TEST(RtlEquivalence, Hypercube5PathWormsAsynchronousKPort) {
   expect_equivalent(c, as_rtl(c));
 }
 
-// 8- to 16-cubes: the cube build (rtl::kCubePorts network ports and NI channels, no
-// multidestination hardware; docs/rtl.md). 256 RTL routers of 48 ports simulate a few cycles
-// per second (docs/performance.md), so these runs are short; the load keeps them contended.
+// 8- to 16-cubes: the cube builds (rtl::kCubePorts network ports, no multidestination hardware;
+// docs/rtl.md): one-port routers on Vwormsim_router_cube1 (one injection and one ejection
+// channel), the others on Vwormsim_router_cube (as many channels as network ports). 256 RTL
+// routers simulate about a hundred cycles per second (docs/performance.md), so these runs are
+// short; the load keeps them contended.
 TEST(RtlEquivalence, Hypercube8OnePortCubeBuild) {
   Config c = loaded(testing::hypercube_config(8), 0.3);
   c.network.router.port_model = PortModel::kOnePort;
