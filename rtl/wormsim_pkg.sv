@@ -88,10 +88,10 @@ package wormsim_pkg;
   parameter int unsigned FlitTypLsb = FlitVcLsb + VcW;
 
   // What a router without the full path/tree hardware (unicast, minimal path-IR) keeps of a
-  // flit in its buffers, crossbar and ST register (wormsim_router, docs/rtl.md "Lean
-  // flits"): flit_t without the source, the side header and mc, which such a router never
-  // reads; its outputs carry them as zeros. The full path and tree routers keep flit_t whole
-  // (they route on the side header and stamp each branch's target).
+  // flit in its buffers, crossbar and ST register (wormsim_router; docs/rtl.md "Lean flits and
+  // build shapes"): flit_t without the source, the side header and mc, which such a router
+  // never reads; its outputs carry them as zeros. The full path and tree routers keep flit_t
+  // whole (they route on the side header and stamp each branch's target).
   typedef struct packed {
     flit_type_e       typ;   // [138:137]
     logic [VcW-1:0]   vc;    // [136:133]

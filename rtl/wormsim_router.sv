@@ -54,8 +54,8 @@ module wormsim_router #(
   // "Registered inputs").
   parameter bit RegIn = 1'b0,
   // Simulation builds only: 0 leaves out the speculative switch allocator, for networks whose
-  // straps select no speculative pipeline (asserted; docs/rtl.md, "Build shapes and lean
-  // flits"). Synthesis keeps 1: yosys removes the allocator when the straps do not use it.
+  // straps select no speculative pipeline (asserted; docs/rtl.md, "Lean flits and
+  // build shapes"). Synthesis keeps 1: yosys removes the allocator when the straps do not use it.
   parameter bit SpecAlloc = 1'b1,
   localparam int unsigned NumIn = NumNet + NumInj,
   localparam int unsigned NumOut = NumNet + NumEj,
@@ -109,10 +109,10 @@ module wormsim_router #(
   localparam int unsigned BrDstLsb = MposW;
   localparam int unsigned BrRouteLsb = MposW + NodeW;
   localparam int unsigned BrValidLsb = MposW + NodeW + RouteW;
-  // The flit as buffers, crossbar and ST register hold it (docs/rtl.md, "Lean flits"): whole
-  // (flit_t) with the full path/tree hardware, which routes on the side header and stamps
-  // each branch's target; lean_flit_t (no source, side header or mc) in the unicast and
-  // minimal path-IR routers, which never read them. S*Lsb: its fields' offsets.
+  // The flit as buffers, crossbar and ST register hold it (docs/rtl.md, "Lean flits and build
+  // shapes"): whole (flit_t) with the full path/tree hardware, which routes on the side header
+  // and stamps each branch's target; lean_flit_t (no source, side header or mc) in the unicast
+  // and minimal path-IR routers, which never read them. S*Lsb: its fields' offsets.
   localparam int unsigned SW = Full ? FlitW : wormsim_pkg::LeanFlitW;
   localparam int unsigned STypLsb = Full ? wormsim_pkg::FlitTypLsb : wormsim_pkg::LeanFlitTypLsb;
   localparam int unsigned SVcLsb = Full ? wormsim_pkg::FlitVcLsb : wormsim_pkg::LeanFlitVcLsb;

@@ -187,7 +187,7 @@ RtlRouter::RtlRouter(const sc_core::sc_module_name& name, const RouterParams& pa
   // network without multidestination worms gets the unicast-only build (the same RTL without
   // the path/tree hardware, docs/rtl.md): same ports, same behaviour, a smaller and faster
   // model; one-port routers get it shaped with one injection and one ejection channel
-  // (Vwormsim_router_uc1, docs/rtl.md "Build shapes and lean flits").
+  // (Vwormsim_router_uc1, docs/rtl.md "Lean flits and build shapes").
   const bool multidest = config.network.router.multidest != MultidestMode::kNone;
   if (rtl_net_ == 0)
     throw std::logic_error(
