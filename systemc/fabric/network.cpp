@@ -85,7 +85,6 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config,
              options.mode == RunMode::kHosted ? 0 : config.simulation.warmup_cycles,
              options.mode == RunMode::kHosted ? ActivityCalendar::kNever / 2
                                               : config.simulation.measure_cycles),
-      blocking_(stats_),
       calendar_(2 * node_count(config.network.topology)),
       stacks_(static_cast<std::size_t>(node_count(config.network.topology)),
               std::getenv("WORMSIM_STACK_HIGH_WATER") != nullptr),
@@ -125,7 +124,7 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config,
       routers_.push_back(
           std::make_unique<Router>(router_name.c_str(), rp, route_compute_, multicast));
     }
-    if (options_.mode == RunMode::kWindowed) routers_.back()->add_observer(&blocking_);
+    if (options_.mode == RunMode::kWindowed) routers_.back()->count_blocking();
   }
   for (int n = 0; n < nodes; ++n) {
     EndpointContext ctx;
@@ -165,7 +164,18 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config,
   }
   for (auto& t : endpoints_) t->start(calendar_);
   const int threads = resolve_threads(config);
-  if (threads > 1) pool_ = std::make_unique<WorkerPool>(threads);
+  if (threads > 1) {
+    pool_ = std::make_unique<WorkerPool>(threads);
+    // Router-to-router links between the blocks of two threads (evaluate_parallel).
+    for (const Link& l : links_)
+      if (l.upstream.component < nodes && l.downstream.component < nodes &&
+          thread_block(l.upstream.component) != thread_block(l.downstream.component)) {
+        routers_[static_cast<std::size_t>(l.upstream.component)]->mark_cross_thread(
+            false, l.upstream.port);
+        routers_[static_cast<std::size_t>(l.downstream.component)]->mark_cross_thread(
+            true, l.downstream.port);
+      }
+  }
   min_parallel_routers_ = static_cast<std::size_t>(config.simulation.parallel_min_routers);
   prefetching_ = routers_.size() >= kPrefetchMinRouters;
   stuck_watch_ = config.workload == Workload::kCollective && config.collective.background.load > 0;
@@ -331,27 +341,40 @@ int Network::step_endpoint(int component, Cycle now, bool measuring) {
   return t.moved;
 }
 
+// The thread that steps router `component` in the parallel phase: one contiguous block of
+// router ids per thread, the same every cycle (neighbours share links, so a block keeps most
+// link and router state in one core's cache, and only the links between blocks are
+// cross-thread).
+std::size_t Network::thread_block(int component) const {
+  return static_cast<std::size_t>(component) * static_cast<std::size_t>(pool_->threads()) /
+         routers_.size();
+}
+
 int Network::evaluate_parallel(Cycle now, bool measuring) {
   const int router_count = static_cast<int>(routers_.size());
   const std::size_t n = active_.size();
   if (step_results_.size() < n) {
     step_results_.resize(n);
     step_errors_.resize(n);
+    wake_counts_.resize(n);
   }
-  // One contiguous block of router ids per thread: neighbours share links, so a block keeps
-  // most link and router state in one core's cache from cycle to cycle.
   const std::size_t threads = static_cast<std::size_t>(pool_->threads());
-  const auto bucket_of = [&](int c) {
-    return static_cast<std::size_t>(c) * threads / static_cast<std::size_t>(router_count);
-  };
   buckets_.resize(threads);
+  deferred_.resize(threads);
   for (auto& b : buckets_) b.clear();
   for (std::size_t i = 0; i < n; ++i) {
     const int c = active_[i];
-    if (c < router_count) buckets_[bucket_of(c)].push_back(i);
+    if (c < router_count) buckets_[thread_block(c)].push_back(i);
   }
+  // The parallel phase: each thread steps its routers. They send on the links inside their
+  // thread's block themselves and leave the sends on cross-thread links, and every send's
+  // wake-up, to the thread's Deferred, with each position's count of wake-ups, so the commit
+  // below makes them without touching the routers.
   const std::function<void(std::size_t)> step = [&](std::size_t t) {
     const std::vector<std::size_t>& bucket = buckets_[t];
+    Router::Deferred& deferred = deferred_[t];
+    deferred.wakes.clear();
+    deferred.pushes.clear();
     for (std::size_t k = 0; k < bucket.size(); ++k) {
       // Hints for this thread's own routers only (they read only the router's own state).
       if (prefetching_)
@@ -359,38 +382,28 @@ int Network::evaluate_parallel(Cycle now, bool measuring) {
             k, bucket.size(), [&](std::size_t b) { return active_[bucket[b]]; },
             [&](int component, int stage) { prefetch(component, stage); });
       const std::size_t i = bucket[k];
+      const std::size_t before = deferred.wakes.size();
       try {
-        step_results_[i] =
-            routers_[static_cast<std::size_t>(active_[i])]->step(now, calendar_, measuring, true);
+        step_results_[i] = routers_[static_cast<std::size_t>(active_[i])]->step(
+            now, calendar_, measuring, &deferred);
       } catch (...) {
         step_errors_[i] = std::current_exception();
       }
-    }
-  };
-  // Phase 2: each router puts what it sent on its links (one sender per link and direction;
-  // the receivers' watch masks are set atomically).
-  // The wake-ups each thread's sends cause go to that thread's list, in bucket order, with
-  // each position's count, so phase 3 makes them without touching the routers.
-  if (wake_counts_.size() < n) wake_counts_.resize(n);
-  thread_wakes_.resize(threads);
-  const std::function<void(std::size_t)> send = [&](std::size_t t) {
-    std::vector<Router::Wake>& wakes = thread_wakes_[t];
-    wakes.clear();
-    for (std::size_t i : buckets_[t]) {
-      const std::size_t before = wakes.size();
-      if (!step_errors_[i]) {
-        try {
-          routers_[static_cast<std::size_t>(active_[i])]->send_deferred(now, wakes);
-        } catch (...) {
-          step_errors_[i] = std::current_exception();
-        }
-      }
-      wake_counts_[i] = static_cast<std::uint32_t>(wakes.size() - before);
+      wake_counts_[i] = static_cast<std::uint32_t>(deferred.wakes.size() - before);
     }
   };
   pool_->run_each(step);
-  pool_->run_each(send);
   ++parallel_cycles_;
+  // The sends on cross-thread links, now that their receivers have read them (each link has
+  // one sender per direction, so their order does not matter; their wake-ups are made below).
+  for (const Router::Deferred& d : deferred_)
+    for (const Router::Push& p : d.pushes) {
+      if (p.credit_vc >= 0)
+        p.link->send_credit(now, static_cast<std::uint8_t>(p.credit_vc));
+      else
+        p.link->send_flit(now, p.flit);
+    }
+  // The commit, in the order of active_, as a serial evaluation has it.
   int moved = 0;
   wake_cursors_.assign(threads, 0);
   for (std::size_t i = 0; i < n; ++i) {
@@ -402,8 +415,8 @@ int Network::evaluate_parallel(Cycle now, bool measuring) {
         std::rethrow_exception(e);
       }
       if (step_results_[i].noted) routers_[static_cast<std::size_t>(c)]->commit(now);
-      const std::size_t t = bucket_of(c);
-      const Router::Wake* w = thread_wakes_[t].data() + wake_cursors_[t];
+      const std::size_t t = thread_block(c);
+      const Router::Wake* w = deferred_[t].wakes.data() + wake_cursors_[t];
       for (std::uint32_t k = 0; k < wake_counts_[i]; ++k) calendar_.wake(w[k].component, w[k].at);
       wake_cursors_[t] += wake_counts_[i];
       moved += account_router_step(c, step_results_[i]);
@@ -443,11 +456,22 @@ void Network::external_wake(int component, Cycle at) {
 
 Cycle Network::current_cycle() const { return sc_core::sc_time_stamp().value() / period_.value(); }
 
+void Network::stop_statistics(Cycle end) {
+  stats_.stop_at(end);
+  // Blocked flit-cycles by class (windowed runs; Router::count_blocking), as sums, which do
+  // not depend on the order of the reports.
+  for (bool multidest : {false, true}) {
+    std::uint64_t cycles = 0;
+    for (const auto& r : routers_) cycles += r->blocked_flit_cycles(multidest);
+    if (cycles > 0) stats_.on_blocked(multidest, cycles);
+  }
+}
+
 void Network::finish() {
   if (finished_) return;
   finished_ = true;
   cycle_ = std::max(next_unevaluated_, current_cycle());
-  stats_.stop_at(cycle_);
+  stop_statistics(cycle_);
   outcome_ =
       scoreboard_.live_packets() == 0 ? RunOutcome::kCompleted : RunOutcome::kDrainIncomplete;
 }
@@ -477,7 +501,7 @@ void Network::tick() {
   evaluate(now);
   if (done(now)) {
     finished_ = true;
-    stats_.stop_at(now + 1);
+    stop_statistics(now + 1);
     cycle_ = now + 1;
     return;
   }
@@ -507,7 +531,7 @@ void Network::tick_hosted() {
     next_unevaluated_ = now + 1;
     if (deadlock_) {
       finished_ = true;
-      stats_.stop_at(now + 1);
+      stop_statistics(now + 1);
       cycle_ = now + 1;
       sc_core::sc_stop();
       return;

@@ -27,7 +27,6 @@
 #include <vector>
 
 #include "activity_calendar.h"
-#include "blocking_counter.h"
 #include "config.h"
 #include "deadlock_detector.h"
 #include "link.h"
@@ -132,6 +131,9 @@ class Network : public sc_core::sc_module, public EndpointHost {
   // The routers among active_ step concurrently (deferred), then every component is
   // committed or stepped in active_ order.
   int evaluate_parallel(Cycle now, bool measuring);
+  // Ends the statistics at `end`, with the blocked flit-cycles the routers counted.
+  void stop_statistics(Cycle end);
+  std::size_t thread_block(int component) const;
   int account_router_step(int component, const Router::StepResult& r);
   // Stage `stage` of the cache hints for `component`'s step: -1 its entry in routers_ or
   // endpoints_, 0 the object, 1 and up Router::prefetch or NetworkEndpoint::prefetch.
@@ -152,7 +154,6 @@ class Network : public sc_core::sc_module, public EndpointHost {
   MulticastRoute multicast_route_;
   Scoreboard scoreboard_;
   Statistics stats_;
-  BlockingCounter blocking_;  // windowed runs: blocked flit-cycles by class
   ActivityCalendar calendar_;
   std::deque<Link> links_;
   std::vector<std::unique_ptr<Router>> routers_;
@@ -182,13 +183,13 @@ class Network : public sc_core::sc_module, public EndpointHost {
   RunOutcome outcome_ = RunOutcome::kCompleted;
   std::optional<DeadlockReport> deadlock_;
   std::vector<int> active_;
-  std::unique_ptr<WorkerPool> pool_;                     // null: serial
-  std::vector<Router::StepResult> step_results_;         // parallel phase: per position in active_
-  std::vector<std::exception_ptr> step_errors_;          // parallel phase: per position in active_
-  std::vector<std::vector<std::size_t>> buckets_;        // parallel phase: positions per thread
-  std::vector<std::vector<Router::Wake>> thread_wakes_;  // phase 2's wake-ups, per thread
-  std::vector<std::uint32_t> wake_counts_;               // per position: its wake-ups there
-  std::vector<std::size_t> wake_cursors_;                // phase 3: next wake-up per thread
+  std::unique_ptr<WorkerPool> pool_;               // null: serial
+  std::vector<Router::StepResult> step_results_;   // parallel phase: per position in active_
+  std::vector<std::exception_ptr> step_errors_;    // parallel phase: per position in active_
+  std::vector<std::vector<std::size_t>> buckets_;  // parallel phase: positions per thread
+  std::vector<Router::Deferred> deferred_;         // parallel phase: per thread
+  std::vector<std::uint32_t> wake_counts_;         // per position: its wake-ups there
+  std::vector<std::size_t> wake_cursors_;          // commit: next wake-up per thread
   Cycle parallel_cycles_ = 0;
   std::size_t min_parallel_routers_ = 1;
   bool prefetching_ = false;  // cache hints while stepping (large networks only)

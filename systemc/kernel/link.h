@@ -28,21 +28,6 @@ struct Link {
     return credits.push(now, vc);
   }
 
-  // The same for the network's parallel phase, where several senders may mark one receiver's
-  // watch mask at once (each link still has one sender per direction): the bit is set with an
-  // atomic OR.
-  Cycle send_flit_concurrently(Cycle now, const Flit& flit) {
-    const Cycle arrival = flits.push(now, flit);
-    if (flit_watch != nullptr) __atomic_fetch_or(flit_watch, flit_watch_bit, __ATOMIC_RELAXED);
-    return arrival;
-  }
-  Cycle send_credit_concurrently(Cycle now, std::uint8_t vc) {
-    const Cycle arrival = credits.push(now, vc);
-    if (credit_watch != nullptr)
-      __atomic_fetch_or(credit_watch, credit_watch_bit, __ATOMIC_RELAXED);
-    return arrival;
-  }
-
   DelayLine<Flit> flits;
   DelayLine<std::uint8_t> credits;      // VC index of each returned credit
   std::uint64_t* flit_watch = nullptr;  // receiver of flits: bit set while flits are in flight

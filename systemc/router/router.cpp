@@ -57,13 +57,17 @@ Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
         params.vcs, params.layout.is_network(p) ? params.buffer_depth : CreditCounter::kUnlimited);
 }
 
-Router::StepResult Router::step(Cycle now, ActivityCalendar& calendar, bool measuring, bool defer) {
-  deferring_ = defer;
+Router::StepResult Router::step(Cycle now, ActivityCalendar& calendar, bool measuring,
+                                Deferred* deferred) {
+  deferred_ = deferred;
+  measuring_ = measuring && counting_blocking_;
   try {
     StepResult r = step_unchecked(now, calendar, measuring);
     r.noted = !notes_.empty();
+    deferred_ = nullptr;
     return r;
   } catch (const std::logic_error& e) {
+    deferred_ = nullptr;
     // Contract violations inside the blocks (buffer overflow, credit bounds, crossbar)
     // name the router and cycle: they are simulator bugs and must be traceable.
     const std::string what = e.what();
@@ -89,19 +93,6 @@ void Router::commit(Cycle now) {
     }
   }
   notes_.clear();
-}
-
-void Router::send_deferred(Cycle now, std::vector<Wake>& wakes) {
-  deferring_ = false;
-  for (const Push& p : pushes_) {
-    if (p.credit_vc >= 0)
-      wakes.push_back(
-          {p.link->upstream.component,
-           p.link->send_credit_concurrently(now, static_cast<std::uint8_t>(p.credit_vc))});
-    else
-      wakes.push_back({p.link->downstream.component, p.link->send_flit_concurrently(now, p.flit)});
-  }
-  pushes_.clear();
 }
 
 Router::StepResult Router::step_unchecked(Cycle now, ActivityCalendar& calendar, bool measuring) {
@@ -481,20 +472,32 @@ void Router::allocate_replica_switch(Cycle now) {
   if (probes_enabled_) out_probes_[static_cast<std::size_t>(out_port)].show(flit);
   if (measuring) ++out.link->flits_carried;
   log_departure(now, out_port, flit);
-  if (deferring_)
-    pushes_.push_back({out.link, flit, -1});
-  else
-    calendar.wake(out.link->downstream.component, out.link->send_flit(now, flit));
+  Link* link = out.link;
+  if (deferred_ == nullptr) {
+    calendar.wake(link->downstream.component, link->send_flit(now, flit));
+  } else if (((cross_thread_outputs_ >> out_port) & 1u) != 0) {
+    deferred_->pushes.push_back({link, flit, -1});
+    deferred_->wakes.push_back(
+        {link->downstream.component, now + static_cast<Cycle>(link->flits.latency())});
+  } else {
+    deferred_->wakes.push_back({link->downstream.component, link->send_flit(now, flit)});
+  }
 }
 
 [[gnu::always_inline]] inline void Router::send_credit(Cycle now, ActivityCalendar& calendar,
                                                        int in_port, int vc) {
   InputPort& in = inputs_[static_cast<std::size_t>(in_port)];
-  if (deferring_)
-    pushes_.push_back({in.link, Flit{}, vc});
-  else
-    calendar.wake(in.link->upstream.component,
-                  in.link->send_credit(now, static_cast<std::uint8_t>(vc)));
+  Link* link = in.link;
+  const auto credit = static_cast<std::uint8_t>(vc);
+  if (deferred_ == nullptr) {
+    calendar.wake(link->upstream.component, link->send_credit(now, credit));
+  } else if (((cross_thread_inputs_ >> in_port) & 1u) != 0) {
+    deferred_->pushes.push_back({link, Flit{}, vc});
+    deferred_->wakes.push_back(
+        {link->upstream.component, now + static_cast<Cycle>(link->credits.latency())});
+  } else {
+    deferred_->wakes.push_back({link->upstream.component, link->send_credit(now, credit)});
+  }
 }
 
 void Router::send(Cycle now, ActivityCalendar& calendar, bool measuring, int out_port, int out_vc,

@@ -17,6 +17,8 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <systemc>
 #include <vector>
 
@@ -69,20 +71,31 @@ class Router : public sc_core::sc_module {
     int component;
     Cycle at;
   };
+  // A send a deferred step leaves to the network: on a cross-thread link.
+  struct Push {
+    Link* link;
+    Flit flit;
+    int credit_vc;  // >= 0: a credit for this VC upstream; -1: `flit` downstream
+  };
+  // What deferred steps leave to the network, appended step after step (one per thread).
+  struct Deferred {
+    std::vector<Wake> wakes;   // every send's wake-up, in the order the sends are made
+    std::vector<Push> pushes;  // the sends on cross-thread links
+  };
   // Evaluates one cycle; a contract violation inside (std::logic_error) is rethrown with the
   // router's name and the cycle.
   //
-  // With `defer` (the network's parallel phase, docs/architecture.md "One cycle") the step
-  // writes only this router's own state: the flits and credits it sends, the wake-ups they
-  // cause and the observer events are recorded in order, and `calendar` is not touched, so
-  // routers can step concurrently. send_deferred() then puts the recorded flits and credits on
-  // the links (concurrently with other routers' send_deferred(), after every router's step of
-  // the cycle, whose reads of the links it would otherwise race) and appends the wake-ups they
-  // cause to `wakes`, which the caller makes in that order; commit() makes the observer calls
-  // (only needed when the step's result says `noted`), in the order an undeferred step makes
-  // them. A deferred step must be sent and committed before the router steps again.
-  StepResult step(Cycle now, ActivityCalendar& calendar, bool measuring, bool defer = false);
-  void send_deferred(Cycle now, std::vector<Wake>& wakes);
+  // With `deferred` (the network's parallel phase, docs/architecture.md "One cycle") the step
+  // writes only this router's own state, `*deferred`, and the links on which only it and
+  // routers of the same thread act in the phase: it sends on those links itself, records its
+  // sends on cross-thread links (mark_cross_thread) in `deferred->pushes` (the network makes
+  // them after the phase, when their receivers have read the links), appends the wake-up of every send to
+  // `deferred->wakes` in send order instead of making it, and records its observer events;
+  // `calendar` is not touched. commit() makes the observer calls (only needed when the step's
+  // result says `noted`), in the order an undeferred step makes them; it must run before the
+  // router steps again.
+  StepResult step(Cycle now, ActivityCalendar& calendar, bool measuring,
+                  Deferred* deferred = nullptr);
   void commit(Cycle now);
   // Which implementation this is ("systemc" or "rtl"), for reports.
   virtual const char* implementation() const { return "systemc"; }
@@ -100,6 +113,12 @@ class Router : public sc_core::sc_module {
     inputs_[static_cast<std::size_t>(port)].link = link;
     link->flit_watch = &flits_pending_;
     link->flit_watch_bit = std::uint64_t{1} << port;
+  }
+  // For a network that steps routers on several threads: the link of input (`input`) or
+  // output `port` connects this router to a router another thread steps, so a deferred step
+  // leaves its sends on that link to the network.
+  void mark_cross_thread(bool input, int port) {
+    (input ? cross_thread_inputs_ : cross_thread_outputs_) |= std::uint64_t{1} << port;
   }
   void attach_output(int port, Link* link) {
     outputs_[static_cast<std::size_t>(port)].link = link;
@@ -135,6 +154,15 @@ class Router : public sc_core::sc_module {
     if (observer->wants_contention()) contention_observers_.push_back(observer);
     if (observer->wants_blocking()) blocking_observers_.push_back(observer);
   }
+  // Windowed runs: the router adds up the blocked flit-cycles it reports in measured steps
+  // (router_observer.h: on_blocked, and one cycle per on_blocked_by; the definition of
+  // MessageRecord::blocked_cycles), by class, without an observer call per report, so parallel
+  // steps record nothing for it (Statistics::on_blocked takes the sums at the end of a run).
+  void count_blocking() { counting_blocking_ = true; }
+  // Those flit-cycles of unicast packets (false) or multidestination worms (true).
+  std::uint64_t blocked_flit_cycles(bool multidest) const {
+    return blocked_flit_cycles_[multidest ? 1 : 0];
+  }
   const std::vector<FlitProbe>& input_probes() const { return in_probes_; }
   const std::vector<FlitProbe>& output_probes() const { return out_probes_; }
   const std::vector<unsigned>& occupancy_probes() const { return occupancy_; }
@@ -169,7 +197,7 @@ class Router : public sc_core::sc_module {
   void log_departure(Cycle now, int out_port, const Flit& flit) {
     if (observers_.empty()) return;
     const FlitEvent e{now, params_.id, out_port, flit.vc, flit.packet_id, flit.index};
-    if (deferring_) {
+    if (deferred_ != nullptr) {
       notes_.push_back(
           {Note::kDeparture, false, out_port, flit.vc, flit.index, flit.packet_id, 0, 0});
       return;
@@ -177,7 +205,7 @@ class Router : public sc_core::sc_module {
     for (RouterObserver* o : observers_) o->on_departure(e);
   }
   bool contention_observed() const { return !contention_observers_.empty(); }
-  bool blocking_observed() const { return !blocking_observers_.empty(); }
+  bool blocking_observed() const { return counting_blocking_ || !blocking_observers_.empty(); }
   // The worm at the front of `ivc` (holding flits) was blocked for `cycles`, reported in `now`.
   void note_blocked(const InputVc& ivc, Cycle cycles, Cycle now) {
     emit_blocked(ivc.buffer.front().flit.mcast != 0, ivc.packet, cycles, now);
@@ -187,7 +215,7 @@ class Router : public sc_core::sc_module {
   }
   void note_contention(PacketId waiting, PacketId holder, int port, Cycle now) {
     if (contention_observers_.empty()) return;
-    if (deferring_) {
+    if (deferred_ != nullptr) {
       notes_.push_back({Note::kContention, false, port, 0, 0, waiting, holder, 0});
       return;
     }
@@ -215,8 +243,9 @@ class Router : public sc_core::sc_module {
   }
   int traverse_replicas(Cycle now, ActivityCalendar& calendar, bool measuring, int& replicated);
   void emit_blocked(bool multidest, PacketId packet, Cycle cycles, Cycle now) {
+    if (measuring_) blocked_flit_cycles_[multidest ? 1 : 0] += cycles;
     if (blocking_observers_.empty()) return;
-    if (deferring_) {
+    if (deferred_ != nullptr) {
       notes_.push_back({Note::kBlocked, multidest, 0, 0, 0, packet, 0, cycles});
       return;
     }
@@ -226,8 +255,9 @@ class Router : public sc_core::sc_module {
     }
   }
   void emit_blocked_by(bool multidest, PacketId packet, PacketId winner, Cycle now) {
+    if (measuring_) ++blocked_flit_cycles_[multidest ? 1 : 0];
     if (blocking_observers_.empty()) return;
-    if (deferring_) {
+    if (deferred_ != nullptr) {
       notes_.push_back({Note::kBlockedBy, multidest, 0, 0, 0, packet, winner, 1});
       return;
     }
@@ -308,12 +338,7 @@ class Router : public sc_core::sc_module {
   std::vector<RouterObserver*> contention_observers_;
   std::vector<RouterObserver*> blocking_observers_;
 
-  // Deferred effects of a step(defer = true), in the order an undeferred step has them.
-  struct Push {
-    Link* link;
-    Flit flit;
-    int credit_vc;  // >= 0: a credit for this VC upstream; -1: `flit` downstream
-  };
+  // Observer events of a deferred step, in the order an undeferred step has them.
   struct Note {
     enum Kind : std::uint8_t { kDeparture, kContention, kBlocked, kBlockedBy } kind;
     bool multidest;
@@ -324,13 +349,17 @@ class Router : public sc_core::sc_module {
     PacketId other;   // the holder or winner
     Cycle cycles;
   };
-  bool deferring_ = false;
-  std::vector<Push> pushes_;
+  Deferred* deferred_ = nullptr;  // set during a deferred step
+  bool measuring_ = false;        // count_blocking() and this step is inside the measurement window
+  std::uint64_t cross_thread_inputs_ = 0;  // mark_cross_thread
+  std::uint64_t cross_thread_outputs_ = 0;
   std::vector<Note> notes_;
   bool probes_enabled_ = false;
   std::vector<FlitProbe> in_probes_;
   std::vector<FlitProbe> out_probes_;
-  std::vector<unsigned> occupancy_;  // [in_port * vcs + vc]
+  std::vector<unsigned> occupancy_;                     // [in_port * vcs + vc]
+  bool counting_blocking_ = false;                      // count_blocking()
+  std::array<std::uint64_t, 2> blocked_flit_cycles_{};  // counted in measured steps, by class
 };
 
 }  // namespace wormsim

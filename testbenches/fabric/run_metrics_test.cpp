@@ -1,5 +1,5 @@
-// Whole-network checks of the synthetic-run metrics (observe/statistics.h, observe/
-// blocking_counter.h): header flits, consumption-channel occupancy, per-class samples and
+// Whole-network checks of the synthetic-run metrics (observe/statistics.h, the routers'
+// blocked flit-cycle counts of Router::count_blocking): header flits, consumption-channel occupancy, per-class samples and
 // blocked flit-cycles, on scripted packets in an otherwise idle 8x8 mesh whose answers follow
 // from the zero-load contract (a worm's flits reach each destination NI on consecutive cycles)
 // and from header_flits() worked out by hand (64 nodes: 6-bit addresses, 8-byte flits hold 10).
