@@ -166,6 +166,8 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config,
   const int threads = resolve_threads(config);
   if (threads > 1) {
     pool_ = std::make_unique<WorkerPool>(threads);
+    for (int r = 0; r < nodes; ++r)
+      router_thread_.push_back(static_cast<std::uint8_t>(thread_block(r)));
     // Router-to-router links between the blocks of two threads (evaluate_parallel).
     for (const Link& l : links_)
       if (l.upstream.component < nodes && l.downstream.component < nodes &&
@@ -364,7 +366,7 @@ int Network::evaluate_parallel(Cycle now, bool measuring) {
   for (auto& b : buckets_) b.clear();
   for (std::size_t i = 0; i < n; ++i) {
     const int c = active_[i];
-    if (c < router_count) buckets_[thread_block(c)].push_back(i);
+    if (c < router_count) buckets_[router_thread_[static_cast<std::size_t>(c)]].push_back(i);
   }
   // The parallel phase: each thread steps its routers. They send on the links inside their
   // thread's block themselves and leave the sends on cross-thread links, and every send's
@@ -415,7 +417,7 @@ int Network::evaluate_parallel(Cycle now, bool measuring) {
         std::rethrow_exception(e);
       }
       if (step_results_[i].noted) routers_[static_cast<std::size_t>(c)]->commit(now);
-      const std::size_t t = thread_block(c);
+      const std::size_t t = router_thread_[static_cast<std::size_t>(c)];
       const Router::Wake* w = deferred_[t].wakes.data() + wake_cursors_[t];
       for (std::uint32_t k = 0; k < wake_counts_[i]; ++k) calendar_.wake(w[k].component, w[k].at);
       wake_cursors_[t] += wake_counts_[i];

@@ -187,6 +187,7 @@ class Network : public sc_core::sc_module, public EndpointHost {
   std::vector<Router::StepResult> step_results_;   // parallel phase: per position in active_
   std::vector<std::exception_ptr> step_errors_;    // parallel phase: per position in active_
   std::vector<std::vector<std::size_t>> buckets_;  // parallel phase: positions per thread
+  std::vector<std::uint8_t> router_thread_;        // parallel phase: thread_block()
   std::vector<Router::Deferred> deferred_;         // parallel phase: per thread
   std::vector<std::uint32_t> wake_counts_;         // per position: its wake-ups there
   std::vector<std::size_t> wake_cursors_;          // commit: next wake-up per thread

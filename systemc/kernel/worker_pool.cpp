@@ -1,30 +1,44 @@
 #include "worker_pool.h"
 
+#include <chrono>
 #include <stdexcept>
 
 namespace wormsim {
 
 namespace {
-// Waiting for a phase to start or end: kSpin polls (a few microseconds: a busy simulation's
-// next phase usually comes sooner), then kYield polls that give the core away (the machine
-// may be shared or have fewer cores than threads), then a blocking wait.
+// Waiting for a phase to start or end: kSpin polls (a few microseconds), then polls for up to
+// kPollBudget of wall time that give the core away every kYieldEvery polls (the machine may
+// be shared or have fewer cores than threads), then a blocking wait. The budget covers the
+// serial commit between two parallel phases of a busy simulation (a few hundred microseconds
+// on a 64x64 mesh): a worker that blocks there pays a wake-up on every cycle, which cost a
+// 2-thread run about a tenth of its speed-up on a 2-core VM (docs/performance.md, "Threads").
+// An idle pool blocks after the budget and burns no core.
 constexpr int kSpin = 512;
-constexpr int kYield = 16;
+constexpr int kYieldEvery = 64;
+constexpr std::chrono::microseconds kPollBudget{2000};
+
+void pause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
 
 // Polls `waiting` until it returns false or the budget runs out; returns whether it still waits.
 template <typename F>
 bool poll(F waiting) {
   for (int i = 0; i < kSpin; ++i) {
     if (!waiting()) return false;
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
+    pause();
   }
-  for (int i = 0; i < kYield; ++i) {
-    if (!waiting()) return false;
+  const auto until = std::chrono::steady_clock::now() + kPollBudget;
+  for (;;) {
+    for (int i = 0; i < kYieldEvery; ++i) {
+      if (!waiting()) return false;
+      pause();
+    }
     std::this_thread::yield();
+    if (std::chrono::steady_clock::now() >= until) return waiting();
   }
-  return waiting();
 }
 }  // namespace
 

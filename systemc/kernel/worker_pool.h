@@ -1,8 +1,9 @@
 // A persistent pool of threads that runs one parallel phase at a time (docs/architecture.md,
 // "One cycle"): run() hands out the items [0, count) in chunks to the pool's threads and the
 // calling thread, and returns when every item is done. Threads are started once, by the
-// constructor, and wait between phases: they spin briefly (a phase usually follows within
-// microseconds) and then block on a condition variable, so an idle pool burns no core.
+// constructor, and wait between phases: they poll for up to about 2 ms, giving the core away
+// every few polls (the next phase of a busy simulation follows within the serial commit
+// between two phases), and then block on a condition variable, so an idle pool burns no core.
 // Which thread runs which item is unspecified; callers make results independent of it by
 // letting each item write only its own state.
 #pragma once
