@@ -302,16 +302,6 @@ void Network::evaluate(Cycle now) {
   if (!options_.quiet) report_progress(now, in_flight);
 }
 
-// docs/architecture.md, "One cycle". Phase 1 (parallel): each router's deferred step writes
-// only its own state (its buffers, VC and credit state, and the records of what it sends and
-// reports); links, the calendar, the statistics and the observers are untouched. Phase 2
-// (parallel): each router puts its flits and credits on its links, which only it writes in
-// that direction. Phase 3 (this thread, in active_ order): each router's wake-ups and observer
-// events are applied and each endpoint steps, in the very order a serial evaluation has them,
-// so every shared structure sees the same sequence of operations whatever the thread count.
-// The deferred steps read only state that arrived in earlier cycles (links and credits take
-// >= 1 cycle), which nothing in this cycle changes before they read it, so they compute what
-// the serial steps compute.
 void Network::prefetch(int component, int stage) const {
   const std::size_t routers = routers_.size();
   const std::size_t c = static_cast<std::size_t>(component);
@@ -336,11 +326,17 @@ int Network::account_router_step(int component, const Router::StepResult& r) {
 
 // Steps endpoint `component` (an NI, after the routers in the calendar's numbering).
 int Network::step_endpoint(int component, Cycle now, bool measuring) {
-  const NetworkEndpoint::StepResult t =
+  return account_endpoint_step(
+      component,
       endpoints_[static_cast<std::size_t>(component) - routers_.size()]->step(now, calendar_,
-                                                                              measuring);
-  if (t.busy) calendar_.wake(component, now + 1);
-  return t.moved;
+                                                                              measuring),
+      now);
+}
+
+// An endpoint step's effect on the network: its own next wake-up.
+int Network::account_endpoint_step(int component, const NetworkEndpoint::StepResult& r, Cycle now) {
+  if (r.busy) calendar_.wake(component, now + 1);
+  return r.moved;
 }
 
 // The thread that steps router `component` in the parallel phase: one contiguous block of
@@ -352,6 +348,15 @@ std::size_t Network::thread_block(int component) const {
          routers_.size();
 }
 
+// docs/architecture.md, "One cycle". The parallel phase: each router's deferred step writes
+// only its own state and the links between routers of its thread's block and to its own
+// endpoint, and records its cross-thread sends, the wake-ups of its sends and its observer
+// events; a deferring endpoint records its calls on the statistics, scoreboard and calendar.
+// The commit (this thread, in active_ order) makes the cross-thread sends and then, component
+// by component, what a serial evaluation makes in that order, so every shared structure sees
+// the same sequence of operations whatever the thread count. The deferred steps read only
+// state that arrived in earlier cycles (links and credits take >= 1 cycle), so they compute
+// what the serial steps compute.
 int Network::evaluate_parallel(Cycle now, bool measuring) {
   const int router_count = static_cast<int>(routers_.size());
   const std::size_t n = active_.size();
@@ -359,39 +364,58 @@ int Network::evaluate_parallel(Cycle now, bool measuring) {
     step_results_.resize(n);
     step_errors_.resize(n);
     wake_counts_.resize(n);
+    endpoint_results_.resize(n);
   }
   const std::size_t threads = static_cast<std::size_t>(pool_->threads());
   buckets_.resize(threads);
   deferred_.resize(threads);
+  endpoint_effects_.resize(threads);
   for (auto& b : buckets_) b.clear();
+  // An endpoint steps on the thread of its router, which alone writes its links.
+  const bool endpoints = parallel_endpoints_;
   for (std::size_t i = 0; i < n; ++i) {
     const int c = active_[i];
-    if (c < router_count) buckets_[router_thread_[static_cast<std::size_t>(c)]].push_back(i);
+    if (c < router_count)
+      buckets_[router_thread_[static_cast<std::size_t>(c)]].push_back(i);
+    else if (endpoints)
+      buckets_[router_thread_[static_cast<std::size_t>(c - router_count)]].push_back(i);
   }
-  // The parallel phase: each thread steps its routers. They send on the links inside their
-  // thread's block themselves and leave the sends on cross-thread links, and every send's
-  // wake-up, to the thread's Deferred, with each position's count of wake-ups, so the commit
-  // below makes them without touching the routers.
+  // The parallel phase: each thread steps its routers (and endpoints). Routers send on the
+  // links inside their thread's block themselves and leave the sends on cross-thread links,
+  // and every send's wake-up, to the thread's Deferred; endpoints leave their calls on the
+  // statistics, scoreboard and calendar to the thread's EndpointEffects. Each position's count
+  // of wake-ups or events lets the commit below take them without touching the components.
   const std::function<void(std::size_t)> step = [&](std::size_t t) {
     const std::vector<std::size_t>& bucket = buckets_[t];
     Router::Deferred& deferred = deferred_[t];
+    EndpointEffects& effects = endpoint_effects_[t];
     deferred.wakes.clear();
     deferred.pushes.clear();
+    effects.clear();
     for (std::size_t k = 0; k < bucket.size(); ++k) {
-      // Hints for this thread's own routers only (they read only the router's own state).
+      // Hints for this thread's own components only (they read only the component's state).
       if (prefetching_)
         prefetch_ahead(
             k, bucket.size(), [&](std::size_t b) { return active_[bucket[b]]; },
             [&](int component, int stage) { prefetch(component, stage); });
       const std::size_t i = bucket[k];
-      const std::size_t before = deferred.wakes.size();
+      const int c = active_[i];
       try {
-        step_results_[i] = routers_[static_cast<std::size_t>(active_[i])]->step(
-            now, calendar_, measuring, &deferred);
+        if (c < router_count) {
+          const std::size_t before = deferred.wakes.size();
+          step_results_[i] =
+              routers_[static_cast<std::size_t>(c)]->step(now, calendar_, measuring, &deferred);
+          wake_counts_[i] = static_cast<std::uint32_t>(deferred.wakes.size() - before);
+        } else {
+          const std::size_t before = effects.size();
+          endpoint_results_[i] =
+              endpoints_[static_cast<std::size_t>(c - router_count)]->step_deferred(
+                  now, calendar_, measuring, effects);
+          wake_counts_[i] = static_cast<std::uint32_t>(effects.size() - before);
+        }
       } catch (...) {
         step_errors_[i] = std::current_exception();
       }
-      wake_counts_[i] = static_cast<std::uint32_t>(deferred.wakes.size() - before);
     }
   };
   pool_->run_each(step);
@@ -408,20 +432,31 @@ int Network::evaluate_parallel(Cycle now, bool measuring) {
   // The commit, in the order of active_, as a serial evaluation has it.
   int moved = 0;
   wake_cursors_.assign(threads, 0);
+  effect_cursors_.assign(threads, 0);
+  for (EndpointEffects& e : endpoint_effects_) e.rewind();
   for (std::size_t i = 0; i < n; ++i) {
     const int c = active_[i];
-    if (c < router_count) {
+    if (c < router_count || endpoints) {
       if (step_errors_[i]) {
         const std::exception_ptr e = step_errors_[i];
         std::fill(step_errors_.begin(), step_errors_.end(), nullptr);
         std::rethrow_exception(e);
       }
+    }
+    if (c < router_count) {
       if (step_results_[i].noted) routers_[static_cast<std::size_t>(c)]->commit(now);
       const std::size_t t = router_thread_[static_cast<std::size_t>(c)];
       const Router::Wake* w = deferred_[t].wakes.data() + wake_cursors_[t];
       for (std::uint32_t k = 0; k < wake_counts_[i]; ++k) calendar_.wake(w[k].component, w[k].at);
       wake_cursors_[t] += wake_counts_[i];
       moved += account_router_step(c, step_results_[i]);
+    } else if (endpoints) {
+      const std::size_t t = router_thread_[static_cast<std::size_t>(c - router_count)];
+      endpoint_effects_[t].replay(effect_cursors_[t], effect_cursors_[t] + wake_counts_[i],
+                                  scoreboard_, stats_, calendar_);
+      effect_cursors_[t] += wake_counts_[i];
+      ++parallel_endpoint_steps_;
+      moved += account_endpoint_step(c, endpoint_results_[i], now);
     } else {
       moved += step_endpoint(c, now, measuring);
     }

@@ -92,6 +92,8 @@ class Network : public sc_core::sc_module, public EndpointHost {
   int threads() const { return pool_ ? pool_->threads() : 1; }
   // Cycles whose routers were evaluated in parallel (the others had too few active routers).
   Cycle parallel_cycles() const { return parallel_cycles_; }
+  // Endpoint steps made in the parallel phase (set_parallel_endpoints).
+  std::uint64_t parallel_endpoint_steps() const { return parallel_endpoint_steps_; }
   const std::optional<DeadlockReport>& deadlock() const { return deadlock_; }
   // EndpointHost (hosted mode for the wake-up; see fabric/network_endpoint.h).
   void external_wake(int component, Cycle at) override;
@@ -124,12 +126,17 @@ class Network : public sc_core::sc_module, public EndpointHost {
     return evaluated_event_;
   }
 
+ protected:
+  // Whether the endpoints that defer (NetworkEndpoint::defers) step in the parallel phase,
+  // like the routers (SyntheticNetwork: runs without multicasts). Off by default.
+  void set_parallel_endpoints(bool on) { parallel_endpoints_ = on; }
+
  private:
   void tick();
   void tick_hosted();
   void evaluate(Cycle now);
-  // The routers among active_ step concurrently (deferred), then every component is
-  // committed or stepped in active_ order.
+  // The routers among active_ (and the endpoints, with parallel_endpoints_) step concurrently
+  // (deferred), then every component is committed or stepped in active_ order.
   int evaluate_parallel(Cycle now, bool measuring);
   // Ends the statistics at `end`, with the blocked flit-cycles the routers counted.
   void stop_statistics(Cycle end);
@@ -139,6 +146,7 @@ class Network : public sc_core::sc_module, public EndpointHost {
   // endpoints_, 0 the object, 1 and up Router::prefetch or NetworkEndpoint::prefetch.
   void prefetch(int component, int stage) const;
   int step_endpoint(int component, Cycle now, bool measuring);
+  int account_endpoint_step(int component, const NetworkEndpoint::StepResult& r, Cycle now);
   static int resolve_threads(const Config& config);
   bool done(Cycle now);
   void report_progress(Cycle now, std::uint64_t in_flight);
@@ -189,8 +197,13 @@ class Network : public sc_core::sc_module, public EndpointHost {
   std::vector<std::vector<std::size_t>> buckets_;  // parallel phase: positions per thread
   std::vector<std::uint8_t> router_thread_;        // parallel phase: thread_block()
   std::vector<Router::Deferred> deferred_;         // parallel phase: per thread
-  std::vector<std::uint32_t> wake_counts_;         // per position: its wake-ups there
-  std::vector<std::size_t> wake_cursors_;          // commit: next wake-up per thread
+  std::vector<EndpointEffects> endpoint_effects_;  // parallel phase: per thread
+  std::vector<NetworkEndpoint::StepResult> endpoint_results_;  // per position in active_
+  std::vector<std::uint32_t> wake_counts_;   // per position: its wake-ups or endpoint events
+  std::vector<std::size_t> effect_cursors_;  // commit: next endpoint event per thread
+  bool parallel_endpoints_ = false;          // set_parallel_endpoints
+  std::uint64_t parallel_endpoint_steps_ = 0;
+  std::vector<std::size_t> wake_cursors_;  // commit: next wake-up per thread
   Cycle parallel_cycles_ = 0;
   std::size_t min_parallel_routers_ = 1;
   bool prefetching_ = false;  // cache hints while stepping (large networks only)

@@ -8,9 +8,11 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <systemc>
 
 #include "activity_calendar.h"
+#include "endpoint_effects.h"
 #include "link.h"
 #include "multicast_table.h"
 #include "port_layout.h"
@@ -53,6 +55,17 @@ class NetworkEndpoint {
     bool busy = false;  // must be evaluated next cycle even if nothing arrives
   };
   virtual StepResult step(Cycle now, ActivityCalendar& calendar, bool measuring) = 0;
+  // Whether this endpoint can step in the network's parallel phase (docs/architecture.md, "One
+  // cycle"): step_deferred() then computes what step() computes, reads no shared state but its
+  // own links (which only its router writes, and only for later cycles), and records its
+  // calls on the statistics, scoreboard and calendar in `effects` instead of making them
+  // (`calendar` is not touched). The network replays them in the serial commit.
+  virtual bool defers() const { return false; }
+  virtual StepResult step_deferred(Cycle now, ActivityCalendar& calendar, bool measuring,
+                                   EndpointEffects& effects) {
+    (void)now, (void)calendar, (void)measuring, (void)effects;
+    throw std::logic_error("step_deferred() on an endpoint that does not defer");
+  }
   // Cache hints for a step that follows soon, as Router::prefetch: stage 1 and up (stage 0 is
   // this object itself, which the network fetches). They change nothing.
   virtual void prefetch(int /*stage*/) const {}

@@ -70,13 +70,22 @@ class InjectionChannel {
   // Sends `flit` (its VC is stamped here) in cycle `now`; only when can_send(). The packet
   // ends with its tail flit.
   void send(Cycle now, ActivityCalendar& calendar, bool measuring, Statistics& stats, Flit& flit) {
+    calendar.wake(receiver(), send(now, measuring, flit));
+    stats.on_flit_injected();
+  }
+  // The same without the calendar and the statistics (the network's parallel phase): returns
+  // the cycle the flit arrives at receiver(), which the caller must wake then, and the caller
+  // counts the injected flit.
+  Cycle send(Cycle now, bool measuring, Flit& flit) {
     flit.vc = static_cast<std::uint8_t>(vc_);
     credits_[static_cast<std::size_t>(vc_)].consume();
     if (measuring) ++link_->flits_carried;
-    calendar.wake(link_->downstream.component, link_->send_flit(now, flit));
-    stats.on_flit_injected();
+    const Cycle arrival = link_->send_flit(now, flit);
     if (++next_flit_ == length_) busy_ = false;
+    return arrival;
   }
+  // The calendar index of the router this channel feeds.
+  int receiver() const { return link_->downstream.component; }
 
  private:
   Link* link_ = nullptr;

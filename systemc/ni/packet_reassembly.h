@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "endpoint_effects.h"
 #include "flit.h"
 #include "scoreboard.h"
 #include "statistics.h"
@@ -36,8 +37,16 @@ class PacketReassembly {
   // is its tail (the packet is closed), null otherwise or when the flit was a violation.
   const Packet* accept(int channel, const Flit& flit, Cycle now, Scoreboard& scoreboard,
                        Statistics& stats);
+  // The same, with the calls on the statistics and the scoreboard recorded in `effects` (the
+  // network's parallel phase).
+  const Packet* accept(int channel, const Flit& flit, Cycle now, EndpointEffects& effects);
 
  private:
+  // accept(): `ejected()` counts the flit, `violation(message)` reports one.
+  template <typename Ejected, typename Violation>
+  const Packet* take(int channel, const Flit& flit, Cycle now, Ejected ejected,
+                     Violation violation);
+
   NodeId node_;
   int vcs_;
   bool collect_bytes_;

@@ -62,6 +62,9 @@ SyntheticNetwork::SyntheticNetwork(const sc_core::sc_module_name& name, const Co
       terminals_(std::move(terminals)),
       software_(config.traffic.software_multicast, config.traffic.software_forward_cycles) {
   for (Terminal* t : *terminals_) t->attach_software_multicast(&software_, this);
+  // The terminals step in the parallel phase unless multicasts touch the shared multicast
+  // table or software-multicast state in a step (Terminal::step_deferred).
+  set_parallel_endpoints(config.traffic.multicast_fraction == 0);
 }
 
 void SyntheticNetwork::check_future(Cycle at, const std::string& what) const {
@@ -101,6 +104,7 @@ void SyntheticNetwork::schedule_multicast(NodeId src, const std::vector<NodeId>&
     throw std::invalid_argument(
         fmt::format("schedule_multicast: length {} flits is outside 1..65535", length));
   check_future(at, "schedule_multicast: worm");
+  set_parallel_endpoints(false);
   terminals_->at(src)->schedule_multicast(dests, length, at, calendar());
   hold_until(at);
 }

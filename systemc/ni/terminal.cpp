@@ -112,8 +112,12 @@ PacketId Terminal::create_packet(NodeId dst, int length, Cycle now, std::vector<
     h = checksum_update(h, scratch);
   }
   record.checksum = h;
-  scoreboard_.on_created(id, record);
-  stats_.on_created(length, now, record.multidestination);
+  if (effects_ != nullptr) {
+    effects_->created(id, record, length, now);
+  } else {
+    scoreboard_.on_created(id, record);
+    stats_.on_created(length, now, record.multidestination);
+  }
   int channel = 0;
   if (params_.layout.model == PortModel::kAllPort && dst != params_.id)
     channel = route_compute_.first_hop_port(params_.id, dst);
@@ -145,6 +149,19 @@ void Terminal::create_software(const SoftwareMulticast::Packet& p, Cycle now) {
   software_->on_created(create_packet(p.dst, p.length, now, {}, true), p.hop);
 }
 
+Terminal::StepResult Terminal::step_deferred(Cycle now, ActivityCalendar& calendar, bool measuring,
+                                             EndpointEffects& effects) {
+  effects_ = &effects;
+  try {
+    const StepResult r = step(now, calendar, measuring);
+    effects_ = nullptr;
+    return r;
+  } catch (...) {
+    effects_ = nullptr;
+    throw;
+  }
+}
+
 Terminal::StepResult Terminal::step(Cycle now, ActivityCalendar& calendar, bool measuring) {
   StepResult result;
   result.moved = eject(now, calendar);
@@ -158,7 +175,7 @@ Terminal::StepResult Terminal::step(Cycle now, ActivityCalendar& calendar, bool 
       create_packet(dst, params_.packet_length, now);
     }
     next_arrival_ = now + 1 + draw_gap();
-    if (next_arrival_ < params_.generate_until) calendar.wake(params_.component, next_arrival_);
+    if (next_arrival_ < params_.generate_until) wake(calendar, params_.component, next_arrival_);
   }
   while (!scripted_.empty() && scripted_.front().first <= now) {
     Scripted& p = scripted_.front().second;
@@ -211,11 +228,17 @@ int Terminal::inject(Cycle now, ActivityCalendar& calendar, bool measuring) {
                      : (tail ? FlitType::kTail : FlitType::kBody);
     fill_payload(flit.packet_id, flit.index, payload_bytes(flit.index, ch.packet.header_flits),
                  flit);
-    if (head) {
-      scoreboard_.on_injected(flit.packet_id, now);
-      stats_.on_header_injected(ch.packet.header_flits);
+    if (effects_ != nullptr) {
+      if (head) effects_->head_injected(flit.packet_id, now, ch.packet.header_flits);
+      effects_->wake(ch.wire.receiver(), ch.wire.send(now, measuring, flit));
+      effects_->flit_injected();
+    } else {
+      if (head) {
+        scoreboard_.on_injected(flit.packet_id, now);
+        stats_.on_header_injected(ch.packet.header_flits);
+      }
+      ch.wire.send(now, calendar, measuring, stats_, flit);
     }
-    ch.wire.send(now, calendar, measuring, stats_, flit);
     ++moved;
   }
   return moved;
@@ -237,6 +260,18 @@ int Terminal::eject(Cycle now, ActivityCalendar& calendar) {
 }
 
 void Terminal::consume(int channel, const Flit& flit, Cycle now, ActivityCalendar& calendar) {
+  if (effects_ != nullptr) {
+    // A deferred step runs only without multicasts (SyntheticNetwork): a tail completes a
+    // unicast packet, whose delivery the commit makes.
+    if (flit.mcast != 0)
+      throw std::logic_error(
+          fmt::format("node {}: flit of multidestination worm {} in a deferred step", params_.id,
+                      flit.packet_id));
+    if (const PacketReassembly::Packet* p = reassembly_.accept(channel, flit, now, *effects_))
+      effects_->delivered(flit.packet_id, params_.id, p->first, p->flits, p->checksum, now,
+                          flit.hops);
+    return;
+  }
   const PacketReassembly::Packet* p = reassembly_.accept(channel, flit, now, scoreboard_, stats_);
   if (p == nullptr) return;
   if (const PacketRecord* rec = scoreboard_.on_delivered(flit.packet_id, params_.id, p->first,

@@ -81,6 +81,11 @@ class Terminal : public NetworkEndpoint {
                           ActivityCalendar& calendar);
 
   StepResult step(Cycle now, ActivityCalendar& calendar, bool measuring) override;
+  // The network's parallel phase, in runs without multicasts (SyntheticNetwork): the step's
+  // calls on the statistics, scoreboard and calendar go to `effects`.
+  bool defers() const override { return true; }
+  StepResult step_deferred(Cycle now, ActivityCalendar& calendar, bool measuring,
+                           EndpointEffects& effects) override;
 
   std::size_t queued_packets() const override;
 
@@ -119,6 +124,13 @@ class Terminal : public NetworkEndpoint {
   int eject(Cycle now, ActivityCalendar& calendar);
   void consume(int channel, const Flit& flit, Cycle now, ActivityCalendar& calendar);
   void receive_software(PacketId id, Cycle now, ActivityCalendar& calendar);
+  // calendar.wake, or recorded in a deferred step.
+  void wake(ActivityCalendar& calendar, int component, Cycle at) {
+    if (effects_ != nullptr)
+      effects_->wake(component, at);
+    else
+      calendar.wake(component, at);
+  }
   std::deque<Pending>& queue_for(int channel) {
     return queues_[params_.layout.model == PortModel::kAllPort ? static_cast<std::size_t>(channel)
                                                                : 0];
@@ -151,6 +163,7 @@ class Terminal : public NetworkEndpoint {
   std::deque<std::pair<Cycle, SoftwareMulticast::Packet>> forwards_;
   Cycle software_free_ = 0;
   std::vector<SoftwareMulticast::Packet> received_sends_;  // scratch
+  EndpointEffects* effects_ = nullptr;                     // during step_deferred()
 };
 
 }  // namespace wormsim

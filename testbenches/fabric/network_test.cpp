@@ -390,8 +390,8 @@ TEST(OrderIndependence, ForwardAndReverseEvaluationGiveIdenticalDeliveries) {
 // ---- Parallel evaluation ----------------------------------------------------------------------
 // Routers stepped on 4 threads (every cycle in parallel) and committed in component order give
 // the serial run's deliveries and the same departures in the same order (docs/architecture.md,
-// "One cycle"); a unicast torus and a tree-multicast mesh, each elaborated twice in one
-// simulation. This test also runs under a ThreadSanitizer build (WORMSIM_TSAN).
+// "One cycle"); a unicast torus, whose terminals step in parallel too, and two tree-multicast
+// meshes, whose terminals step in the commit, each elaborated twice in one simulation. This test also runs under a ThreadSanitizer build (WORMSIM_TSAN).
 TEST(ParallelEvaluation, FourThreadsGiveTheSerialDeliveriesAndDepartures) {
   Config torus = torus_config({8, 8});
   torus.network.router.vcs = 4;
@@ -443,6 +443,16 @@ TEST(ParallelEvaluation, FourThreadsGiveTheSerialDeliveriesAndDepartures) {
     EXPECT_EQ(delivery_log(*nets[i]), delivery_log(*nets[i + 1]));
     EXPECT_EQ(nets[i]->cycles(), nets[i + 1]->cycles());
     EXPECT_EQ(nets[i]->stats().flits_ejected(), nets[i + 1]->stats().flits_ejected());
+    EXPECT_EQ(nets[i]->stats().latencies(), nets[i + 1]->stats().latencies());
+    EXPECT_EQ(nets[i]->stats().network_latencies(), nets[i + 1]->stats().network_latencies());
+    EXPECT_EQ(nets[i]->stats().header_flits_injected(),
+              nets[i + 1]->stats().header_flits_injected());
+    EXPECT_EQ(nets[i]->stats().consumption_busy(), nets[i + 1]->stats().consumption_busy());
+    EXPECT_EQ(nets[i]->parallel_endpoint_steps(), 0u);
+    if (i == 0)  // unicast: the terminals step in the parallel phase
+      EXPECT_GT(nets[i + 1]->parallel_endpoint_steps(), 10000u);
+    else  // multicasts: in the commit
+      EXPECT_EQ(nets[i + 1]->parallel_endpoint_steps(), 0u);
   }
 }
 
