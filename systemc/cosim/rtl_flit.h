@@ -62,7 +62,7 @@ static_assert(
 
 // Structural maxima of the Verilated routers (rtl/wormsim_pkg.sv, which rtl/CMakeLists.txt
 // builds them with); a configuration may use less, and check_rtl_limits (rtl_limits.h) checks
-// them when a config is loaded. Three shapes are built, and one-port variants of two
+// them when a config is loaded. Three shapes are built, and one-port variants of each
 // (docs/rtl.md):
 //  - narrow: Vwormsim_router (with the multidestination hardware) and Vwormsim_router_uc
 //    (without), kNarrowPorts network ports and as many injection and ejection channels:
@@ -70,7 +70,9 @@ static_assert(
 //    multidestination worms or a speculative pipeline get Vwormsim_router_uc1, the unicast
 //    build with one injection and one ejection channel (rtl_router.cpp);
 //  - wide: Vwormsim_router_wide (with the multidestination hardware), kWidePorts network
-//    ports and as many channels: 3D meshes and tori and 5- to 7-cubes, in every port model;
+//    ports and as many channels: 3D meshes and tori and 5- to 7-cubes, in every port model
+//    (one-port routers without multidestination worms or a speculative pipeline get
+//    Vwormsim_router_wide1, one injection and one ejection channel);
 //  - cube: Vwormsim_router_cube (without the multidestination hardware), kCubePorts network
 //    ports and as many channels: 8- to 16-cubes, in every port model (one-port routers without
 //    a speculative pipeline get Vwormsim_router_cube1, one injection and one ejection channel).

@@ -12,6 +12,7 @@ using sc_core::sc_time_stamp;
 #include "Vwormsim_router_uc.h"
 #include "Vwormsim_router_uc1.h"
 #include "Vwormsim_router_wide.h"
+#include "Vwormsim_router_wide1.h"
 #include "Vwormsim_router_cube.h"
 #include "Vwormsim_router_cube1.h"
 #include "Vwormsim_router_min.h"
@@ -29,16 +30,18 @@ constexpr unsigned in_vc_width(int ports) {
 }
 constexpr unsigned kVcIdxW = rtl::kMaxVcs > 1 ? clog2(rtl::kMaxVcs) : 1;  // VcIdxW
 static_assert(in_vc_width(2 * rtl::kNarrowPorts) == 5 && in_vc_width(rtl::kNarrowPorts + 1) == 5 &&
-                  in_vc_width(2 * rtl::kWidePorts) == 6 && in_vc_width(2 * rtl::kCubePorts) == 7 &&
-                  in_vc_width(rtl::kCubePorts + 1) == 7 && kVcIdxW == 2,
+                  in_vc_width(2 * rtl::kWidePorts) == 6 && in_vc_width(rtl::kWidePorts + 1) == 5 &&
+                  in_vc_width(2 * rtl::kCubePorts) == 7 && in_vc_width(rtl::kCubePorts + 1) == 7 &&
+                  kVcIdxW == 2,
               "the Verilated models' state widths");
 
-// Routers served by the one-port unicast builds (Vwormsim_router_uc1, Vwormsim_router_cube1: the
-// narrow and cube shapes with one injection and one ejection channel, no multidestination
-// hardware and no speculative switch allocator).
+// Routers served by the one-port unicast builds (Vwormsim_router_uc1, Vwormsim_router_wide1,
+// Vwormsim_router_cube1: the narrow, wide and cube shapes with one injection and one ejection
+// channel, no multidestination hardware and no speculative switch allocator).
 bool one_port_unicast(const Config& config, const PortLayout& layout, int rtl_net) {
   const RouterConfig& rc = config.network.router;
-  return (rtl_net == rtl::kNarrowPorts || rtl_net == rtl::kCubePorts) &&
+  return (rtl_net == rtl::kNarrowPorts || rtl_net == rtl::kWidePorts ||
+          rtl_net == rtl::kCubePorts) &&
          rc.multidest == MultidestMode::kNone && layout.injection <= 1 && layout.ejection <= 1 &&
          rc.pipeline != PipelineModel::kSpeculative &&
          rc.pipeline != PipelineModel::kLookaheadSpeculative;
@@ -215,7 +218,9 @@ RtlRouter::RtlRouter(const sc_core::sc_module_name& name, const RouterParams& pa
                       "ports, not {}",
                       this->name(), rtl::kNarrowPorts, rtl_net_));
     model_ = std::make_unique<Vwormsim_router_min>(context_.get(), this->name());
-  } else if (rtl_net_ == rtl::kWidePorts)
+  } else if (rtl_net_ == rtl::kWidePorts && rtl_ports_ == rtl_net_ + 1)
+    model_ = std::make_unique<Vwormsim_router_wide1>(context_.get(), this->name());
+  else if (rtl_net_ == rtl::kWidePorts)
     model_ = std::make_unique<Vwormsim_router_wide>(context_.get(), this->name());
   else if (rtl_ports_ == rtl_net_ + 1)
     model_ = std::make_unique<Vwormsim_router_uc1>(context_.get(), this->name());

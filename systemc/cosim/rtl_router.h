@@ -29,6 +29,7 @@ class Vwormsim_router_uc1;
 class Vwormsim_router_wide;
 class Vwormsim_router_cube;
 class Vwormsim_router_cube1;
+class Vwormsim_router_wide1;
 class Vwormsim_router_min;
 class VerilatedContext;
 class VerilatedFstC;
@@ -67,8 +68,9 @@ class RtlRouter : public Router {
  private:
   // The same code drives every build of the RTL router (rtl/CMakeLists.txt, docs/rtl.md):
   // Vwormsim_router (narrow, with the multidestination hardware), Vwormsim_router_uc (narrow,
-  // without it), Vwormsim_router_uc1 and Vwormsim_router_cube1 (the narrow unicast and cube
-  // builds with one injection and one ejection channel and no speculative allocator),
+  // without it), Vwormsim_router_uc1, Vwormsim_router_wide1 and Vwormsim_router_cube1 (the
+  // narrow, wide and cube unicast builds with one injection and one ejection channel and no
+  // speculative allocator),
   // Vwormsim_router_min (narrow, the minimal path-IR router's hardware),
   // Vwormsim_router_wide (wide, with it) and Vwormsim_router_cube (8- to 16-cubes,
   // without it). They differ in port counts and in what Verilator made of their signal widths.
@@ -101,7 +103,7 @@ class RtlRouter : public Router {
   std::variant<std::unique_ptr<Vwormsim_router>, std::unique_ptr<Vwormsim_router_uc>,
                std::unique_ptr<Vwormsim_router_uc1>, std::unique_ptr<Vwormsim_router_wide>,
                std::unique_ptr<Vwormsim_router_cube>, std::unique_ptr<Vwormsim_router_cube1>,
-               std::unique_ptr<Vwormsim_router_min>>
+               std::unique_ptr<Vwormsim_router_min>, std::unique_ptr<Vwormsim_router_wide1>>
       model_;
   std::unique_ptr<VerilatedFstC> trace_;
   std::uint64_t period_ps_;

@@ -42,10 +42,10 @@ class EndpointEffects {
   void flit_injected() { events_.push_back({Kind::kFlitInjected, 0, 0, 0, 0, 0}); }
   // Statistics::on_flit_ejected, and on_consumption_head/tail for a head/tail flit.
   void flit_ejected(NodeId node, int channel, const Flit& flit, Cycle now) {
-    const std::uint32_t bits = (flit.mcast != 0 ? 1u : 0u) | (flit.head() ? 2u : 0u) |
-                               (flit.tail() ? 4u : 0u);
-    events_.push_back({Kind::kFlitEjected, 0, now, static_cast<std::uint64_t>(channel), node,
-                       bits});
+    const std::uint32_t bits =
+        (flit.mcast != 0 ? 1u : 0u) | (flit.head() ? 2u : 0u) | (flit.tail() ? 4u : 0u);
+    events_.push_back(
+        {Kind::kFlitEjected, 0, now, static_cast<std::uint64_t>(channel), node, bits});
   }
   // Scoreboard::on_delivered and, when it returns the record, Statistics::on_delivered.
   void delivered(PacketId id, NodeId at, std::uint32_t first, std::uint32_t flits,

@@ -102,7 +102,8 @@ WORMSIM_BENCH(Mesh8x8_UR0p1_5flit_4k, mesh(8, 5, 0.1, 4000));  // the RTL case's
 WORMSIM_BENCH(Mesh8x8_UR0p1_5flit_Rtl, rtl(mesh(8, 5, 0.1, 4000)));
 WORMSIM_BENCH(Mesh8x8_UR0p3_5flit, mesh(8, 5, 0.3, 4000));
 WORMSIM_BENCH(Mesh8x8_UR0p3_5flit_Rtl, rtl(mesh(8, 5, 0.3, 4000)));
-// A 4x4x4 mesh (64 nodes, 6 network ports): its RTL routers are the wide build.
+// A 4x4x4 mesh (64 nodes, 6 network ports): its RTL routers are the wide build shaped for
+// one-port unicast routers (Vwormsim_router_wide1).
 Config mesh3d(Config c) {
   c.network.topology.dims = {4, 4, 4};
   c.validate();
