@@ -493,6 +493,12 @@ void Network::external_wake(int component, Cycle at) {
 
 Cycle Network::current_cycle() const { return sc_core::sc_time_stamp().value() / period_.value(); }
 
+void Network::set_parallel_endpoints(bool on) {
+  parallel_endpoints_ =
+      on && std::all_of(endpoints_.begin(), endpoints_.end(),
+                        [](const std::unique_ptr<NetworkEndpoint>& e) { return e->defers(); });
+}
+
 void Network::stop_statistics(Cycle end) {
   stats_.stop_at(end);
   // Blocked flit-cycles by class (windowed runs; Router::count_blocking), as sums, which do

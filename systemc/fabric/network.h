@@ -127,9 +127,10 @@ class Network : public sc_core::sc_module, public EndpointHost {
   }
 
  protected:
-  // Whether the endpoints that defer (NetworkEndpoint::defers) step in the parallel phase,
-  // like the routers (SyntheticNetwork: runs without multicasts). Off by default.
-  void set_parallel_endpoints(bool on) { parallel_endpoints_ = on; }
+  // Whether the endpoints step in the parallel phase, like the routers (SyntheticNetwork: runs
+  // without multicasts); only when every endpoint defers (NetworkEndpoint::defers). Off by
+  // default.
+  void set_parallel_endpoints(bool on);
 
  private:
   void tick();
