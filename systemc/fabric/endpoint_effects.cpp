@@ -26,14 +26,11 @@ void EndpointEffects::replay(std::size_t from, std::size_t to, Scoreboard& score
         if ((e.b & 4u) != 0) stats.on_consumption_tail(node, channel, e.at);
         break;
       }
-      case Kind::kDelivered: {
-        const Event& more = events_[++i];
+      case Kind::kDelivered:
         if (const PacketRecord* rec =
-                scoreboard.on_delivered(e.id, static_cast<NodeId>(e.a), e.b, more.a, e.value, e.at))
-          stats.on_delivered(e.id, *rec, e.at, static_cast<int>(more.b));
+                scoreboard.on_delivered(e.id, static_cast<NodeId>(e.a), e.b, e.c, e.value, e.at))
+          stats.on_delivered(e.id, *rec, e.at, static_cast<int>(e.d));
         break;
-      }
-      case Kind::kDeliveredMore: break;  // consumed with its kDelivered
       case Kind::kViolation: scoreboard.violation(violations_[next_violation_++]); break;
       case Kind::kWake: calendar.wake(static_cast<int>(e.value), e.at); break;
     }

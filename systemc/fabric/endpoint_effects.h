@@ -50,8 +50,7 @@ class EndpointEffects {
   // Scoreboard::on_delivered and, when it returns the record, Statistics::on_delivered.
   void delivered(PacketId id, NodeId at, std::uint32_t first, std::uint32_t flits,
                  std::uint64_t checksum, Cycle now, std::uint32_t hops) {
-    events_.push_back({Kind::kDelivered, id, now, checksum, at, first});
-    events_.push_back({Kind::kDeliveredMore, 0, 0, 0, flits, hops});
+    events_.push_back({Kind::kDelivered, id, now, checksum, at, first, flits, hops});
   }
   // Scoreboard::violation.
   void violation(std::string message) {
@@ -80,7 +79,6 @@ class EndpointEffects {
     kFlitInjected,
     kFlitEjected,
     kDelivered,
-    kDeliveredMore,  // the second half of kDelivered
     kViolation,
     kWake,
   };
@@ -91,6 +89,8 @@ class EndpointEffects {
     std::uint64_t value;
     std::uint32_t a;
     std::uint32_t b;
+    std::uint32_t c = 0;
+    std::uint32_t d = 0;
   };
   std::vector<Event> events_;
   std::vector<PacketRecord> records_;

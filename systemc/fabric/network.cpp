@@ -363,7 +363,7 @@ int Network::evaluate_parallel(Cycle now, bool measuring) {
   if (step_results_.size() < n) {
     step_results_.resize(n);
     step_errors_.resize(n);
-    wake_counts_.resize(n);
+    deferred_counts_.resize(n);
     endpoint_results_.resize(n);
   }
   const std::size_t threads = static_cast<std::size_t>(pool_->threads());
@@ -405,13 +405,13 @@ int Network::evaluate_parallel(Cycle now, bool measuring) {
           const std::size_t before = deferred.wakes.size();
           step_results_[i] =
               routers_[static_cast<std::size_t>(c)]->step(now, calendar_, measuring, &deferred);
-          wake_counts_[i] = static_cast<std::uint32_t>(deferred.wakes.size() - before);
+          deferred_counts_[i] = static_cast<std::uint32_t>(deferred.wakes.size() - before);
         } else {
           const std::size_t before = effects.size();
           endpoint_results_[i] =
               endpoints_[static_cast<std::size_t>(c - router_count)]->step_deferred(
                   now, calendar_, measuring, effects);
-          wake_counts_[i] = static_cast<std::uint32_t>(effects.size() - before);
+          deferred_counts_[i] = static_cast<std::uint32_t>(effects.size() - before);
         }
       } catch (...) {
         step_errors_[i] = std::current_exception();
@@ -447,14 +447,15 @@ int Network::evaluate_parallel(Cycle now, bool measuring) {
       if (step_results_[i].noted) routers_[static_cast<std::size_t>(c)]->commit(now);
       const std::size_t t = router_thread_[static_cast<std::size_t>(c)];
       const Router::Wake* w = deferred_[t].wakes.data() + wake_cursors_[t];
-      for (std::uint32_t k = 0; k < wake_counts_[i]; ++k) calendar_.wake(w[k].component, w[k].at);
-      wake_cursors_[t] += wake_counts_[i];
+      for (std::uint32_t k = 0; k < deferred_counts_[i]; ++k)
+        calendar_.wake(w[k].component, w[k].at);
+      wake_cursors_[t] += deferred_counts_[i];
       moved += account_router_step(c, step_results_[i]);
     } else if (endpoints) {
       const std::size_t t = router_thread_[static_cast<std::size_t>(c - router_count)];
-      endpoint_effects_[t].replay(effect_cursors_[t], effect_cursors_[t] + wake_counts_[i],
+      endpoint_effects_[t].replay(effect_cursors_[t], effect_cursors_[t] + deferred_counts_[i],
                                   scoreboard_, stats_, calendar_);
-      effect_cursors_[t] += wake_counts_[i];
+      effect_cursors_[t] += deferred_counts_[i];
       ++parallel_endpoint_steps_;
       moved += account_endpoint_step(c, endpoint_results_[i], now);
     } else {

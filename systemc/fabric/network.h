@@ -200,11 +200,11 @@ class Network : public sc_core::sc_module, public EndpointHost {
   std::vector<Router::Deferred> deferred_;         // parallel phase: per thread
   std::vector<EndpointEffects> endpoint_effects_;  // parallel phase: per thread
   std::vector<NetworkEndpoint::StepResult> endpoint_results_;  // per position in active_
-  std::vector<std::uint32_t> wake_counts_;   // per position: its wake-ups or endpoint events
-  std::vector<std::size_t> effect_cursors_;  // commit: next endpoint event per thread
-  bool parallel_endpoints_ = false;          // set_parallel_endpoints
+  std::vector<std::uint32_t> deferred_counts_;  // per position: its wake-ups or endpoint events
+  std::vector<std::size_t> wake_cursors_;       // commit: next wake-up per thread
+  std::vector<std::size_t> effect_cursors_;     // commit: next endpoint event per thread
+  bool parallel_endpoints_ = false;             // set_parallel_endpoints
   std::uint64_t parallel_endpoint_steps_ = 0;
-  std::vector<std::size_t> wake_cursors_;  // commit: next wake-up per thread
   Cycle parallel_cycles_ = 0;
   std::size_t min_parallel_routers_ = 1;
   bool prefetching_ = false;  // cache hints while stepping (large networks only)
