@@ -68,11 +68,13 @@ static_assert(
 //    (without), kNarrowPorts network ports and as many injection and ejection channels:
 //    1D/2D meshes and tori and hypercubes up to 4 dimensions; one-port routers without
 //    multidestination worms or a speculative pipeline get Vwormsim_router_uc1, the unicast
-//    build with one injection and one ejection channel (rtl_router.cpp);
+//    build with one injection and one ejection channel (rtl_router.cpp), and the minimal
+//    path-IR router is Vwormsim_router_min;
 //  - wide: Vwormsim_router_wide (with the multidestination hardware), kWidePorts network
 //    ports and as many channels: 3D meshes and tori and 5- to 7-cubes, in every port model
 //    (one-port routers without multidestination worms or a speculative pipeline get
-//    Vwormsim_router_wide1, one injection and one ejection channel);
+//    Vwormsim_router_wide1, one injection and one ejection channel; the minimal path-IR router
+//    is Vwormsim_router_wide_min, as Vwormsim_router_min is in the narrow shape);
 //  - cube: Vwormsim_router_cube (without the multidestination hardware), kCubePorts network
 //    ports and as many channels: 8- to 16-cubes, in every port model (one-port routers without
 //    a speculative pipeline get Vwormsim_router_cube1, one injection and one ejection channel).

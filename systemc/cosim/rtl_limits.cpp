@@ -30,11 +30,14 @@ void check_rtl_limits(const Config& config) {
   // The minimal path-IR router reads no list header: its address flits carry 16-bit node ids
   // in dst, and only the path position (4 bits) limits the list.
   const bool minimal = r.path_ir == PathIr::kMinimal;
-  if (minimal)
-    require(rtl::rtl_build_ports(network_ports, channels) == rtl::kNarrowPorts, key,
-            fmt::format("the minimal path-IR RTL router is built with {} network ports and {} "
-                        "injection and ejection channels (this network needs {} and {})",
-                        rtl::kNarrowPorts, rtl::kNarrowPorts, network_ports, channels));
+  // It is built in the narrow and wide shapes; the cube build has no multidestination hardware.
+  if (minimal) {
+    const int build = rtl::rtl_build_ports(network_ports, channels);
+    require(build == rtl::kNarrowPorts || build == rtl::kWidePorts, key,
+            fmt::format("the minimal path-IR RTL router is built with up to {} network ports and "
+                        "{} injection and ejection channels (this network needs {} and {})",
+                        rtl::kWidePorts, rtl::kWidePorts, network_ports, channels));
+  }
   if (r.multidest == MultidestMode::kPath && !minimal)
     require(
         nodes <= rtl::kMaxPathNodes, key,

@@ -13,6 +13,7 @@ using sc_core::sc_time_stamp;
 #include "Vwormsim_router_uc1.h"
 #include "Vwormsim_router_wide.h"
 #include "Vwormsim_router_wide1.h"
+#include "Vwormsim_router_wide_min.h"
 #include "Vwormsim_router_cube.h"
 #include "Vwormsim_router_cube1.h"
 #include "Vwormsim_router_min.h"
@@ -210,14 +211,12 @@ RtlRouter::RtlRouter(const sc_core::sc_module_name& name, const RouterParams& pa
     else
       model_ = std::make_unique<Vwormsim_router_cube>(context_.get(), this->name());
   } else if (address_flits_) {
-    // The minimal path-IR router is built in the narrow shape only; check_rtl_limits
-    // (rtl_limits.h) rejects larger routers first.
-    if (rtl_net_ != rtl::kNarrowPorts)
-      throw std::logic_error(
-          fmt::format("{}: the minimal path-IR RTL router is built with {} "
-                      "ports, not {}",
-                      this->name(), rtl::kNarrowPorts, rtl_net_));
-    model_ = std::make_unique<Vwormsim_router_min>(context_.get(), this->name());
+    // The minimal path-IR router is built in the narrow and wide shapes (the cube build has
+    // no multidestination hardware, handled above).
+    if (rtl_net_ == rtl::kWidePorts)
+      model_ = std::make_unique<Vwormsim_router_wide_min>(context_.get(), this->name());
+    else
+      model_ = std::make_unique<Vwormsim_router_min>(context_.get(), this->name());
   } else if (rtl_net_ == rtl::kWidePorts && rtl_ports_ == rtl_net_ + 1)
     model_ = std::make_unique<Vwormsim_router_wide1>(context_.get(), this->name());
   else if (rtl_net_ == rtl::kWidePorts)

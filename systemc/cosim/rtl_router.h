@@ -31,6 +31,7 @@ class Vwormsim_router_cube;
 class Vwormsim_router_cube1;
 class Vwormsim_router_wide1;
 class Vwormsim_router_min;
+class Vwormsim_router_wide_min;
 class VerilatedContext;
 class VerilatedFstC;
 
@@ -71,7 +72,8 @@ class RtlRouter : public Router {
   // without it), Vwormsim_router_uc1, Vwormsim_router_wide1 and Vwormsim_router_cube1 (the
   // narrow, wide and cube unicast builds with one injection and one ejection channel and no
   // speculative allocator),
-  // Vwormsim_router_min (narrow, the minimal path-IR router's hardware),
+  // Vwormsim_router_min and Vwormsim_router_wide_min (narrow and wide, the minimal path-IR
+  // router's hardware),
   // Vwormsim_router_wide (wide, with it) and Vwormsim_router_cube (8- to 16-cubes,
   // without it). They differ in port counts and in what Verilator made of their signal widths.
   template <class Model>
@@ -103,7 +105,8 @@ class RtlRouter : public Router {
   std::variant<std::unique_ptr<Vwormsim_router>, std::unique_ptr<Vwormsim_router_uc>,
                std::unique_ptr<Vwormsim_router_uc1>, std::unique_ptr<Vwormsim_router_wide>,
                std::unique_ptr<Vwormsim_router_cube>, std::unique_ptr<Vwormsim_router_cube1>,
-               std::unique_ptr<Vwormsim_router_min>, std::unique_ptr<Vwormsim_router_wide1>>
+               std::unique_ptr<Vwormsim_router_min>, std::unique_ptr<Vwormsim_router_wide1>,
+               std::unique_ptr<Vwormsim_router_wide_min>>
       model_;
   std::unique_ptr<VerilatedFstC> trace_;
   std::uint64_t period_ps_;

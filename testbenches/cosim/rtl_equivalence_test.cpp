@@ -750,6 +750,36 @@ TEST(RtlEquivalence, StagedLookaheadMinimalPathIrAsynchronousMixedNetwork) {
   expect_equivalent(c, as_rtl(c, {0, 5, 6, 9, 15}));
 }
 
+// More than 4 network ports: the wide minimal path-IR build (Vwormsim_router_wide_min, as many
+// injection and ejection channels as network ports, in every port model).
+TEST(RtlEquivalence, MinimalPathIrMesh3x3x3SynchronousAllPortWideBuild) {
+  Config c = minimal(multidest(testing::mesh_config({3, 3, 3}), MultidestMode::kPath,
+                               Replication::kSynchronous, 0.1, 6));
+  c.network.router.port_model = PortModel::kAllPort;
+  c.simulation.measure_cycles = 800;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, MinimalPathIrHypercube5AsynchronousOnePortWideBuild) {
+  Config c = minimal(multidest(testing::hypercube_config(5), MultidestMode::kPath,
+                               Replication::kAsynchronous, 0.08, 6));
+  c.network.router.port_model = PortModel::kOnePort;
+  c.network.router.vcs = 2;
+  c.simulation.measure_cycles = 800;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, StagedSpeculativeMinimalPathIrTorus3x3x3KPortMixedNetwork) {
+  Config c = staged(minimal(multidest(testing::torus_config({3, 3, 3}), MultidestMode::kPath,
+                                      Replication::kAsynchronous, 0.1, 6)),
+                    PipelineModel::kSpeculative);
+  c.network.router.port_model = PortModel::kKPort;
+  c.network.router.ports = 3;
+  c.network.router.vcs = 2;
+  c.simulation.measure_cycles = 1000;
+  expect_equivalent(c, as_rtl(c, {0, 4, 13, 14, 22, 26}));
+}
+
 // One VC (a strip blocks the only VC's input port), pipeline 2; all-port, since one
 // consumption channel per node lets synchronous path worms deadlock (docs/multidestination.md):
 // with one-port routers and synchronous replication both networks deadlocked here, with
@@ -851,14 +881,18 @@ TEST(RtlConfig, LimitsOfTheVerilatedRouterNameTheKey) {
   } catch (const ConfigError& e) {
     EXPECT_EQ(e.key(), "traffic.multicast_destinations");
   }
-  // The minimal path-IR router: no list header, so 16-bit node ids (a 16x16 mesh), but the
-  // narrow build only (a 3D mesh is rejected).
+  // The minimal path-IR router: no list header, so 16-bit node ids (a 16x16 mesh), in the
+  // narrow and wide builds (a 3D mesh is accepted, an 8-cube, which needs the cube build
+  // without multidestination hardware, is rejected).
   c = as_rtl(minimal(testing::mesh_config({16, 16})));
   c.network.router.multidest = MultidestMode::kPath;
   EXPECT_NO_THROW(validate_rtl(c));
   c = as_rtl(minimal(testing::mesh_config({3, 3, 3})));
   c.network.router.multidest = MultidestMode::kPath;
-  expect_error(c, "minimal path-IR RTL router is built with 4 network ports");
+  EXPECT_NO_THROW(validate_rtl(c));
+  c = as_rtl(minimal(testing::hypercube_config(8)));
+  c.network.router.multidest = MultidestMode::kPath;
+  expect_error(c, "minimal path-IR RTL router is built with up to 7 network ports");
   c = testing::mesh_config({4, 4});
   c.network.router.rtl_nodes = {16};
   try {
