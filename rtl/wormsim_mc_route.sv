@@ -6,14 +6,16 @@
 // its route and the header it stamps on its flits (current target, path position).
 //  - path (intermediate reception, seed 003 section 1, seed 004 section 2.2): the worm heads
 //    for its current target (dst); at the target it is ejected and, unless the target was
-//    the last in its list, forwarded toward the next one.
+//    the last in its list, forwarded toward the next one, read from the head flit's list
+//    (wormsim_pkg ListW: an address_list in path order, the last address repeated after it).
 //  - tree: branches to every port the dimension-ordered routes from the source to its
 //    destinations take from here, each branch stamped with the first such destination, plus
-//    the ejection channel when this node is a destination.
+//    the ejection channel when this node is a destination; the destination set is the head
+//    flit's list (a bit_string, or an address_list decoded into one).
 // Ports are RTL port numbers (network [0, NumNet), ejection from NumNet).
 module wormsim_mc_route #(
   parameter int unsigned NumNet = 4,
-  parameter int unsigned MaxNodes = 128,  // tree bit-string length used (<= HdrW)
+  parameter int unsigned MaxNodes = 64,  // tree worms: nodes a destination set holds (<= ListW)
   parameter bit Path = 1'b1,              // hardware for path worms
   parameter bit Tree = 1'b1,              // hardware for tree worms
   // Branch slots: NumNet + 1 with multidestination hardware, else one constant slot (as
@@ -43,30 +45,33 @@ module wormsim_mc_route #(
   output logic [NumBr*BrW-1:0]               br_o,
   output logic                               lost_o    // tree head that leads nowhere
 );
-  localparam int unsigned PathIdW = wormsim_pkg::PathIdW;
-  localparam int unsigned HdrW = wormsim_pkg::HdrW;
+  localparam int unsigned ListW = wormsim_pkg::ListW;
   localparam int unsigned SrcW = MaxNodes > 1 ? $clog2(MaxNodes) : 1;
-  localparam int unsigned HdrIdxW = $clog2(HdrW);
 
-  logic [NodeW-1:0] dst, next, aux_dst;
+  logic [NodeW-1:0] dst, next, aux_dst, addr_mask;
   logic [MposW-1:0] mpos;
-  logic [HdrW-1:0]  hdr;
+  logic [ListW-1:0] list;
   logic [4:0]       in_vc;
   logic             mc, path, tree;
   assign dst = flit_i[wormsim_pkg::FlitDstLsb +: NodeW];
   assign mpos = flit_i[wormsim_pkg::FlitMposLsb +: MposW];
-  assign hdr = flit_i[wormsim_pkg::FlitHdrLsb +: HdrW];
+  assign list = flit_i[0 +: ListW];  // flit_t's data, its lowest field
+  assign addr_mask = NodeW'((32'd1 << cfg_i.list_addr_w) - 1);
   assign in_vc = 5'(flit_i[wormsim_pkg::FlitVcLsb +: wormsim_pkg::VcW]);
   assign mc = flit_i[wormsim_pkg::FlitMcLsb] && wormsim_pkg::is_head(flit_i[wormsim_pkg::FlitTypLsb +: 2]);
   assign path = Path && mc && cfg_i.multidest == wormsim_pkg::McPath;
   assign tree = Tree && mc && cfg_i.multidest == wormsim_pkg::McTree;
 
-  // Path: the next target after dst, if listed.
+  // Path: the next target after dst, if listed: entry mpos + 1 of the address list, unless
+  // the list has no such slot or repeats dst there (the end of a shorter list).
   logic has_next;
   always_comb begin
-    has_next = 32'(mpos) + 1 < wormsim_pkg::MaxPath &&
-               hdr[(32'(mpos) + 1) * PathIdW +: PathIdW] != wormsim_pkg::PathEnd;
-    next = has_next ? NodeW'(hdr[(32'(mpos) + 1) * PathIdW +: PathIdW]) : '0;
+    logic [31:0] at;
+    at = (32'(mpos) + 1) * 32'(cfg_i.list_addr_w);
+    next = NodeW'(list >> at) & addr_mask;
+    has_next = 32'(mpos) + 1 < wormsim_pkg::MaxPath && at + 32'(cfg_i.list_addr_w) <= ListW &&
+               next != dst;
+    if (!has_next) next = '0;
   end
   // Second route: the path's next target, or (tree) this node, for the ejection route.
   assign aux_dst = tree ? cfg_i.node : next;
@@ -96,6 +101,24 @@ module wormsim_mc_route #(
   if (Tree) begin : g_tree
     logic [NodeW-1:0] src;
     assign src = flit_i[wormsim_pkg::FlitSrcLsb +: NodeW];
+    // The worm's destination set: the bit-string, or the address list's entries (up to
+    // MaxPath slots: a list of distinct addresses below 2^list_addr_w nodes that fits ListW
+    // bits has at most 15 entries; the slots after it repeat its last address).
+    logic [MaxNodes-1:0] members;
+    always_comb begin
+      logic [NodeW-1:0] a;
+      a = '0;
+      members = '0;
+      if (cfg_i.list_bit_string) begin
+        members = list[MaxNodes-1:0];
+      end else begin
+        for (int k = 0; k < wormsim_pkg::MaxPath; k++) begin
+          a = NodeW'(list >> (32'(k) * 32'(cfg_i.list_addr_w))) & addr_mask;
+          if ((32'(k) + 1) * 32'(cfg_i.list_addr_w) <= ListW && 32'(a) < MaxNodes)
+            members[SrcW'(a)] = 1'b1;
+        end
+      end
+    end
     logic [MaxNodes-1:0]      on_route;
     always_comb begin
       logic [MaxDims*CoordW-1:0] sc, hc, dc;
@@ -156,11 +179,11 @@ module wormsim_mc_route #(
     always_comb begin
       tree_valid = '0;
       tree_dst = '0;
-      tree_eject = 32'(cfg_i.node) < MaxNodes && hdr[HdrIdxW'(cfg_i.node)];
+      tree_eject = 32'(cfg_i.node) < MaxNodes && members[SrcW'(cfg_i.node)];
       // Highest node first, so the lowest-numbered destination of each port wins (the C++
       // header lists tree destinations in ascending order).
       for (int n = MaxNodes - 1; n >= 0; n--)
-        if (hdr[n] && on_route[n] && !here_i[n] && 32'(port_i[n*PortW +: PortW]) < NumNet) begin
+        if (members[n] && on_route[n] && !here_i[n] && 32'(port_i[n*PortW +: PortW]) < NumNet) begin
           for (int p = 0; p < NumNet; p++)
             if (32'(port_i[n*PortW +: PortW]) == p) begin
               tree_valid[p] = 1'b1;

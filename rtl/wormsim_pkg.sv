@@ -24,15 +24,17 @@ package wormsim_pkg;
   parameter int unsigned IdxW = 16;    // flit index within its packet
   parameter int unsigned VcW = 4;      // VC field on a link (config allows up to 16 VCs)
   parameter int unsigned DataW = 64;   // payload bits carried per flit in RTL
-  // Multidestination header (docs/rtl.md): carried whole by a worm's head flit, so a router
-  // routes on the head alone, as the C++ router does. Path worms: up to MaxPath destination
-  // ids of PathIdW bits in path order (entry k at [k*PathIdW +: PathIdW], PathEnd ends a
-  // shorter list); tree worms: the destination bit-string (bit n = node n).
-  parameter int unsigned HdrW = 128;
-  parameter int unsigned PathIdW = 8;
-  parameter int unsigned MaxPath = HdrW / PathIdW;  // 16
+  // Multidestination list (docs/rtl.md, "Destination lists in the head flit"): a worm's head
+  // flit carries its encoded destination list in its data bits, as the C++ model charges it
+  // (the list's first 8 x flit_bytes bits ride in the head flit, header_flits - 1 more flits
+  // follow; the RTL takes worms whose list fits the head flit). Encodings (cfg_t list_*):
+  // address_list, entry k of list_addr_w bits at [k*list_addr_w +: list_addr_w] in path order,
+  // slots after the last destination repeating it (a path never lists a node twice, so the
+  // repeat ends the list without a count); bit_string (tree worms), bit n = node n.
+  // MaxPath: destinations a path worm may list (its position `mpos` counts them).
   parameter int unsigned MposW = 4;                 // position in a path list
-  parameter logic [PathIdW-1:0] PathEnd = '1;
+  parameter int unsigned MaxPath = 1 << MposW;      // 16
+  parameter int unsigned ListW = DataW;             // list bits a head flit carries
   // Router port number (input or output): 6 bits, so a router has up to 63 outputs, enough
   // for an all-port 16-cube (16 network ports and 16 ejection channels; route_t's port_hi is
   // one past the last candidate, so it reaches 32).
@@ -49,23 +51,23 @@ package wormsim_pkg;
   } flit_type_e;
 
   typedef struct packed {
-    flit_type_e       typ;   // [283:282]
-    logic [VcW-1:0]   vc;    // [281:278] VC on the link the flit is crossing
-    logic             mc;    // [277]     head of a multidestination worm: hdr is valid
+    flit_type_e       typ;   // [155:154]
+    logic [VcW-1:0]   vc;    // [153:150] VC on the link the flit is crossing
+    logic             mc;    // [149]     head of a multidestination worm: data is its list
     // Minimal path-IR router (McPathMin): an address flit of a path worm with more address
     // flits behind it, so its destination strips it (docs/multidestination.md).
-    logic             more;  // [276]
-    logic [MposW-1:0] mpos;  // [275:272] path worm: position of the current target (dst)
-    logic [PktW-1:0]  pkt;   // [271:240]
-    logic [IdxW-1:0]  idx;   // [239:224]
-    logic [NodeW-1:0] src;   // [223:208]
-    logic [NodeW-1:0] dst;   // [207:192] destination; path worm: current target
-    logic [HdrW-1:0]  hdr;   // [191:64]  multidestination header (head flit with mc)
-    logic [DataW-1:0] data;  // [63:0]    first DataW/8 payload bytes, byte 0 in bits [7:0]
+    logic             more;  // [148]
+    logic [MposW-1:0] mpos;  // [147:144] path worm: position of the current target (dst)
+    logic [PktW-1:0]  pkt;   // [143:112]
+    logic [IdxW-1:0]  idx;   // [111:96]
+    logic [NodeW-1:0] src;   // [95:80]
+    logic [NodeW-1:0] dst;   // [79:64]   destination; path worm: current target
+    logic [DataW-1:0] data;  // [63:0]    first DataW/8 payload bytes, byte 0 in bits [7:0];
+                             //           a multidestination head (mc): its list (ListW)
   } flit_t;
 
   // Bit widths of the packed types ($bits of a type is beyond Debian's yosys 0.23).
-  parameter int unsigned FlitW = 2 + VcW + 1 + 1 + MposW + PktW + IdxW + 2 * NodeW + HdrW + DataW;  // 284
+  parameter int unsigned FlitW = 2 + VcW + 1 + 1 + MposW + PktW + IdxW + 2 * NodeW + DataW;  // 156
 
   function automatic logic is_head(logic [1:0] t);
     is_head = t == 2'd0 || t == 2'd3;  // FlitHead, FlitHeadTail
@@ -76,8 +78,7 @@ package wormsim_pkg;
   endfunction
 
   // Bit offsets of flit_t fields, for slicing flits held in flat vectors.
-  parameter int unsigned FlitHdrLsb = DataW;
-  parameter int unsigned FlitDstLsb = DataW + HdrW;
+  parameter int unsigned FlitDstLsb = DataW;
   parameter int unsigned FlitSrcLsb = FlitDstLsb + NodeW;
   parameter int unsigned FlitIdxLsb = FlitSrcLsb + NodeW;
   parameter int unsigned FlitPktLsb = FlitIdxLsb + IdxW;
@@ -89,9 +90,9 @@ package wormsim_pkg;
 
   // What a router without the full path/tree hardware (unicast, minimal path-IR) keeps of a
   // flit in its buffers, crossbar and ST register (wormsim_router; docs/rtl.md "Lean flits and
-  // build shapes"): flit_t without the source, the side header and mc, which such a router
-  // never reads; its outputs carry them as zeros. The full path and tree routers keep flit_t
-  // whole (they route on the side header and stamp each branch's target).
+  // build shapes"): flit_t without the source and mc, which such a router never reads; its
+  // outputs carry them as zeros. The full path and tree routers keep flit_t whole (the tree
+  // route reads the source, and both route on mc).
   typedef struct packed {
     flit_type_e       typ;   // [138:137]
     logic [VcW-1:0]   vc;    // [136:133]
@@ -185,6 +186,10 @@ package wormsim_pkg;
     logic [PortW-1:0]               ejection;     // ejection channels in use
     logic                           eject_by_direction;  // all-port: eject on arrival dir.
     logic [NodeW-1:0]               node;         // this router's node id
+    // Destination list encoding of multidestination heads (network.router.header_encoding):
+    // bit_string (tree worms) or address_list of list_addr_w-bit entries (ceil(log2 N)).
+    logic                           list_bit_string;
+    logic [4:0]                     list_addr_w;
   } cfg_t;
 
   // Candidate outputs of a head: ports [port_lo, port_hi), VCs [vc_lo, vc_hi).

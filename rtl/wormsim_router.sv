@@ -40,7 +40,7 @@ module wormsim_router #(
   parameter int unsigned NumEj = 4,
   parameter int unsigned NumVcs = 4,
   parameter int unsigned Depth = 8,
-  parameter int unsigned MaxNodes = 128,  // tree worms: destination bit-string length used
+  parameter int unsigned MaxNodes = 64,  // tree worms: nodes a destination set holds (<= ListW)
   // Hardware for path worms / tree worms (the cfg_i.multidest strap picks among what is
   // built; the synthesis wrapper builds only the configuration's mode).
   parameter bit McPath = 1'b1,
@@ -110,8 +110,8 @@ module wormsim_router #(
   localparam int unsigned BrRouteLsb = MposW + NodeW;
   localparam int unsigned BrValidLsb = MposW + NodeW + RouteW;
   // The flit as buffers, crossbar and ST register hold it (docs/rtl.md, "Lean flits and build
-  // shapes"): whole (flit_t) with the full path/tree hardware, which routes on the side header
-  // and stamps each branch's target; lean_flit_t (no source, side header or mc) in the unicast
+  // shapes"): whole (flit_t) with the full path/tree hardware, whose tree route reads the
+  // source and which stamps each branch's target; lean_flit_t (no source or mc) in the unicast
   // and minimal path-IR routers, which never read them. S*Lsb: its fields' offsets.
   localparam int unsigned SW = Full ? FlitW : wormsim_pkg::LeanFlitW;
   localparam int unsigned STypLsb = Full ? wormsim_pkg::FlitTypLsb : wormsim_pkg::LeanFlitTypLsb;
@@ -866,12 +866,12 @@ module wormsim_router #(
   logic [NumOut*SW-1:0] out_kept;
   assign out_valid_o = staged ? st_valid_q : sw_valid;
   assign out_kept = staged ? st_flit_q : sw_flit;
-  // The output links carry flit_t; a lean flit's source, side header and mc are zero.
+  // The output links carry flit_t; a lean flit's source and mc are zero.
   if (Full) begin : g_out_whole
     assign out_flit_o = out_kept;
   end else begin : g_out_lean
     for (genvar o = 0; o < NumOut; o++) begin : g_port
-      // flit_t's fields, in its order: typ, vc, mc, more, mpos, pkt, idx, src, dst, hdr, data.
+      // flit_t's fields, in its order: typ, vc, mc, more, mpos, pkt, idx, src, dst, data.
       assign out_flit_o[o*FlitW +: FlitW] = {
           out_kept[o*SW + STypLsb +: 2],
           out_kept[o*SW + SVcLsb +: VcW],
@@ -882,7 +882,6 @@ module wormsim_router #(
           out_kept[o*SW + SIdxLsb +: wormsim_pkg::IdxW],
           {NodeW{1'b0}},
           out_kept[o*SW + SDstLsb +: NodeW],
-          {wormsim_pkg::HdrW{1'b0}},
           out_kept[o*SW +: wormsim_pkg::DataW]};
     end
   end

@@ -65,11 +65,15 @@ module wormsim_router_synth #(
                   : Multidest == 2 ? wormsim_pkg::McTree
                   : Multidest == 3 ? wormsim_pkg::McPathMin : wormsim_pkg::McNone;
     cfg.sync_replication = SyncReplication != 0;
+    // Multidestination heads list their destinations as an address_list (the default
+    // network.router.header_encoding) of ceil(log2(Side * Side))-bit addresses.
+    cfg.list_bit_string = 1'b0;
+    cfg.list_addr_w = 5'($clog2(Side * Side));
   end
 
   // Realistic flits (issue 22): what a buffer entry stores is the payload (network.flit_bytes
   // = 8: DataW = 64) plus the control a real router carries (head/tail type, VC), not the
-  // side fields of the simulation flit (flit_t, 284 bits), so the cost table compares like
+  // side fields of the simulation flit (flit_t, 156 bits), so the cost table compares like
   // with like:
   // - pkt and idx are simulation tags for the lock-step checker: tied off in every row.
   // - src: tied off except with tree worms, whose route reads the source (wormsim_mc_route:
@@ -81,11 +85,11 @@ module wormsim_router_synth #(
   //   flip-flops of the dst field have the same data and enable as those of data[NodeW-1:0],
   //   and yosys merges them (opt_merge). Full path and tree routers keep dst as a field of
   //   its own: their routers stamp each branch's current target into it (wormsim_router,
-  //   replication), which the payload cannot hold.
-  // - hdr (128-bit destination list or bit-string) and mc: tied off unless full path or
-  //   tree worms, which cannot route without the side header in this RTL. more: only the
-  //   minimal path-IR router; mpos (position in a path list): only path worms, full or
-  //   minimal (a tree worm's branches pass it on unread).
+  //   replication), while a multidestination head's payload holds its destination list
+  //   (wormsim_pkg ListW).
+  // - mc (the head of a multidestination worm): tied off unless full path or tree worms.
+  //   more: only the minimal path-IR router; mpos (position in a path list): only path
+  //   worms, full or minimal (a tree worm's branches pass it on unread).
   logic [NumIn*FlitW-1:0] in_flit;
   always_comb begin
     in_flit = in_flit_i;
@@ -95,10 +99,7 @@ module wormsim_router_synth #(
       if (Multidest != 2) in_flit[p*FlitW + wormsim_pkg::FlitSrcLsb +: NodeW] = '0;
       if (Multidest == 0 || Multidest == 3)
         in_flit[p*FlitW + wormsim_pkg::FlitDstLsb +: NodeW] = in_flit_i[p*FlitW +: NodeW];
-      if (Multidest == 0 || Multidest == 3) begin
-        in_flit[p*FlitW + wormsim_pkg::FlitHdrLsb +: wormsim_pkg::HdrW] = '0;
-        in_flit[p*FlitW + wormsim_pkg::FlitMcLsb] = 1'b0;
-      end
+      if (Multidest == 0 || Multidest == 3) in_flit[p*FlitW + wormsim_pkg::FlitMcLsb] = 1'b0;
       if (Multidest == 0 || Multidest == 2)
         in_flit[p*FlitW + wormsim_pkg::FlitMposLsb +: wormsim_pkg::MposW] = '0;
       if (Multidest != 3) in_flit[p*FlitW + wormsim_pkg::FlitMoreLsb] = 1'b0;

@@ -19,11 +19,9 @@ namespace wormsim::rtl {
 // scripts/rtl_layout.py generates from it at build time (wormsim_rtl_layout.h, docs/rtl.md "One
 // definition of the bit layouts"); these are the names the packing code uses for them.
 inline constexpr unsigned kDataW = pkg::kDataW;
-inline constexpr unsigned kHdrW = pkg::kHdrW;
+inline constexpr unsigned kListW = pkg::kListW;  // list bits a multidestination head carries
 inline constexpr unsigned kMposW = pkg::kMposW;
-inline constexpr unsigned kPathIdW = pkg::kPathIdW;
-inline constexpr unsigned kMaxPath = pkg::kMaxPath;  // destinations a path header lists
-inline constexpr unsigned kPathEnd = pkg::kPathEnd;
+inline constexpr unsigned kMaxPath = pkg::kMaxPath;  // destinations a path worm lists
 inline constexpr unsigned kNodeW = pkg::kNodeW;
 inline constexpr unsigned kIdxW = pkg::kIdxW;
 inline constexpr unsigned kPktW = pkg::kPktW;
@@ -31,7 +29,6 @@ inline constexpr unsigned kVcW = pkg::kVcW;
 inline constexpr unsigned kPortW = pkg::kPortW;  // router port numbers (PortW)
 inline constexpr unsigned kTypW = pkg::kFlitTypW;
 inline constexpr unsigned kDataLsb = pkg::kFlitDataLsb;
-inline constexpr unsigned kHdrLsb = pkg::kFlitHdrLsb;
 inline constexpr unsigned kDstLsb = pkg::kFlitDstLsb;
 inline constexpr unsigned kSrcLsb = pkg::kFlitSrcLsb;
 inline constexpr unsigned kIdxLsb = pkg::kFlitIdxLsb;
@@ -46,9 +43,9 @@ inline constexpr unsigned kDataBytes = kDataW / 8;
 // FlitBits holds the fields in these C++ types; the package's widths must fit them.
 static_assert(pkg::kFlitDstW == kNodeW && pkg::kFlitSrcW == kNodeW && kNodeW <= 16 &&
                   pkg::kFlitIdxW == kIdxW && kIdxW <= 16 && pkg::kFlitPktW == kPktW &&
-                  kPktW <= 32 && pkg::kFlitDataW == kDataW && kDataW <= 64 &&
-                  pkg::kFlitHdrW == kHdrW && kHdrW % 64 == 0 && pkg::kFlitVcW == kVcW &&
-                  pkg::kFlitMposW == kMposW && pkg::kFlitMcW == 1 && pkg::kFlitMoreW == 1,
+                  kPktW <= 32 && pkg::kFlitDataW == kDataW && kDataW <= 64 && kListW <= kDataW &&
+                  pkg::kFlitVcW == kVcW && pkg::kFlitMposW == kMposW && pkg::kFlitMcW == 1 &&
+                  pkg::kFlitMoreW == 1,
               "rtl/wormsim_pkg.sv flit_t no longer fits FlitBits");
 // FlitType travels as its value: the C++ and RTL codes must be equal.
 static_assert(
@@ -78,8 +75,9 @@ static_assert(
 //  - cube: Vwormsim_router_cube (without the multidestination hardware), kCubePorts network
 //    ports and as many channels: 8- to 16-cubes, in every port model (one-port routers without
 //    a speculative pipeline get Vwormsim_router_cube1, one injection and one ejection channel).
-//    Their 256 and more nodes exceed both RTL multidestination headers (kMaxPathNodes,
-//    kMaxTreeNodes), so these networks carry unicast worms only.
+//    Their 256 and more nodes need more list bits than a head flit carries for a tree worm
+//    (kMaxTreeNodes), and their routers are built without the path hardware (check_rtl_limits
+//    rejects multidestination worms there).
 // route_t numbers ports with kPortW bits and its port_hi is one past the last candidate, so a
 // router has at most 63 output ports (NumNet + NumEj <= 63).
 inline constexpr int kNarrowPorts = static_cast<int>(pkg::kNarrowPorts);
@@ -91,13 +89,12 @@ static_assert(2 * kCubePorts <= kMaxRoutePorts, "route_t's port numbers are too 
 inline constexpr int kMaxVcs = static_cast<int>(pkg::kMaxVcs);      // NumVcs
 inline constexpr int kMaxDepth = static_cast<int>(pkg::kMaxDepth);  // Depth
 inline constexpr int kMaxNodes = 1 << kNodeW;
-// Multidestination worms: a path header lists node ids of kPathIdW bits (kPathEnd ends it),
-// a tree header is a bit-string of kMaxTreeNodes nodes (the router's MaxNodes).
-inline constexpr int kMaxPathNodes = static_cast<int>(kPathEnd);
-inline constexpr int kMaxTreeNodes = static_cast<int>(kHdrW);
-// The cube build has no multidestination hardware: the smallest network it serves (an
-// 8-cube) must have more nodes than either header can name.
-static_assert((1 << (kWidePorts + 1)) > kMaxPathNodes && (1 << (kWidePorts + 1)) > kMaxTreeNodes,
+// Tree worms: the routers decode a destination set of kMaxTreeNodes nodes (their MaxNodes,
+// the bits of a head flit's list).
+inline constexpr int kMaxTreeNodes = static_cast<int>(kListW);
+// The cube build has no tree hardware: the smallest network it serves (an 8-cube) must have
+// more nodes than a tree worm can name.
+static_assert((1 << (kWidePorts + 1)) > kMaxTreeNodes,
               "the cube build would need the multidestination hardware");
 
 // The network ports (= injection = ejection channels) of the build that serves a router with
@@ -178,27 +175,41 @@ struct FlitBits {
   std::uint16_t index = 0;
   std::uint16_t src = 0;
   std::uint16_t dst = 0;
-  std::uint64_t data = 0;  // payload bytes 0..7, byte 0 in bits [7:0]
-  bool mc = false;         // head of a multidestination worm: hdr is valid
-  bool more = false;       // address flit with more address flits behind it (address_flits)
+  // Payload bytes 0..7, byte 0 in bits [7:0]; a multidestination head (mc): its list.
+  std::uint64_t data = 0;
+  bool mc = false;    // head of a multidestination worm: data is its destination list
+  bool more = false;  // address flit with more address flits behind it (address_flits)
   unsigned mpos = 0;
-  std::array<std::uint64_t, kHdrW / 64> hdr{};  // hdr[i] = header bits [64i, 64i + 64)
 
   bool operator==(const FlitBits& o) const {
     return type == o.type && vc == o.vc && packet == o.packet && index == o.index && src == o.src &&
-           dst == o.dst && data == o.data && mc == o.mc && more == o.more && mpos == o.mpos &&
-           hdr == o.hdr;
+           dst == o.dst && data == o.data && mc == o.mc && more == o.more && mpos == o.mpos;
   }
 };
 
+// How multidestination worms carry their destinations into the RTL (network.router
+// header_encoding and flit_bytes; the cfg_t straps list_bit_string and list_addr_w).
+struct ListFormat {
+  // address_flits (the minimal path-IR router): address flit i (Flit::dst its (i+1)-th
+  // destination) has `more` set when destinations follow it; no list in the head.
+  bool address_flits = false;
+  // Otherwise the head flit's data bits hold the list, as the C++ model charges it (its first
+  // 8 x flit_bytes bits ride in the head flit): a bit-string (tree worms; bit n = node n) or
+  // an address list of `address_bits`-bit entries in the header's order, each slot after the
+  // last address repeating it up to kListW bits (a path lists no node twice, so the repeat
+  // ends the list). `bits`: the list bits the head flit holds, min(8 x flit_bytes, kListW).
+  bool bit_string = false;
+  unsigned address_bits = 1;
+  unsigned bits = kListW;
+};
+
 // The fields of `f` the RTL carries; a multidestination head also carries `header` (the
-// worm's destinations; null for unicast flits). Throws std::invalid_argument naming the limit
-// when the header does not fit the RTL's (kMaxPath destinations, node ids below
-// kMaxPathNodes / kMaxTreeNodes). With `address_flits` (header_encoding address_flits, the
-// minimal path-IR router) a path worm's flits carry no list header: address flit i (Flit::dst
-// its (i+1)-th destination) has `more` set when destinations follow it.
+// worm's destinations; null for unicast flits) in `format`. Throws std::invalid_argument
+// naming the limit when the list does not fit the RTL's (more than `format.bits` bits, which
+// the C++ model would carry in more than one header flit; more than kMaxPath path
+// destinations; a tree destination of kMaxTreeNodes or more).
 FlitBits to_bits(const Flit& f, const MulticastHeader* header = nullptr,
-                 bool address_flits = false);
+                 const ListFormat& format = {});
 // Writes flit `f` at bit `base` of `words`.
 void pack(const FlitBits& f, std::uint32_t* words, unsigned base);
 FlitBits unpack(const std::uint32_t* words, unsigned base);

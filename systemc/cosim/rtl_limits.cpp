@@ -16,6 +16,19 @@ void require(bool ok, const std::string& key, const std::string& message) {
 }
 }  // namespace
 
+rtl::ListFormat rtl_list_format(const Config& config) {
+  const RouterConfig& r = config.network.router;
+  const int nodes = node_count(config.network.topology);
+  rtl::ListFormat format;
+  format.address_flits = r.path_ir == PathIr::kMinimal;
+  format.bit_string = r.header_encoding == HeaderEncoding::kBitString;
+  format.address_bits = 1;
+  while ((1LL << format.address_bits) < static_cast<long long>(nodes)) ++format.address_bits;
+  format.bits =
+      std::min<unsigned>(8u * static_cast<unsigned>(config.network.flit_bytes), rtl::kListW);
+  return format;
+}
+
 void check_rtl_limits(const Config& config) {
   const RouterConfig& r = config.network.router;
   const int nodes = node_count(config.network.topology);
@@ -38,24 +51,51 @@ void check_rtl_limits(const Config& config) {
                         "{} injection and ejection channels (this network needs {} and {})",
                         rtl::kWidePorts, rtl::kWidePorts, network_ports, channels));
   }
-  if (r.multidest == MultidestMode::kPath && !minimal)
-    require(
-        nodes <= rtl::kMaxPathNodes, key,
-        fmt::format("the RTL path header lists {}-bit node ids: multidest path needs at most {} "
-                    "nodes (got {})",
-                    rtl::kPathIdW, rtl::kMaxPathNodes, nodes));
-  if (r.multidest == MultidestMode::kTree)
-    require(
-        nodes <= rtl::kMaxTreeNodes, key,
-        fmt::format("the RTL tree header is a {}-node bit-string: multidest tree needs at most {} "
-                    "nodes (got {})",
-                    rtl::kMaxTreeNodes, rtl::kMaxTreeNodes, nodes));
+  // Full path and tree routers read the destination list from the head flit's data bits
+  // (docs/rtl.md, "Destination lists in the head flit"), so it must fit one header flit, as
+  // the C++ model counts them, and the RTL's data bits.
+  if (!minimal && r.multidest != MultidestMode::kNone) {
+    require(rtl::rtl_build_ports(network_ports, channels) != rtl::kCubePorts, key,
+            fmt::format("the RTL router with more than {} network ports or NI channels (the cube "
+                        "build) has no multidestination hardware (this network needs {} and {})",
+                        rtl::kWidePorts, network_ports, channels));
+    const rtl::ListFormat format = rtl_list_format(config);
+    const std::string enc = "network.router.header_encoding";
+    if (r.multidest == MultidestMode::kPath)
+      require(!format.bit_string, enc,
+              "the RTL path router reads its next target from an address_list; use "
+              "address_list, or implementation systemc for bit_string path worms");
+    if (r.multidest == MultidestMode::kTree)
+      require(nodes <= rtl::kMaxTreeNodes, key,
+              fmt::format("the RTL tree router decodes destination sets of at most {} nodes "
+                          "(got {})",
+                          rtl::kMaxTreeNodes, nodes));
+    // The longest list a worm of this run can carry: the synthetic traffic's destination
+    // count, or, for collectives, every other node.
+    const int dests = config.workload == Workload::kSynthetic
+                          ? std::min(config.traffic.multicast_destinations, nodes - 1)
+                          : nodes - 1;
+    const long long bits = format.bit_string ? static_cast<long long>(nodes)
+                                             : static_cast<long long>(dests) * format.address_bits;
+    if (config.workload != Workload::kSynthetic || config.traffic.multicast_fraction > 0)
+      require(bits <= static_cast<long long>(format.bits),
+              config.workload == Workload::kSynthetic && !format.bit_string
+                  ? "traffic.multicast_destinations"
+                  : "network.flit_bytes",
+              fmt::format("the RTL {} router reads a worm's destination list from its head "
+                          "flit: {} needs {} bits, the head flit carries {} ({}-byte flits, at "
+                          "most {} bits in the RTL)",
+                          to_string(r.multidest),
+                          format.bit_string ? fmt::format("a {}-node bit_string", nodes)
+                                            : fmt::format("an address_list of {} {}-bit addresses",
+                                                          dests, format.address_bits),
+                          bits, format.bits, config.network.flit_bytes, rtl::kListW));
+  }
   if (r.multidest == MultidestMode::kPath && config.traffic.multicast_fraction > 0)
     require(config.traffic.multicast_destinations <= static_cast<int>(rtl::kMaxPath),
             "traffic.multicast_destinations",
-            fmt::format("the RTL {} at most {} path destinations (got {})",
-                        minimal ? "flit's path position counts" : "head flit lists", rtl::kMaxPath,
-                        config.traffic.multicast_destinations));
+            fmt::format("the RTL flit's path position counts at most {} path destinations (got {})",
+                        rtl::kMaxPath, config.traffic.multicast_destinations));
   require(r.vcs <= rtl::kMaxVcs, key,
           fmt::format("the RTL router is built for at most {} VCs (network.router.vcs is {})",
                       rtl::kMaxVcs, r.vcs));

@@ -6,8 +6,13 @@
 #pragma once
 
 #include "config.h"
+#include "rtl_flit.h"
 
 namespace wormsim {
+
+// How this config's multidestination worms carry their destinations into the RTL routers
+// (header_encoding, the address width ceil(log2 N), flit_bytes; rtl_flit.h ListFormat).
+rtl::ListFormat rtl_list_format(const Config& config);
 
 // Throws ConfigError naming the offending key if `config` asks for RTL routers the builds
 // cannot provide. No-op for implementation systemc.

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "rtl_limits.h"
+
 // verilated.h reads the simulation time through sc_time_stamp() when SystemC is present.
 using sc_core::sc_time_stamp;
 #include "Vwormsim_router.h"
@@ -143,6 +145,9 @@ std::array<std::uint32_t, (rtl::kCfgW + 31) / 32> rtl_straps(const Config& confi
                                                                        : pkg::Multidest::kMcPath)
                                      : pkg::Multidest::kMcTree));
   set_bits(w.data(), kCfgSyncLsb, 1, rc.replication == Replication::kSynchronous);
+  const ListFormat list = rtl_list_format(config);
+  set_bits(w.data(), pkg::kCfgListBitStringLsb, 1, list.bit_string);
+  set_bits(w.data(), pkg::kCfgListAddrWLsb, pkg::kCfgListAddrWW, list.address_bits);
   return w;
 }
 
@@ -183,6 +188,7 @@ RtlRouter::RtlRouter(const sc_core::sc_module_name& name, const RouterParams& pa
       in_vc_w_(in_vc_width(rtl_ports_)),
       table_(table),
       address_flits_(config.network.router.path_ir == PathIr::kMinimal),
+      list_format_(rtl_list_format(config)),
       context_(std::move(context)),
       period_ps_(period_ps),
       mirrored_(inputs_.size(), 0) {
@@ -199,8 +205,8 @@ RtlRouter::RtlRouter(const sc_core::sc_module_name& name, const RouterParams& pa
                     "injection/ejection channels",
                     this->name(), layout_.network, std::max(layout_.injection, layout_.ejection)));
   if (rtl_net_ == rtl::kCubePorts) {
-    // Only 8- to 16-cubes need this build, and their node counts exceed both multidestination
-    // headers, which check_rtl_limits (rtl_limits.h) rejects first.
+    // Only 8- to 16-cubes need this build, which has no multidestination hardware;
+    // check_rtl_limits (rtl_limits.h) rejects multidestination worms there first.
     if (multidest)
       throw std::logic_error(
           fmt::format("{}: the RTL router with {} ports is built without the "
@@ -391,8 +397,8 @@ Router::StepResult RtlRouter::step_model(Model& m, Cycle now, ActivityCalendar& 
     FlitBits expect = flit_bits(flit);
     expect.vc = got.vc;
     // Builds without the full path/tree hardware keep lean flits (rtl/wormsim_pkg.sv
-    // lean_flit_t): no source, side header or mc bit. Their outputs carry those as zeros; a
-    // unicast or address flit has no side header and no mc bit to lose.
+    // lean_flit_t): no source or mc bit. Their outputs carry those as zeros; a unicast or
+    // address flit has no mc bit to lose.
     if constexpr (!std::is_same_v<Model, Vwormsim_router> &&
                   !std::is_same_v<Model, Vwormsim_router_wide>)
       expect.src = 0;

@@ -87,7 +87,7 @@ class RtlRouter : public Router {
   void mirror_state(const Model& m);
   rtl::FlitBits flit_bits(const Flit& f) const {
     return rtl::to_bits(f, f.mcast != 0 && table_ != nullptr ? &table_->at(f.mcast) : nullptr,
-                        address_flits_);
+                        list_format_);
   }
   int rtl_in(int port) const { return rtl::rtl_port(port, layout_.network, rtl_net_); }
   int rtl_out(int port) const { return rtl::rtl_port(port, layout_.network, rtl_net_); }
@@ -100,6 +100,7 @@ class RtlRouter : public Router {
   const MulticastTable* table_;
   // The minimal path-IR router (path_ir minimal, address flits): Vwormsim_router_min.
   bool address_flits_;
+  rtl::ListFormat list_format_;  // how multidestination heads carry their lists
   std::shared_ptr<VerilatedContext> context_;
   // The model of this router's build (set by the constructor).
   std::variant<std::unique_ptr<Vwormsim_router>, std::unique_ptr<Vwormsim_router_uc>,

@@ -296,6 +296,33 @@ TEST(RtlEquivalence, Mesh8x8PathWormsAllPort) {
   expect_equivalent(c, as_rtl(c));
 }
 
+// Destination lists in the head flit's data bits (docs/rtl.md): 8-bit addresses on a 16x16
+// mesh (eight fill the 64 bits; the side field of earlier RTL named at most 255 nodes), a
+// tree bit-string in 4-byte flits, and 4-bit addresses in 2-byte flits (four per head flit).
+TEST(RtlEquivalence, Mesh16x16PathWormsEightDestinationsMixedNetwork) {
+  Config c = multidest(testing::mesh_config({16, 16}), MultidestMode::kPath,
+                       Replication::kAsynchronous, 0.06, 8);
+  c.simulation.measure_cycles = 500;
+  expect_equivalent(
+      c, as_rtl(c, {17, 18, 33, 34, 51, 68, 85, 102, 119, 120, 136, 153, 170, 187, 204, 221, 238}));
+}
+
+TEST(RtlEquivalence, Mesh4x4TreeWormsBitStringFourByteFlits) {
+  Config c = multidest(testing::mesh_config({4, 4}), MultidestMode::kTree,
+                       Replication::kSynchronous, 0.1, 6);
+  c.network.router.header_encoding = HeaderEncoding::kBitString;
+  c.network.flit_bytes = 4;
+  expect_equivalent(c, as_rtl(c));
+}
+
+TEST(RtlEquivalence, Mesh4x4PathWormsTwoByteFlitsFourDestinations) {
+  Config c = multidest(testing::mesh_config({4, 4}), MultidestMode::kPath,
+                       Replication::kAsynchronous, 0.12, 4);
+  c.network.flit_bytes = 2;
+  c.network.router.port_model = PortModel::kAllPort;
+  expect_equivalent(c, as_rtl(c));
+}
+
 TEST(RtlEquivalence, Torus4x4TreeWormsDatelineClasses) {
   Config c = multidest(testing::torus_config({4, 4}), MultidestMode::kTree,
                        Replication::kAsynchronous, 0.1);
@@ -846,8 +873,7 @@ TEST(RtlConfig, LimitsOfTheVerilatedRouterNameTheKey) {
   c = as_rtl(testing::mesh_config({4, 4}));
   c.network.router.buffer_depth = 16;
   expect_error(c, "at most 8 flits");
-  // 3D meshes and 7-cubes fit the wide build, 8- to 16-cubes the cube build (unicast only:
-  // their node counts exceed both multidestination headers).
+  // 3D meshes and 7-cubes fit the wide build, 8- to 16-cubes the cube build (unicast only).
   c = as_rtl(testing::mesh_config({4, 4, 4}));
   c.network.router.port_model = PortModel::kAllPort;
   EXPECT_NO_THROW(validate_rtl(c));
@@ -861,16 +887,60 @@ TEST(RtlConfig, LimitsOfTheVerilatedRouterNameTheKey) {
   EXPECT_NO_THROW(validate_rtl(c));
   c = as_rtl(testing::hypercube_config(8));
   c.network.router.multidest = MultidestMode::kPath;
-  expect_error(c, "at most 255 nodes (got 256)");
+  expect_error(c, "(the cube build) has no multidestination hardware");
   c = as_rtl(testing::hypercube_config(8));
   c.network.router.multidest = MultidestMode::kTree;
-  expect_error(c, "at most 128 nodes (got 256)");
+  expect_error(c, "(the cube build) has no multidestination hardware");
   c = as_rtl(testing::mesh_config({16, 16}));
   c.network.router.multidest = MultidestMode::kTree;
-  expect_error(c, "128-node bit-string");
-  c = as_rtl(testing::mesh_config({16, 16}));
+  expect_error(c, "destination sets of at most 64 nodes (got 256)");
+  // Destination lists travel in the head flit's data bits (docs/rtl.md, "Destination lists in
+  // the head flit"): they must fit one header flit as the C++ model counts them, and the
+  // RTL's 64 data bits; the key named is the one that sets the list's length or the room.
+  auto expect_list_error = [](const Config& bad, const std::string& key, const std::string& text) {
+    try {
+      validate_rtl(bad);
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const ConfigError& e) {
+      EXPECT_EQ(e.key(), key) << e.what();
+      EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+    }
+  };
+  c = as_rtl(testing::mesh_config({16, 16}));  // 8-bit addresses: eight fill 64 bits
   c.network.router.multidest = MultidestMode::kPath;
-  expect_error(c, "8-bit node ids");
+  c.traffic.multicast_fraction = 0.5;
+  c.traffic.multicast_destinations = 8;
+  EXPECT_NO_THROW(validate_rtl(c));
+  c.traffic.multicast_destinations = 9;
+  expect_list_error(c, "traffic.multicast_destinations",
+                    "an address_list of 9 8-bit addresses needs 72 bits, the head flit carries 64");
+  c.traffic.multicast_destinations = 4;
+  c.network.flit_bytes = 3;  // 24 bits: three addresses
+  expect_list_error(c, "traffic.multicast_destinations", "needs 32 bits, the head flit carries 24");
+  c = as_rtl(testing::mesh_config({8, 8}));
+  c.network.router.multidest = MultidestMode::kTree;
+  c.network.router.header_encoding = HeaderEncoding::kBitString;
+  c.traffic.multicast_fraction = 0.5;
+  EXPECT_NO_THROW(validate_rtl(c));
+  c.network.flit_bytes = 4;
+  expect_list_error(c, "network.flit_bytes", "a 64-node bit_string needs 64 bits");
+  c = as_rtl(testing::mesh_config({4, 4}));
+  c.network.router.multidest = MultidestMode::kPath;
+  c.network.router.header_encoding = HeaderEncoding::kBitString;
+  expect_list_error(c, "network.router.header_encoding",
+                    "reads its next target from an address_list");
+  // Collectives may send a worm to every other node: 15 4-bit addresses fit, 63 6-bit ones do not.
+  c = as_rtl(testing::mesh_config({4, 4}));
+  c.workload = Workload::kCollective;
+  c.network.router.port_model = PortModel::kAllPort;  // the default collective's (EDN)
+  c.network.router.multidest = MultidestMode::kPath;
+  EXPECT_NO_THROW(validate_rtl(c));
+  c = as_rtl(testing::mesh_config({8, 8}));
+  c.workload = Workload::kCollective;
+  c.network.router.port_model = PortModel::kAllPort;
+  c.network.router.multidest = MultidestMode::kPath;
+  expect_list_error(c, "network.flit_bytes",
+                    "an address_list of 63 6-bit addresses needs 378 bits");
   c = as_rtl(testing::mesh_config({4, 4}));
   c.network.router.multidest = MultidestMode::kPath;
   c.traffic.multicast_fraction = 0.5;

@@ -40,30 +40,51 @@ Flit random_flit(std::mt19937_64& rng) {
 constexpr int kWords = (rtl::kFlitW + 31) / 32;
 constexpr unsigned kTopBits = rtl::kFlitW - 32 * (kWords - 1);  // used bits of the last word
 
-// A random multidestination header for head flit `f`: a path list (up to kMaxPath ids below
-// kMaxPathNodes) or a tree bit-string (ids below kMaxTreeNodes); null for a unicast flit.
-std::optional<MulticastHeader> random_header(Flit& f, std::mt19937_64& rng) {
+// A random multidestination worm for head flit `f` and how its list is carried: a path
+// address list (up to kMaxPath distinct ids of 1 to 16 bits that fit kListW bits), a tree
+// address list (ids below kMaxTreeNodes) or a tree bit-string; nullopt for a unicast flit.
+struct RandomWorm {
+  MulticastHeader header;
+  rtl::ListFormat format;
+};
+std::optional<RandomWorm> random_header(Flit& f, std::mt19937_64& rng) {
   if (rng() % 2 == 0) return std::nullopt;
-  MulticastHeader h;
+  RandomWorm w;
+  MulticastHeader& h = w.header;
   h.mode = rng() % 2 == 0 ? MultidestMode::kPath : MultidestMode::kTree;
-  const int limit = h.mode == MultidestMode::kPath ? rtl::kMaxPathNodes : rtl::kMaxTreeNodes;
-  const auto n = static_cast<std::size_t>(1 + rng() % rtl::kMaxPath);
+  w.format.bit_string = h.mode == MultidestMode::kTree && rng() % 2 == 0;
+  unsigned limit = rtl::kMaxTreeNodes;  // ids below this
+  std::size_t most = rtl::kMaxPath;     // destinations
+  if (!w.format.bit_string) {
+    w.format.address_bits =
+        1 + static_cast<unsigned>(rng() % (h.mode == MultidestMode::kTree ? 6 : 16));
+    limit = 1u << w.format.address_bits;
+    most = std::min<std::size_t>({most, rtl::kListW / w.format.address_bits, limit});
+  }
+  const auto n = static_cast<std::size_t>(1 + rng() % most);
   while (h.dests.size() < n) {
-    const auto d = static_cast<NodeId>(rng() % static_cast<unsigned>(limit));
+    const auto d = static_cast<NodeId>(rng() % limit);
     if (std::find(h.dests.begin(), h.dests.end(), d) == h.dests.end()) h.dests.push_back(d);
   }
   f.mcast = 1;
   f.mpos = static_cast<std::uint16_t>(h.mode == MultidestMode::kPath ? rng() % n : 0);
-  return h;
+  return w;
 }
 
-// Header bit `i` as the RTL must see it.
-bool header_bit(const MulticastHeader& h, unsigned i) {
-  if (h.mode == MultidestMode::kTree)
-    return std::find(h.dests.begin(), h.dests.end(), static_cast<NodeId>(i)) != h.dests.end();
-  const unsigned k = i / rtl::kPathIdW;
-  const unsigned id = k < h.dests.size() ? h.dests[k] : rtl::kPathEnd;
-  return ((id >> (i % rtl::kPathIdW)) & 1u) != 0;
+// The data bits of a multidestination head as docs/rtl.md specifies them: the bit-string, or
+// the addresses in order, each slot after the last repeating it, up to kListW bits.
+std::uint64_t list_word(const RandomWorm& w) {
+  std::uint64_t data = 0;
+  if (w.format.bit_string) {
+    for (NodeId d : w.header.dests) data |= std::uint64_t{1} << d;
+    return data;
+  }
+  const unsigned b = w.format.address_bits;
+  for (unsigned k = 0; (k + 1) * b <= rtl::kListW; ++k) {
+    const std::size_t i = std::min<std::size_t>(k, w.header.dests.size() - 1);
+    data |= static_cast<std::uint64_t>(w.header.dests[i]) << (k * b);
+  }
+  return data;
 }
 
 // The first 8 payload bytes that are valid, byte 0 lowest.
@@ -84,20 +105,17 @@ TEST(RtlFlit, PackedCppFlitsReadBackFieldByFieldInVerilog) {
   int headers = 0;
   for (int n = 0; n < 20000; ++n) {
     Flit f = random_flit(rng);
-    const std::optional<MulticastHeader> h = random_header(f, rng);
+    const std::optional<RandomWorm> h = random_header(f, rng);
     // Start from random bits: pack must write every bit of the flit.
     for (int w = 0; w < kWords; ++w) rtl->flit_i[w] = static_cast<std::uint32_t>(rng());
     rtl->flit_i[kWords - 1] &= (1u << kTopBits) - 1;  // a Verilated input has no bits above
-    rtl::pack(rtl::to_bits(f, h ? &*h : nullptr), rtl->flit_i.data(), 0);
+    rtl::pack(rtl::to_bits(f, h ? &h->header : nullptr, h ? h->format : rtl::ListFormat{}),
+              rtl->flit_i.data(), 0);
     rtl.eval();
     ASSERT_EQ(rtl->mpos_o, f.mpos) << "flit " << n;
-    ASSERT_EQ(rtl->mc_o != 0, h.has_value() && f.head()) << "flit " << n;
-    for (unsigned i = 0; i < rtl::kHdrW; ++i) {
-      const bool want = h.has_value() && f.head() && header_bit(*h, i);
-      ASSERT_EQ(((rtl->hdr_o[i / 32] >> (i % 32)) & 1u) != 0, want) << "flit " << n << " bit " << i;
-      ASSERT_EQ(rtl->hdr_at_lsb_o[i / 32], rtl->hdr_o[i / 32]) << "flit " << n;
-    }
-    headers += h.has_value() && f.head();
+    const bool listed = h.has_value() && f.head();
+    ASSERT_EQ(rtl->mc_o != 0, listed) << "flit " << n;
+    headers += listed;
     ASSERT_EQ(rtl->mc_at_lsb_o, rtl->mc_o) << "flit " << n;
     ASSERT_EQ(rtl->more_o, 0) << "flit " << n;  // list headers, not address flits
     ASSERT_EQ(rtl->more_at_lsb_o, rtl->more_o) << "flit " << n;
@@ -110,8 +128,9 @@ TEST(RtlFlit, PackedCppFlitsReadBackFieldByFieldInVerilog) {
     ASSERT_EQ(rtl->idx_o, f.index) << "flit " << n;
     ASSERT_EQ(static_cast<unsigned>(rtl->src_o), f.src & 0xffffu) << "flit " << n;
     ASSERT_EQ(static_cast<unsigned>(rtl->dst_o), f.dst & 0xffffu) << "flit " << n;
-    ASSERT_EQ(rtl->data_o, payload_word(f))
-        << "flit " << n << " payload bytes " << int{f.payload_bytes};
+    // A multidestination head's data bits are its list, every other flit's its payload.
+    ASSERT_EQ(rtl->data_o, listed ? list_word(*h) : payload_word(f))
+        << "flit " << n << " payload bytes " << int{f.payload_bytes} << " list " << listed;
     ASSERT_EQ(rtl->is_head_o != 0, f.head()) << "flit " << n;
     ASSERT_EQ(rtl->is_tail_o != 0, f.tail()) << "flit " << n;
     // The package's bit offsets (used by rtl/ to slice flat flit vectors) agree too.
@@ -126,22 +145,42 @@ TEST(RtlFlit, PackedCppFlitsReadBackFieldByFieldInVerilog) {
   EXPECT_GT(headers, 2000);
 }
 
-TEST(RtlFlit, HeadersBeyondTheRtlLimitsAreRejected) {
+TEST(RtlFlit, ListsBeyondTheRtlLimitsAreRejected) {
   Flit f;
   f.type = FlitType::kHead;
   f.mcast = 1;
   MulticastHeader path;
   path.mode = MultidestMode::kPath;
-  for (NodeId d = 1; d <= rtl::kMaxPath + 1; ++d) path.dests.push_back(d);
-  EXPECT_THROW(rtl::to_bits(f, &path), std::invalid_argument);
-  path.dests = {3, static_cast<NodeId>(rtl::kMaxPathNodes)};
-  EXPECT_THROW(rtl::to_bits(f, &path), std::invalid_argument);
+  rtl::ListFormat format;
+  format.address_bits = 3;
+  for (NodeId d = 1; d <= rtl::kMaxPath + 1; ++d) path.dests.push_back(d % 8);
+  EXPECT_THROW(rtl::to_bits(f, &path, format), std::invalid_argument);  // 17 destinations
+  // Eight 8-bit addresses fill the 64 list bits; a ninth needs a second header flit.
+  format.address_bits = 8;
+  path.dests = {1, 2, 3, 4, 5, 6, 7, 8};
+  EXPECT_NO_THROW(rtl::to_bits(f, &path, format));
+  path.dests.push_back(9);
+  EXPECT_THROW(rtl::to_bits(f, &path, format), std::invalid_argument);
+  // 2-byte flits carry 16 list bits: four 4-bit addresses, not five.
+  format.address_bits = 4;
+  format.bits = 16;
+  path.dests = {1, 2, 3, 4};
+  EXPECT_NO_THROW(rtl::to_bits(f, &path, format));
+  path.dests.push_back(5);
+  EXPECT_THROW(rtl::to_bits(f, &path, format), std::invalid_argument);
+  // Tree worms: destination sets of kMaxTreeNodes nodes, as a list or a bit-string.
   MulticastHeader tree;
   tree.mode = MultidestMode::kTree;
+  format = {};
+  format.address_bits = 7;
   tree.dests = {1, static_cast<NodeId>(rtl::kMaxTreeNodes)};
-  EXPECT_THROW(rtl::to_bits(f, &tree), std::invalid_argument);
+  EXPECT_THROW(rtl::to_bits(f, &tree, format), std::invalid_argument);
   tree.dests = {1, static_cast<NodeId>(rtl::kMaxTreeNodes - 1)};
-  EXPECT_NO_THROW(rtl::to_bits(f, &tree));
+  EXPECT_NO_THROW(rtl::to_bits(f, &tree, format));
+  format.bit_string = true;
+  EXPECT_NO_THROW(rtl::to_bits(f, &tree, format));
+  format.bits = 32;  // 4-byte flits: a bit-string of at most 32 nodes
+  EXPECT_THROW(rtl::to_bits(f, &tree, format), std::invalid_argument);
 }
 
 // Address flits (header_encoding address_flits, the minimal path-IR router): no list header;
@@ -160,12 +199,14 @@ TEST(RtlFlit, AddressFlitsCarryTheMoreBitAndNoListHeader) {
       f.index = static_cast<std::uint16_t>(i);
       f.mpos = 0;
       f.dst = address_flit_target(h, i, 1);
-      rtl::pack(rtl::to_bits(f, &h, true), rtl->flit_i.data(), 0);
+      rtl::ListFormat format;
+      format.address_flits = true;
+      rtl::pack(rtl::to_bits(f, &h, format), rtl->flit_i.data(), 0);
       rtl.eval();
       ASSERT_EQ(rtl->more_o != 0, static_cast<std::size_t>(i) + 1 < m) << m << " " << i;
       ASSERT_EQ(rtl->more_at_lsb_o, rtl->more_o);
       ASSERT_EQ(rtl->mc_o, 0);
-      for (unsigned w = 0; w < rtl::kHdrW / 32; ++w) ASSERT_EQ(rtl->hdr_o[w], 0u);
+      ASSERT_EQ(rtl->data_o, payload_word(f));  // no list: the payload
       ASSERT_EQ(static_cast<unsigned>(rtl->dst_o), f.dst & 0xffffu);
       more += rtl->more_o;
     }
@@ -176,7 +217,9 @@ TEST(RtlFlit, AddressFlitsCarryTheMoreBitAndNoListHeader) {
   for (NodeId d = 0; d <= rtl::kMaxPath; ++d) h.dests.push_back(d);
   Flit f;
   f.mcast = 1;
-  EXPECT_THROW(rtl::to_bits(f, &h, true), std::invalid_argument);
+  rtl::ListFormat format;
+  format.address_flits = true;
+  EXPECT_THROW(rtl::to_bits(f, &h, format), std::invalid_argument);
 }
 
 TEST(RtlFlit, VerilogAssembledFlitsUnpackInCpp) {
@@ -194,12 +237,9 @@ TEST(RtlFlit, VerilogAssembledFlitsUnpackInCpp) {
     b.mc = rng() % 2 == 0;
     b.more = rng() % 2 == 0;
     b.mpos = static_cast<unsigned>(rng() % (1u << rtl::kMposW));
-    for (std::uint64_t& w : b.hdr) w = rng();
     rtl->mc_i = b.mc;
     rtl->more_i = b.more;
     rtl->mpos_i = static_cast<std::uint8_t>(b.mpos);
-    for (unsigned i = 0; i < rtl::kHdrW / 32; ++i)
-      rtl->hdr_i[i] = static_cast<std::uint32_t>(b.hdr[i / 2] >> (32 * (i % 2)));
     rtl->typ_i = static_cast<std::uint8_t>(b.type);
     rtl->vc_i = static_cast<std::uint8_t>(b.vc);
     rtl->pkt_i = b.packet;
@@ -235,8 +275,9 @@ TEST(RtlFlit, PackAtOffsetLeavesNeighboursAlone) {
     for (int w = 0; w < 20; ++w) words[w] = before[w] = static_cast<std::uint32_t>(rng());
     const unsigned base = static_cast<unsigned>(rng() % (640 - rtl::kFlitW));
     Flit f = random_flit(rng);
-    const std::optional<MulticastHeader> h = random_header(f, rng);
-    const rtl::FlitBits b = rtl::to_bits(f, h ? &*h : nullptr);
+    const std::optional<RandomWorm> h = random_header(f, rng);
+    const rtl::FlitBits b =
+        rtl::to_bits(f, h ? &h->header : nullptr, h ? h->format : rtl::ListFormat{});
     rtl::pack(b, words, base);
     ASSERT_TRUE(rtl::unpack(words, base) == b);
     for (unsigned bit = 0; bit < 640; ++bit) {

@@ -13,8 +13,10 @@
 // links, a 16-node ring, 4-cubes in both e-cube orders, Hamiltonian paths) and every input
 // port and VC, with the edge cases forced: path heads at their current target (absorb and
 // forward), at their last destination (eject only), passing through, with 16-entry lists
-// (the header's last slot), conforming and arbitrary lists; tree heads at the source, at a
-// destination, on and off the tree, single destinations and all 15 other nodes. Each test
+// (the list's last slot), conforming and arbitrary lists; tree heads at the source, at a
+// destination, on and off the tree, single destinations and all 15 other nodes, their sets
+// as address lists and as bit-strings. The lists travel in the head flit's data bits as
+// rtl::to_bits packs them (docs/rtl.md, "Destination lists in the head flit"). Each test
 // checks that every such class occurred.
 #include <algorithm>
 #include <cstdint>
@@ -31,6 +33,7 @@
 #include "port_layout.h"
 #include "route_compute.h"
 #include "rtl_flit.h"
+#include "rtl_limits.h"
 #include "rtl_router.h"
 #include "topology.h"
 
@@ -63,7 +66,7 @@ struct Case {
   bool tree = true;  // tree worms too (not under Hamiltonian routing)
 };
 
-Config make_config(const Case& c, MultidestMode mode) {
+Config make_config(const Case& c, MultidestMode mode, HeaderEncoding encoding) {
   Config config;
   NetworkConfig& n = config.network;
   n.topology.kind = c.kind;
@@ -79,6 +82,7 @@ Config make_config(const Case& c, MultidestMode mode) {
   n.router.vcs = c.vcs;
   n.router.port_model = c.ports;
   n.router.multidest = mode;
+  n.router.header_encoding = encoding;
   n.router.implementation = RouterImplementation::kRtl;
   return config;
 }
@@ -103,9 +107,9 @@ std::uint32_t rtl_route(const RouteResult& r, const PortLayout& layout) {
 
 class Bench {
  public:
-  Bench(const Case& c, MultidestMode mode)
+  Bench(const Case& c, MultidestMode mode, HeaderEncoding encoding = HeaderEncoding::kAddressList)
       : c_(c),
-        config_(make_config(c, mode)),
+        config_(make_config(c, mode, encoding)),
         topology_((config_.validate(), config_.network.topology)),
         layout_(PortLayout::make(c.ports, topology_.network_ports(), 1, 0)),
         rc_(topology_, config_.network.routing, layout_, c.vcs),
@@ -135,7 +139,7 @@ class Bench {
   // (0: the tree worm leads nowhere from here).
   std::size_t compare(const Flit& head, const MulticastHeader* header, int in_port) {
     const std::string where = describe(head, header, in_port);
-    rtl::FlitBits bits = rtl::to_bits(head, header);
+    rtl::FlitBits bits = rtl::to_bits(head, header, rtl_list_format(config_));
     std::array<std::uint32_t, (rtl::kFlitW + 31) / 32> words{};
     rtl::pack(bits, words.data(), 0);
     for (std::size_t i = 0; i < words.size(); ++i) rtl_->flit_i[i] = words[i];
@@ -287,8 +291,8 @@ Seen run_path(const Case& c, std::uint64_t seed) {
 }
 
 // Tree worms in one case.
-Seen run_tree(const Case& c, std::uint64_t seed) {
-  Bench bench(c, MultidestMode::kTree);
+Seen run_tree(const Case& c, std::uint64_t seed, HeaderEncoding encoding) {
+  Bench bench(c, MultidestMode::kTree, encoding);
   std::mt19937_64 rng(seed);
   Seen seen;
   const auto nodes = static_cast<NodeId>(bench.nodes());
@@ -385,17 +389,19 @@ TEST(RtlMcRoute, PathWormsAndUnicastHeadsMatchCpp) {
 
 TEST(RtlMcRoute, TreeWormsMatchCpp) {
   std::uint64_t seed = 100;
-  for (const Case& c : cases()) {
-    if (!c.tree) continue;
-    const Seen s = run_tree(c, seed++);
-    if (::testing::Test::HasFailure()) return;
-    EXPECT_GT(s.tree_single, 0) << c.name;
-    EXPECT_GT(s.tree_multi, 0) << c.name;
-    EXPECT_GT(s.tree_lost, 0) << c.name;
-    EXPECT_GT(s.tree_eject, 0) << c.name;
-    EXPECT_GT(s.tree_at_src, 0) << c.name;
-    EXPECT_GT(s.tree_all, 0) << c.name;
-  }
+  for (HeaderEncoding encoding : {HeaderEncoding::kAddressList, HeaderEncoding::kBitString})
+    for (const Case& c : cases()) {
+      if (!c.tree) continue;
+      const Seen s = run_tree(c, seed++, encoding);
+      const std::string name = c.name + " " + to_string(encoding);
+      if (::testing::Test::HasFailure()) return;
+      EXPECT_GT(s.tree_single, 0) << name;
+      EXPECT_GT(s.tree_multi, 0) << name;
+      EXPECT_GT(s.tree_lost, 0) << name;
+      EXPECT_GT(s.tree_eject, 0) << name;
+      EXPECT_GT(s.tree_at_src, 0) << name;
+      EXPECT_GT(s.tree_all, 0) << name;
+    }
 }
 
 }  // namespace

@@ -70,17 +70,17 @@ class RealPackage(unittest.TestCase):
         p = self.pkg.params
         width, fields = self.pkg.structs["flit_t"]
         self.assertEqual([f for f, _, _ in fields],
-                         ["typ", "vc", "mc", "more", "mpos", "pkt", "idx", "src", "dst", "hdr", "data"])
+                         ["typ", "vc", "mc", "more", "mpos", "pkt", "idx", "src", "dst", "data"])
         expected = 2 + p["VcW"] + 1 + 1 + p["MposW"] + p["PktW"] + p["IdxW"] + 2 * p["NodeW"] + \
-            p["HdrW"] + p["DataW"]
+            p["DataW"]
         self.assertEqual(width, expected)
         self.assertEqual(p["FlitW"], width)  # the package's restatement agrees
         self.assertEqual(dict((f, lsb) for f, _, lsb in fields)["data"], 0)
 
     def test_expressions(self):
         p = self.pkg.params
-        self.assertEqual(p["MaxPath"], p["HdrW"] // p["PathIdW"])
-        self.assertEqual(p["PathEnd"], (1 << p["PathIdW"]) - 1)  # '1 fills PathIdW bits
+        self.assertEqual(p["MaxPath"], 1 << p["MposW"])
+        self.assertEqual(p["ListW"], p["DataW"])
         self.assertEqual(self.pkg.enums["flit_type_e"],
                          (2, [("FlitHead", 0), ("FlitBody", 1), ("FlitTail", 2), ("FlitHeadTail", 3)]))
         self.assertEqual(self.pkg.structs["cfg_t"][1][4][1], p["MaxDims"] * p["CoordW"])  # side
@@ -116,10 +116,10 @@ class Offsets(unittest.TestCase):
 
     def test_a_stale_bit_range_comment_is_an_error(self):
         text = read_pkg()
-        bad = text.replace("logic [NodeW-1:0] dst;   // [207:192]", "logic [NodeW-1:0] dst;   // [207:190]")
+        bad = text.replace("logic [NodeW-1:0] dst;   // [79:64]", "logic [NodeW-1:0] dst;   // [79:62]")
         self.assertNotEqual(bad, text)
         with self.assertRaisesRegex(rtl_layout.LayoutError,
-                                    rf":{line_of(bad, '[207:190]')}: struct flit_t: the comment says dst"):
+                                    rf":{line_of(bad, '[79:62]')}: struct flit_t: the comment says dst"):
             Variant(self, bad).parse()
 
     def test_a_wrong_restated_offset_is_an_error(self):
@@ -128,8 +128,18 @@ class Offsets(unittest.TestCase):
                            "parameter int unsigned FlitVcLsb = FlitMcLsb + 2;")
         self.assertNotEqual(bad, text)
         with self.assertRaisesRegex(rtl_layout.LayoutError,
-                                    rf":{line_of(bad, 'FlitVcLsb = FlitMcLsb + 2')}: FlitVcLsb = 279, but flit_t"):
+                                    rf":{line_of(bad, 'FlitVcLsb = FlitMcLsb + 2')}: FlitVcLsb = 151, but flit_t"):
             Variant(self, bad).parse()
+
+
+class Fills(unittest.TestCase):
+    def test_a_fill_takes_the_declared_width(self):
+        text = read_pkg()
+        at = text.index("\n", text.index("package wormsim_pkg;")) + 1
+        variant = text[:at] + "  parameter logic [5:0] AllOnes = '1;\n  parameter logic [5:0] None = '0;\n" + text[at:]
+        params = Variant(self, variant).parse().params
+        self.assertEqual(params["AllOnes"], 63)
+        self.assertEqual(params["None"], 0)
 
 
 class Strict(unittest.TestCase):

@@ -16,7 +16,6 @@ module wormsim_flit_loopback (
   output logic                               mc_o,
   output logic                               more_o,
   output logic [wormsim_pkg::MposW-1:0]      mpos_o,
-  output logic [wormsim_pkg::HdrW-1:0]       hdr_o,
   output logic                               is_head_o,
   output logic                               is_tail_o,
   // The same fields through the package's offsets into the flat flit (as rtl/ slices them).
@@ -28,7 +27,6 @@ module wormsim_flit_loopback (
   output logic [wormsim_pkg::MposW-1:0]      mpos_at_lsb_o,
   output logic                               mc_at_lsb_o,
   output logic                               more_at_lsb_o,
-  output logic [wormsim_pkg::HdrW-1:0]       hdr_at_lsb_o,
   output logic [31:0]                        flit_w_o,
   // Assembler.
   input  logic [1:0]                         typ_i,
@@ -41,7 +39,6 @@ module wormsim_flit_loopback (
   input  logic                               mc_i,
   input  logic                               more_i,
   input  logic [wormsim_pkg::MposW-1:0]      mpos_i,
-  input  logic [wormsim_pkg::HdrW-1:0]       hdr_i,
   output wormsim_pkg::flit_t                 flit_o
 );
   assign typ_o = flit_i.typ;
@@ -54,7 +51,6 @@ module wormsim_flit_loopback (
   assign mc_o = flit_i.mc;
   assign more_o = flit_i.more;
   assign mpos_o = flit_i.mpos;
-  assign hdr_o = flit_i.hdr;
   assign is_head_o = wormsim_pkg::is_head(flit_i.typ);
   assign is_tail_o = wormsim_pkg::is_tail(flit_i.typ);
 
@@ -66,7 +62,6 @@ module wormsim_flit_loopback (
   assign mpos_at_lsb_o = flit_i[wormsim_pkg::FlitMposLsb +: wormsim_pkg::MposW];
   assign mc_at_lsb_o = flit_i[wormsim_pkg::FlitMcLsb];
   assign more_at_lsb_o = flit_i[wormsim_pkg::FlitMoreLsb];
-  assign hdr_at_lsb_o = flit_i[wormsim_pkg::FlitHdrLsb +: wormsim_pkg::HdrW];
   assign flit_w_o = 32'(wormsim_pkg::FlitW);
 
   always_comb begin
@@ -81,6 +76,5 @@ module wormsim_flit_loopback (
     flit_o.mc = mc_i;
     flit_o.more = more_i;
     flit_o.mpos = mpos_i;
-    flit_o.hdr = hdr_i;
   end
 endmodule
