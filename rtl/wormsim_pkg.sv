@@ -29,8 +29,8 @@ package wormsim_pkg;
   // (the list's first 8 x flit_bytes bits ride in the head flit, header_flits - 1 more flits
   // follow; the RTL takes worms whose list fits the head flit). Encodings (cfg_t list_*):
   // address_list, entry k of list_addr_w bits at [k*list_addr_w +: list_addr_w] in path order,
-  // slots after the last destination repeating it (a path never lists a node twice, so the
-  // repeat ends the list without a count); bit_string (tree worms), bit n = node n.
+  // slots after the last destination repeating it (a path never lists a node twice in a row,
+  // so the repeat ends the list without a count); bit_string (tree worms), bit n = node n.
   // MaxPath: destinations a path worm may list (its position `mpos` counts them).
   parameter int unsigned MposW = 4;                 // position in a path list
   parameter int unsigned MaxPath = 1 << MposW;      // 16

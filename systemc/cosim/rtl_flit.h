@@ -196,8 +196,9 @@ struct ListFormat {
   // Otherwise the head flit's data bits hold the list, as the C++ model charges it (its first
   // 8 x flit_bytes bits ride in the head flit): a bit-string (tree worms; bit n = node n) or
   // an address list of `address_bits`-bit entries in the header's order, each slot after the
-  // last address repeating it up to kListW bits (a path lists no node twice, so the repeat
-  // ends the list). `bits`: the list bits the head flit holds, min(8 x flit_bytes, kListW).
+  // last address repeating it up to kListW bits (a path never lists a node twice in a row, so
+  // the repeat ends the list). `bits`: the list bits the head flit holds, min(8 x flit_bytes,
+  // kListW).
   bool bit_string = false;
   unsigned address_bits = 1;
   unsigned bits = kListW;
