@@ -98,7 +98,8 @@ class RtlRouter : public Router {
   int rtl_ports_;     // its input (= output) ports: network ports, then NI channels
   unsigned in_vc_w_;  // InVcW of the model's build: bits of an input VC index
   const MulticastTable* table_;
-  // The minimal path-IR router (path_ir minimal, address flits): Vwormsim_router_min.
+  // The minimal path-IR router (path_ir minimal, address flits): Vwormsim_router_min or
+  // Vwormsim_router_wide_min.
   bool address_flits_;
   rtl::ListFormat list_format_;  // how multidestination heads carry their lists
   std::shared_ptr<VerilatedContext> context_;
