@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include "header_format.h"
 #include "machine_preset.h"
 
 #include <algorithm>
@@ -189,24 +190,12 @@ void require(bool ok, const std::string& key, const std::string& message) {
 }
 
 // Flits a multidestination worm to `dests` destinations carries beyond a unicast packet's
-// one header flit (routing/multicast_route.h header_flits, which the core layer cannot call).
+// one header flit.
 std::uint64_t destination_list_flits(const NetworkConfig& network, std::uint64_t dests, int nodes) {
-  const auto fb = static_cast<std::uint64_t>(network.flit_bytes);
-  std::uint64_t address_bits = 1;
-  while ((std::uint64_t{1} << address_bits) < static_cast<std::uint64_t>(nodes)) ++address_bits;
-  // Address flits: whole addresses per header flit (one, or as many as fit on the minimal
-  // router with address_list).
-  const std::uint64_t per_flit =
-      network.router.header_encoding == HeaderEncoding::kAddressFlits ? 1
-      : network.router.path_ir == PathIr::kMinimal &&
-              network.router.header_encoding == HeaderEncoding::kAddressList
-          ? std::max<std::uint64_t>(1, 8 * fb / address_bits)
-          : 0;
-  if (per_flit > 0) return dests == 0 ? 0 : (dests + per_flit - 1) / per_flit - 1;
-  const std::uint64_t bits = network.router.header_encoding == HeaderEncoding::kAddressList
-                                 ? dests * address_bits
-                                 : static_cast<std::uint64_t>(nodes);
-  return std::max<std::uint64_t>(1, (bits + 8 * fb - 1) / (8 * fb)) - 1;
+  return static_cast<std::uint64_t>(header_flits(network.router.header_encoding,
+                                                 static_cast<std::size_t>(dests), nodes,
+                                                 network.flit_bytes, network.router.path_ir)) -
+         1;
 }
 
 }  // namespace

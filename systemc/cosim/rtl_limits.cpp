@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "header_format.h"
 #include "port_layout.h"
 #include "rtl_flit.h"
 #include "topology.h"
@@ -22,8 +23,7 @@ rtl::ListFormat rtl_list_format(const Config& config) {
   rtl::ListFormat format;
   format.address_flits = r.path_ir == PathIr::kMinimal;
   format.bit_string = r.header_encoding == HeaderEncoding::kBitString;
-  format.address_bits = 1;
-  while ((1LL << format.address_bits) < static_cast<long long>(nodes)) ++format.address_bits;
+  format.address_bits = address_bits(nodes);
   format.bits =
       std::min<unsigned>(8u * static_cast<unsigned>(config.network.flit_bytes), rtl::kListW);
   return format;

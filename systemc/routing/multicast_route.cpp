@@ -252,32 +252,4 @@ std::uint64_t stripped_path_flit_hops(const RouteCompute& rc, NodeId src,
   return flit_hops;
 }
 
-namespace {
-int address_bits_of(int nodes) {
-  int address_bits = 1;
-  while ((1LL << address_bits) < nodes) ++address_bits;
-  return address_bits;
-}
-}  // namespace
-
-int addresses_per_header_flit(HeaderEncoding encoding, PathIr path_ir, int nodes, int flit_bytes) {
-  if (encoding == HeaderEncoding::kAddressFlits) return 1;
-  if (path_ir == PathIr::kMinimal && encoding == HeaderEncoding::kAddressList)
-    return std::max(1, 8 * flit_bytes / address_bits_of(nodes));
-  return 0;
-}
-
-int header_flits(HeaderEncoding encoding, std::size_t destinations, int nodes, int flit_bytes,
-                 PathIr path_ir) {
-  const int address_bits = address_bits_of(nodes);
-  if (const int k = addresses_per_header_flit(encoding, path_ir, nodes, flit_bytes); k > 0)
-    return static_cast<int>(std::max<std::size_t>(
-        1, (destinations + static_cast<std::size_t>(k) - 1) / static_cast<std::size_t>(k)));
-  const long long bits = encoding == HeaderEncoding::kAddressList
-                             ? static_cast<long long>(destinations) * address_bits
-                             : static_cast<long long>(nodes);
-  const long long flit_bits = 8LL * flit_bytes;
-  return static_cast<int>(std::max(1LL, (bits + flit_bits - 1) / flit_bits));
-}
-
 }  // namespace wormsim

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "flit.h"
+#include "header_format.h"  // header_flits, addresses_per_header_flit
 #include "multicast_table.h"
 #include "route_compute.h"
 #include "topology.h"
@@ -109,17 +110,4 @@ std::uint64_t multicast_links(const RouteCompute& rc, MultidestMode mode, NodeId
 std::uint64_t stripped_path_flit_hops(const RouteCompute& rc, NodeId src,
                                       const std::vector<NodeId>& dests, int flits,
                                       int per_flit = 1);
-// Addresses per header flit when a worm's list sits in address flits (header flits that hold
-// whole addresses and carry no payload, except the last): 1 for header_encoding
-// address_flits; floor(8 * flit_bytes / ceil(log2 N)) for address_list on the minimal path-IR
-// router (a header flit it strips must hold whole addresses); 0 when the list is packed across
-// flits (address_list on the full router) or a bit-string.
-int addresses_per_header_flit(HeaderEncoding encoding, PathIr path_ir, int nodes, int flit_bytes);
-// Header flits of a worm to `destinations` nodes: an address list spends ceil(log2 N) bits per
-// destination, a bit-string N bits, packed into flits of 8 * flit_bytes bits; at least one.
-// Address flits (addresses_per_header_flit k > 0): ceil(destinations / k) flits. A unicast
-// header is one flit, so a multidestination worm costs header_flits - 1 extra flits.
-int header_flits(HeaderEncoding encoding, std::size_t destinations, int nodes, int flit_bytes,
-                 PathIr path_ir = PathIr::kFull);
-
 }  // namespace wormsim
