@@ -110,4 +110,5 @@ std::uint64_t multicast_links(const RouteCompute& rc, MultidestMode mode, NodeId
 std::uint64_t stripped_path_flit_hops(const RouteCompute& rc, NodeId src,
                                       const std::vector<NodeId>& dests, int flits,
                                       int per_flit = 1);
+
 }  // namespace wormsim
