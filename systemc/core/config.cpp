@@ -602,13 +602,12 @@ void Config::validate() const {
             "address_list (as many addresses per header flit as fit) or address_flits (one)");
   }
   if (address_flit_layout) {
-    int address_bits = 1;
-    while ((1LL << address_bits) < static_cast<long long>(node_count(topo))) ++address_bits;
-    require(address_bits <= 8 * network.flit_bytes, "network.flit_bytes",
+    const int bits = address_bits(node_count(topo));
+    require(bits <= 8 * network.flit_bytes, "network.flit_bytes",
             fmt::format("{} puts whole {}-bit node addresses in each header flit; {}-byte flits "
                         "are too narrow",
                         r.path_ir == PathIr::kMinimal ? "path_ir minimal" : "address_flits",
-                        address_bits, network.flit_bytes));
+                        bits, network.flit_bytes));
   }
   // The RTL's full path router reads the path list from the head flit's header; address flits
   // are the minimal path-IR router's (docs/rtl.md, "The minimal path-IR router").
