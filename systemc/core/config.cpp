@@ -606,8 +606,8 @@ void Config::validate() const {
     require(bits <= 8 * network.flit_bytes, "network.flit_bytes",
             fmt::format("{} puts whole {}-bit node addresses in each header flit; {}-byte flits "
                         "are too narrow",
-                        r.path_ir == PathIr::kMinimal ? "path_ir minimal" : "address_flits",
-                        bits, network.flit_bytes));
+                        r.path_ir == PathIr::kMinimal ? "path_ir minimal" : "address_flits", bits,
+                        network.flit_bytes));
   }
   // The RTL's full path router reads the path list from the head flit's header; address flits
   // are the minimal path-IR router's (docs/rtl.md, "The minimal path-IR router").
