@@ -47,6 +47,8 @@ constexpr NameTable<HeaderEncoding, 3> kEncodingNames{
      {HeaderEncoding::kAddressFlits, "address_flits"}}};
 constexpr NameTable<PathIr, 2> kPathIrNames{
     {{PathIr::kFull, "full"}, {PathIr::kMinimal, "minimal"}}};
+constexpr NameTable<HeaderDecode, 2> kHeaderDecodeNames{
+    {{HeaderDecode::kHeadFlit, "head_flit"}, {HeaderDecode::kBuffered, "buffered"}}};
 constexpr NameTable<EcubeOrder, 2> kEcubeNames{
     {{EcubeOrder::kHighToLow, "high_to_low"}, {EcubeOrder::kLowToHigh, "low_to_high"}}};
 constexpr NameTable<PortModel, 3> kPortModelNames{{{PortModel::kOnePort, "one_port"},
@@ -222,6 +224,7 @@ WORMSIM_ENUM_TABLE(Replication, kReplicationNames)
 WORMSIM_ENUM_TABLE(ReplicationFlow, kReplicationFlowNames)
 WORMSIM_ENUM_TABLE(HeaderEncoding, kEncodingNames)
 WORMSIM_ENUM_TABLE(PathIr, kPathIrNames)
+WORMSIM_ENUM_TABLE(HeaderDecode, kHeaderDecodeNames)
 WORMSIM_ENUM_TABLE(TrafficPattern, kTrafficNames)
 WORMSIM_ENUM_TABLE(SoftwareMulticastScheme, kSoftwareMulticastNames)
 WORMSIM_ENUM_TABLE(MulticastPattern, kMulticastPatternNames)
@@ -674,6 +677,20 @@ void Config::validate() const {
             fmt::format("must be in 1..{} (got {})", nodes - 1, traffic.multicast_destinations));
     // Cut-through at branch points waits for room for the whole worm downstream: the largest
     // worm (ni/terminal.cpp create_packet) must fit one VC buffer.
+    // Buffered header decode: a head waits for the header flits routing reads, which must fit
+    // its VC buffer (a tree worm reads all of them).
+    if (workload == Workload::kSynthetic && r.multidest != MultidestMode::kNone &&
+        r.header_decode == HeaderDecode::kBuffered) {
+      const std::uint64_t header =
+          destination_list_flits(
+              network, static_cast<std::uint64_t>(traffic.multicast_destinations), nodes) +
+          1;
+      require(header <= static_cast<std::uint64_t>(r.buffer_depth), "network.router.buffer_depth",
+              fmt::format("network.router.header_decode buffered routes a worm once the header "
+                          "flits it reads are in the VC buffer: {} destinations take {} header "
+                          "flits, more than {}",
+                          traffic.multicast_destinations, header, r.buffer_depth));
+    }
     if (workload == Workload::kSynthetic && r.replication_flow == ReplicationFlow::kCutThrough) {
       const std::uint64_t list = destination_list_flits(
           network, static_cast<std::uint64_t>(traffic.multicast_destinations), nodes);
@@ -1355,6 +1372,14 @@ void Config::check_packet_flits(CollectiveAlgorithm alg, std::size_t dests, int 
             : message;
     const std::uint64_t flits =
         list_flits + std::max<std::uint64_t>(1, (header + payload + fb - 1) / fb);
+    if (worms && network.router.header_decode == HeaderDecode::kBuffered &&
+        list_flits + 1 > static_cast<std::uint64_t>(network.router.buffer_depth))
+      throw ConfigError(
+          "network.router.buffer_depth",
+          fmt::format("network.router.header_decode buffered routes a worm once the header flits "
+                      "it reads are in the VC buffer: {} sends worms to up to {} destinations, "
+                      "{} header flits, more than {}",
+                      to_string(alg), dests, list_flits + 1, network.router.buffer_depth));
     if (cut_through && flits > static_cast<std::uint64_t>(network.router.buffer_depth))
       throw ConfigError(
           "network.router.buffer_depth",

@@ -72,6 +72,13 @@ enum class HeaderEncoding { kAddressList, kBitString, kAddressFlits };
 // is matched at the buffer head, the matched address flit is stripped, and the next address
 // flit becomes the head of a two-branch worm (consumption channel and next hop).
 enum class PathIr { kFull, kMinimal };
+// When a router may route a multidestination worm's head (docs/multidestination.md, "Header
+// decode"): head_flit = as soon as the head is in, with the whole list read from it whatever
+// its length (the seeds' latency models, which charge header flits as length only); buffered =
+// only from bits in its buffer: the head waits until the header flit holding the last list bit
+// routing reads has arrived (a tree worm's whole list; a path worm at its current target, the
+// next target's address). Lists of one header flit route alike under both.
+enum class HeaderDecode { kHeadFlit, kBuffered };
 // How a synthetic multicast travels on unicast routers (network.router.multidest none), as a
 // software tree of unicast packets (ni/software_multicast.h): separate_addressing = the source
 // sends one packet to every destination; binomial_tree = U-mesh recursive halving over the
@@ -262,6 +269,7 @@ struct RouterConfig {
   Replication replication = Replication::kAsynchronous;
   HeaderEncoding header_encoding = HeaderEncoding::kAddressList;
   PathIr path_ir = PathIr::kFull;
+  HeaderDecode header_decode = HeaderDecode::kHeadFlit;
   // Consumption (ejection) channels per node; 0 = as many as the port model has.
   int consumption_channels = 0;
   // Multidestination worms (path or tree) only: the top N VCs of every physical channel (of
@@ -451,6 +459,7 @@ std::string to_string(Replication v);
 std::string to_string(ReplicationFlow v);
 std::string to_string(HeaderEncoding v);
 std::string to_string(PathIr v);
+std::string to_string(HeaderDecode v);
 std::string to_string(TrafficPattern v);
 std::string to_string(SoftwareMulticastScheme v);
 std::string to_string(MulticastPattern v);

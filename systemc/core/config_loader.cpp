@@ -406,6 +406,11 @@ const std::vector<Field>& schema() {
          c.network.router.path_ir = to_enum<PathIr>(v, "path-IR router");
        },
        [](const Config& c) -> Json { return to_string(c.network.router.path_ir); }},
+      {"network.router.header_decode",
+       [](const Val& v, Config& c) {
+         c.network.router.header_decode = to_enum<HeaderDecode>(v, "header decode");
+       },
+       [](const Config& c) -> Json { return to_string(c.network.router.header_decode); }},
       {"network.router.consumption_channels",
        [](const Val& v, Config& c) { c.network.router.consumption_channels = to_int(v); },
        [](const Config& c) -> Json { return c.network.router.consumption_channels; }},
@@ -1024,8 +1029,8 @@ std::string unused_reason(const Config& c, const std::string& key) {
     return fmt::format("network.router.port_model is {}; ports sets k of k_port",
                        to_string(r.port_model));
   if ((key == "network.router.replication" || key == "network.router.header_encoding" ||
-       key == "network.router.path_ir" || key == "network.router.multidest_vcs" ||
-       key == "network.router.replication_flow") &&
+       key == "network.router.path_ir" || key == "network.router.header_decode" ||
+       key == "network.router.multidest_vcs" || key == "network.router.replication_flow") &&
       r.multidest == MultidestMode::kNone)
     return "network.router.multidest is none; it configures multidestination worms";
   if (key == "network.router.rtl_nodes" && r.implementation == RouterImplementation::kSystemC)

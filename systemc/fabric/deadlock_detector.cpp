@@ -119,6 +119,9 @@ DeadlockReport build_deadlock_report(const std::vector<std::unique_ptr<Router>>&
         w.dst = ivc.buffer.front().flit.dst;
         w.flits = ivc.buffer.size();
         w.state = to_string(ivc.state);
+        if (ivc.state == VcState::kIdle && ivc.header_reads > 0)
+          w.state = fmt::format("waiting_for_header ({} of the {} header flits it reads arrived)",
+                                std::min(ivc.buffer.size(), ivc.header_reads), ivc.header_reads);
         w.replicating = ivc.branches.size() > 1;
         w.out_port = ivc.out_port;
         w.out_vc = ivc.out_vc;

@@ -76,10 +76,13 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config,
                      config.network.router.multidest == MultidestMode::kNone
                          ? 0
                          : config.network.router.multidest_vcs),
-      multicast_route_(topology_, route_compute_, multicast_table_, config.network.router.path_ir,
-                       addresses_per_header_flit(
-                           config.network.router.header_encoding, config.network.router.path_ir,
-                           node_count(config.network.topology), config.network.flit_bytes)),
+      multicast_route_(
+          topology_, route_compute_, multicast_table_, config.network.router.path_ir,
+          addresses_per_header_flit(config.network.router.header_encoding,
+                                    config.network.router.path_ir,
+                                    node_count(config.network.topology), config.network.flit_bytes),
+          HeaderReading{config.network.router.header_decode, config.network.router.header_encoding,
+                        node_count(config.network.topology), config.network.flit_bytes}),
       scoreboard_(topology_.nodes(), order_guaranteed(config)),
       stats_(topology_.nodes(),
              options.mode == RunMode::kHosted ? 0 : config.simulation.warmup_cycles,

@@ -47,6 +47,9 @@ struct InputVc {
   // target position `absorbed_mpos`, and the worm is absorbed here and forwarded.
   bool absorbed = false;
   std::uint16_t absorbed_mpos = 0;
+  // Buffered header decode: the header flits the idle head at the front waits for before it
+  // is routed (MulticastRoute::header_flits_read), 0 when it is not waiting. Reports only.
+  int header_reads = 0;
   // The cycle from which the front flit has waited: its arrival in an empty buffer (its
   // eligibility cycle) or the last pop. The network's stuck-flit watchdog reads it.
   Cycle front_since = 0;

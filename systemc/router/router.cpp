@@ -195,6 +195,28 @@ void Router::allocate_vcs(Cycle now, ActivityCalendar& calendar) {
                           "with no packet in progress",
                           name(), p, v, to_string(front.flit.type), front.flit.packet_id));
         }
+        // Buffered header decode: the head is routed once the header flits it reads are in
+        // (their arrival wakes this router), under the delay model from when the last of them
+        // clears its pipeline delay; under the staged models its RC stage starts then.
+        if (!absorbed && front.flit.mcast != 0 && multicast_ != nullptr) {
+          const int reads = multicast_->header_flits_read(params_.id, front.flit);
+          if (reads > 1) {
+            if (reads > params_.buffer_depth)
+              throw std::logic_error(fmt::format(
+                  "{}: input {} VC {}: worm {} is routed after {} header flits, more than the "
+                  "{}-flit buffer holds (Config::validate checks network.router.buffer_depth)",
+                  name(), p, v, front.flit.packet_id, reads, params_.buffer_depth));
+            const int last = reads - 1;
+            ivc.header_reads = reads;
+            if (ivc.buffer.size() <= last) continue;
+            const Cycle in = ivc.buffer.at(last).ready;
+            if (in > now) {
+              next_ready_ = std::min(next_ready_, in);
+              continue;
+            }
+            ivc.header_reads = 0;
+          }
+        }
         ivc.packet = front.flit.packet_id;
         ivc.head_at = now;
         if (!absorbed && front.flit.mcast != 0 && multicast_ != nullptr &&

@@ -36,16 +36,27 @@ struct MulticastBranch {
   std::uint16_t mpos = 0;  // path: position of that target in the list
 };
 
+// How the routers read a worm's list from its header flits (network.router.header_decode,
+// header_encoding, network.flit_bytes and the node count): what header_flits_read needs.
+struct HeaderReading {
+  HeaderDecode decode = HeaderDecode::kHeadFlit;
+  HeaderEncoding encoding = HeaderEncoding::kAddressList;
+  int nodes = 2;
+  int flit_bytes = 8;
+};
+
 class MulticastRoute {
  public:
   // `per_flit`: addresses per header flit on the minimal router (addresses_per_header_flit).
   MulticastRoute(const Topology& topology, const RouteCompute& route_compute,
-                 const MulticastTable& table, PathIr path_ir = PathIr::kFull, int per_flit = 1)
+                 const MulticastTable& table, PathIr path_ir = PathIr::kFull, int per_flit = 1,
+                 const HeaderReading& reading = {})
       : topology_(topology),
         route_compute_(route_compute),
         table_(table),
         path_ir_(path_ir),
-        per_flit_(std::max(1, per_flit)) {}
+        per_flit_(std::max(1, per_flit)),
+        reading_(reading) {}
 
   // Branches of the worm whose head `head` arrived at `here` on (in_port, in_vc): one branch
   // for a worm passing through, two or more where it is absorbed or replicated. `absorbed`
@@ -70,6 +81,16 @@ class MulticastRoute {
   // addresses their source gave them.
   bool strips_addresses() const { return path_ir_ == PathIr::kMinimal; }
   int addresses_per_flit() const { return per_flit_; }
+  // Header flits (the head counted, so at least 1) a router at `here` must hold in its buffer
+  // before it routes the worm whose head is `head` (docs/multidestination.md, "Header
+  // decode"): 1 under header_decode head_flit and on the minimal router (whose head flit holds
+  // the current address); under buffered on the full router, a tree worm's whole list, and a
+  // path worm at its current target, when another target follows, the flits up to the one
+  // that completes the next target's address (entry mpos + 1; with a bit-string, the whole
+  // string, as the next member along the path can be any bit). Elsewhere a path worm routes
+  // on the target its head carries (Flit::dst). The head carries the destination count with
+  // the worm's length, so the last target reads no further entry.
+  int header_flits_read(NodeId here, const Flit& head) const;
   // Length in flits (header flits included) of the rest of the worm whose head is `head`
   // (address flits stripped before it excluded).
   int worm_flits(const Flit& head) const { return table_.at(head.mcast).flits - head.index; }
@@ -80,6 +101,7 @@ class MulticastRoute {
   const MulticastTable& table_;
   PathIr path_ir_;
   int per_flit_;
+  HeaderReading reading_;
 };
 
 // Empty when `dests` (in the order given) is a base-routing-conformed path from src; else the

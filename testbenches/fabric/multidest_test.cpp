@@ -52,6 +52,7 @@ struct ZeroLoadCase {
   RoutingAlgorithm routing;
   PipelineModel model = PipelineModel::kDelay;  // staged: `pipeline` is its stage count
   PathIr path_ir = PathIr::kFull;               // minimal: `encoding` is address_flits
+  HeaderDecode decode = HeaderDecode::kHeadFlit;
 };
 
 class PathZeroLoad : public ::testing::TestWithParam<ZeroLoadCase> {};
@@ -74,6 +75,7 @@ TEST_P(PathZeroLoad, EachDestinationAtTheUnicastLatencyOfTheWormWithItsHeader) {
   c.network.router.buffer_depth = k.depth;
   c.network.router.vcs = 2;
   c.network.router.path_ir = k.path_ir;
+  c.network.router.header_decode = k.decode;
   c.network.flit_bytes = 2;  // narrow flits: a 6-bit address list of 6 costs 3 flits
   const Topology topo(c.network.topology);
   auto n = [&](int x, int y) { return topo.node_at({x, y}); };
@@ -120,8 +122,25 @@ TEST_P(PathZeroLoad, EachDestinationAtTheUnicastLatencyOfTheWormWithItsHeader) {
                          k.model == PipelineModel::kLookaheadSpeculative ||
                          k.model == PipelineModel::kLookaheadCombined;
 
+  // Buffered header decode on the full router (docs/multidestination.md, "Header decode"): at
+  // target k, unless it is the last, the head waits for the header flit that completes entry
+  // k + 1 (6-bit entries packed into 16-bit flits from the head on; entry e in flit e as
+  // address flits; the whole 64-bit string): reads_k - 1 cycles more than a head routed on
+  // arrival, for the copy absorbed there and every copy after it. Buffers of at least the
+  // worm's length never stall the flits behind the waiting head, so the waits add up.
+  auto reads = [&](std::size_t target) -> Cycle {
+    switch (k.encoding) {
+      case HeaderEncoding::kAddressList: return ((target + 2) * 6 - 1) / 16 + 1;
+      case HeaderEncoding::kAddressFlits: return target + 2;
+      case HeaderEncoding::kBitString: return 4;
+    }
+    return 1;
+  };
+  Cycle waited = 0;
+  const bool buffered = k.decode == HeaderDecode::kBuffered && k.path_ir == PathIr::kFull;
   for (std::size_t i = 0; i < dests.size(); ++i) {
     const NodeId d = dests[i];
+    if (buffered && i + 1 < dests.size()) waited += reads(i) - 1;
     hops += rc.route_hops(at, d);
     at = d;
     const RouterConfig& r = c.network.router;
@@ -129,10 +148,11 @@ TEST_P(PathZeroLoad, EachDestinationAtTheUnicastLatencyOfTheWormWithItsHeader) {
     // but the last replicates the worm (a cycle each under speculation); under lookahead
     // routing the minimal router's strips cost a cycle each.
     const Cycle replications = std::min(i + 1, dests.size() - 1);
-    EXPECT_EQ(lat.at(d), zero_load_formula(hops, k.length + extra, r.pipeline_depth, r.link_latency,
-                                           r.credit_latency, r.buffer_depth,
-                                           k.model != PipelineModel::kDelay) +
-                             (speculative ? replications : 0) + (lookahead ? strips_up_to(i) : 0))
+    EXPECT_EQ(
+        lat.at(d),
+        zero_load_formula(hops, k.length + extra, r.pipeline_depth, r.link_latency,
+                          r.credit_latency, r.buffer_depth, k.model != PipelineModel::kDelay) +
+            (speculative ? replications : 0) + (lookahead ? strips_up_to(i) : 0) + waited)
         << "destination " << d << " after " << hops << " hops";
   }
 }
@@ -222,7 +242,34 @@ INSTANTIATE_TEST_SUITE_P(
                      RoutingAlgorithm::kHamiltonian, PipelineModel::kLookahead, PathIr::kMinimal},
         ZeroLoadCase{"minimal_list_mesh_sync_classic_b6", TopologyKind::kMesh,
                      Replication::kSynchronous, HeaderEncoding::kAddressList, 4, 6, 9,
-                     RoutingAlgorithm::kDimensionOrder, PipelineModel::kClassic, PathIr::kMinimal}),
+                     RoutingAlgorithm::kDimensionOrder, PipelineModel::kClassic, PathIr::kMinimal},
+        // Buffered header decode, buffers of at least the worm's length (header included).
+        ZeroLoadCase{"buffered_mesh_async_list", TopologyKind::kMesh, Replication::kAsynchronous,
+                     HeaderEncoding::kAddressList, 1, 11, 9, RoutingAlgorithm::kDimensionOrder,
+                     PipelineModel::kDelay, PathIr::kFull, HeaderDecode::kBuffered},
+        ZeroLoadCase{"buffered_mesh_sync_bits_p3", TopologyKind::kMesh, Replication::kSynchronous,
+                     HeaderEncoding::kBitString, 3, 15, 12, RoutingAlgorithm::kDimensionOrder,
+                     PipelineModel::kDelay, PathIr::kFull, HeaderDecode::kBuffered},
+        ZeroLoadCase{"buffered_torus_async_flits_p2", TopologyKind::kTorus,
+                     Replication::kAsynchronous, HeaderEncoding::kAddressFlits, 2, 13, 9,
+                     RoutingAlgorithm::kDimensionOrder, PipelineModel::kDelay, PathIr::kFull,
+                     HeaderDecode::kBuffered},
+        ZeroLoadCase{"buffered_hamiltonian_sync_list_classic", TopologyKind::kMesh,
+                     Replication::kSynchronous, HeaderEncoding::kAddressList, 4, 12, 9,
+                     RoutingAlgorithm::kHamiltonian, PipelineModel::kClassic, PathIr::kFull,
+                     HeaderDecode::kBuffered},
+        ZeroLoadCase{"buffered_mesh_async_bits_speculative", TopologyKind::kMesh,
+                     Replication::kAsynchronous, HeaderEncoding::kBitString, 3, 12, 9,
+                     RoutingAlgorithm::kDimensionOrder, PipelineModel::kSpeculative, PathIr::kFull,
+                     HeaderDecode::kBuffered},
+        ZeroLoadCase{"buffered_mesh_sync_list_lookahead_combined", TopologyKind::kMesh,
+                     Replication::kSynchronous, HeaderEncoding::kAddressList, 2, 11, 9,
+                     RoutingAlgorithm::kDimensionOrder, PipelineModel::kLookaheadCombined,
+                     PathIr::kFull, HeaderDecode::kBuffered},
+        // The minimal router's head flit holds its current address: buffered changes nothing.
+        ZeroLoadCase{"buffered_minimal_mesh_async", TopologyKind::kMesh, Replication::kAsynchronous,
+                     HeaderEncoding::kAddressFlits, 1, 4, 9, RoutingAlgorithm::kDimensionOrder,
+                     PipelineModel::kDelay, PathIr::kMinimal, HeaderDecode::kBuffered}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
 
 // Tree replication adds no delay at zero load either: every destination of a scattered set
@@ -273,6 +320,69 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& p) {
       return to_string(p.param.model) + "_p" + std::to_string(p.param.pipeline) + "_" +
              to_string(p.param.replication) + "_b" + std::to_string(p.param.depth);
+    });
+
+// Buffered header decode: every router on a tree worm's way reads its whole list first. With
+// 2-byte flits an 8x8 mesh's bit-string (64 bits) and a 9-entry address list (54 bits) are 4
+// header flits each, so the head waits 3 cycles at each of the distance + 1 routers to a
+// destination (buffers of the worm's length: the waits add up); head_flit is the unicast
+// latency of the 3-flit-longer worm.
+struct TreeDecodeCase {
+  HeaderEncoding encoding;
+  HeaderDecode decode;
+  PipelineModel model;
+};
+
+class TreeDecodeZeroLoad : public ::testing::TestWithParam<TreeDecodeCase> {};
+
+TEST_P(TreeDecodeZeroLoad, BufferedDecodeWaitsForTheWholeListAtEveryRouter) {
+  const TreeDecodeCase& k = GetParam();
+  Config c = quiet(testing::mesh_config({8, 8}), MultidestMode::kTree, Replication::kSynchronous);
+  c.network.flit_bytes = 2;
+  c.network.router.header_encoding = k.encoding;
+  c.network.router.header_decode = k.decode;
+  c.network.router.pipeline = k.model;
+  c.network.router.pipeline_depth = k.model == PipelineModel::kDelay ? 2 : 4;
+  c.network.router.buffer_depth = 10;
+  const Topology topo(c.network.topology);
+  auto n = [&](int x, int y) { return topo.node_at({x, y}); };
+  const NodeId src = n(3, 3);
+  const std::vector<NodeId> dests{n(0, 0), n(7, 7), n(3, 0), n(3, 7), n(5, 3),
+                                  n(1, 3), n(6, 1), n(4, 4), n(2, 6)};
+  auto net = testing::run(c, logged(),
+                          [&](SyntheticNetwork& nw) { nw.schedule_multicast(src, dests, 6, 5); });
+  ASSERT_EQ(net->outcome(), RunOutcome::kCompleted);
+  EXPECT_EQ(net->scoreboard().violation_count(), 0u);
+  const auto lat = latencies(*net);
+  ASSERT_EQ(lat.size(), dests.size());
+  const int extra = header_flits(k.encoding, dests.size(), 64, 2) - 1;
+  ASSERT_EQ(extra, 3);
+  for (NodeId d : dests) {
+    const int distance = topo.distance(src, d);
+    const Cycle wait = k.decode == HeaderDecode::kBuffered ? Cycle{3} * (distance + 1) : 0;
+    EXPECT_EQ(lat.at(d), zero_load_formula(distance, 6 + extra, c.network.router.pipeline_depth, 1,
+                                           1, 10, k.model != PipelineModel::kDelay) +
+                             wait)
+        << d;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Encodings, TreeDecodeZeroLoad,
+    ::testing::Values(
+        TreeDecodeCase{HeaderEncoding::kBitString, HeaderDecode::kHeadFlit, PipelineModel::kDelay},
+        TreeDecodeCase{HeaderEncoding::kBitString, HeaderDecode::kBuffered, PipelineModel::kDelay},
+        TreeDecodeCase{HeaderEncoding::kBitString, HeaderDecode::kBuffered,
+                       PipelineModel::kClassic},
+        TreeDecodeCase{HeaderEncoding::kAddressList, HeaderDecode::kHeadFlit,
+                       PipelineModel::kClassic},
+        TreeDecodeCase{HeaderEncoding::kAddressList, HeaderDecode::kBuffered,
+                       PipelineModel::kDelay},
+        TreeDecodeCase{HeaderEncoding::kAddressList, HeaderDecode::kBuffered,
+                       PipelineModel::kClassic}),
+    [](const auto& p) {
+      return to_string(p.param.encoding) + "_" + to_string(p.param.decode) + "_" +
+             to_string(p.param.model);
     });
 
 TEST(TreeZeroLoad, AsynchronousHandshakeSameLatency) {
@@ -477,6 +587,8 @@ struct SoakCase {
   MulticastPattern pattern = MulticastPattern::kRandom;
   PathIr path_ir = PathIr::kFull;
   HeaderEncoding minimal_encoding = HeaderEncoding::kAddressFlits;  // of the minimal router
+  // buffered: 2-byte flits, so the 6 destinations' 36-bit list takes 3 header flits.
+  HeaderDecode decode = HeaderDecode::kHeadFlit;
 };
 
 class MultidestSoak : public ::testing::TestWithParam<SoakCase> {};
@@ -493,6 +605,8 @@ TEST_P(MultidestSoak, EveryWormReachesEachDestinationOnceWithoutDeadlock) {
   // Packed minimal headers: 2-byte flits hold two 6-bit addresses, so worms strip too.
   if (k.path_ir == PathIr::kMinimal && k.minimal_encoding == HeaderEncoding::kAddressList)
     c.network.flit_bytes = 2;
+  c.network.router.header_decode = k.decode;
+  if (k.decode == HeaderDecode::kBuffered) c.network.flit_bytes = 2;
   c.network.router.port_model = PortModel::kAllPort;  // a consumption channel per input
   c.network.router.vcs = 2;
   c.network.router.buffer_depth = 8;  // tree: a whole worm fits (asynchronous replication)
@@ -561,7 +675,20 @@ INSTANTIATE_TEST_SUITE_P(
                  MulticastPattern::kRandom, PathIr::kMinimal, HeaderEncoding::kAddressList},
         SoakCase{"mesh_path_minimal_sync_row_column", TopologyKind::kMesh, MultidestMode::kPath,
                  Replication::kSynchronous, 6000, 0.1, ReplicationFlow::kWormhole,
-                 MulticastPattern::kRowColumn, PathIr::kMinimal}),
+                 MulticastPattern::kRowColumn, PathIr::kMinimal},
+        // Buffered header decode: heads wait for the header flits they read.
+        SoakCase{"mesh_path_async_buffered", TopologyKind::kMesh, MultidestMode::kPath,
+                 Replication::kAsynchronous, 6000, 0.1, ReplicationFlow::kWormhole,
+                 MulticastPattern::kRandom, PathIr::kFull, HeaderEncoding::kAddressFlits,
+                 HeaderDecode::kBuffered},
+        SoakCase{"torus_path_sync_buffered", TopologyKind::kTorus, MultidestMode::kPath,
+                 Replication::kSynchronous, 6000, 0.1, ReplicationFlow::kWormhole,
+                 MulticastPattern::kRandom, PathIr::kFull, HeaderEncoding::kAddressFlits,
+                 HeaderDecode::kBuffered},
+        SoakCase{"mesh_tree_async_buffered", TopologyKind::kMesh, MultidestMode::kTree,
+                 Replication::kAsynchronous, 12000, 0.05, ReplicationFlow::kWormhole,
+                 MulticastPattern::kRandom, PathIr::kFull, HeaderEncoding::kAddressFlits,
+                 HeaderDecode::kBuffered}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
 
 // The acceptance soak: at least 10^6 worms per configuration (Release pass only; LARGE_).
@@ -750,6 +877,20 @@ TEST(MultidestInput, ConfigErrorsNameTheKey) {
   EXPECT_EQ(key_of(w), "network.flit_bytes");  // the minimal router needs whole addresses too
   w.network.router.path_ir = PathIr::kFull;
   EXPECT_EQ(key_of(w), "(valid)");  // the full router packs them across flits
+  // Buffered header decode: the VC buffer holds the header flits the head waits for. A 4x4
+  // mesh's 4-bit addresses, 3 destinations in 1-byte flits: 12 bits, 2 header flits.
+  Config b = testing::mesh_config({4, 4});
+  b.traffic.multicast_fraction = 0.5;
+  b.traffic.multicast_destinations = 3;
+  b.network.router.multidest = MultidestMode::kPath;
+  b.network.router.header_decode = HeaderDecode::kBuffered;
+  b.network.flit_bytes = 1;
+  b.network.router.buffer_depth = 2;
+  EXPECT_EQ(key_of(b), "(valid)");
+  b.network.router.buffer_depth = 1;
+  EXPECT_EQ(key_of(b), "network.router.buffer_depth");
+  b.network.router.header_decode = HeaderDecode::kHeadFlit;
+  EXPECT_EQ(key_of(b), "(valid)");
 }
 
 }  // namespace

@@ -45,6 +45,62 @@ TEST(StrippedPathFlitHops, EachLegCarriesOneFlitLessThanTheLegBefore) {
   EXPECT_EQ(stripped_path_flit_hops(f.rc, n(0, 0), dests, 10, 2), 77u);
 }
 
+// Buffered header decode (docs/multidestination.md, "Header decode"): a 16x16 mesh has 8-bit
+// addresses; in 2-byte flits two fit a flit. A path worm to 7 destinations has 7 x 8 = 56
+// bits, 4 header flits (entries 0-1 in the head, 2-3 in flit 1, 4-5 in flit 2, 6
+// in flit 3). At its target i a router reads entry i + 1: flit (i + 1) / 2, so it holds
+// (i + 1) / 2 + 1 flits; elsewhere, and at the last target, the head alone. A tree worm reads
+// its whole list at every router: 4 flits as an address list, 256 bits = 16 flits as a
+// bit-string; address flits put entry e in flit e.
+TEST(HeaderFlitsRead, PathTargetsReadTheNextEntryTreesTheWholeList) {
+  Fixture f(testing::mesh_config({16, 16}));
+  auto n = [&](int x, int y) { return f.topology.node_at({x, y}); };
+  MulticastTable table;
+  const std::vector<NodeId> path{n(1, 0), n(2, 0), n(3, 0), n(4, 0), n(5, 0), n(6, 0), n(7, 0)};
+  const std::uint32_t worm = table.add(MultidestMode::kPath, n(0, 0), path, 10);
+  const std::uint32_t tree = table.add(MultidestMode::kTree, n(0, 0), path, 10);
+  auto route = [&](HeaderDecode d, HeaderEncoding e, PathIr ir = PathIr::kFull) {
+    return MulticastRoute(f.topology, f.rc, table, ir, 1, HeaderReading{d, e, 256, 2});
+  };
+  Flit head;
+  head.mcast = worm;
+  const MulticastRoute list = route(HeaderDecode::kBuffered, HeaderEncoding::kAddressList);
+  for (std::uint16_t i = 0; i < path.size(); ++i) {
+    head.mpos = i;
+    const int expect = i + 1u < path.size() ? (i + 1) / 2 + 1 : 1;
+    EXPECT_EQ(list.header_flits_read(path[i], head), expect) << "target " << i;
+    EXPECT_EQ(list.header_flits_read(n(0, 0), head), 1) << "not at target " << i;
+  }
+  head.mpos = 2;
+  EXPECT_EQ(route(HeaderDecode::kBuffered, HeaderEncoding::kAddressFlits)
+                .header_flits_read(path[2], head),
+            4);
+  EXPECT_EQ(
+      route(HeaderDecode::kBuffered, HeaderEncoding::kBitString).header_flits_read(path[2], head),
+      16);
+  Flit at_last = head;
+  at_last.mpos = 6;
+  EXPECT_EQ(route(HeaderDecode::kBuffered, HeaderEncoding::kBitString)
+                .header_flits_read(path[6], at_last),
+            1);
+  // head_flit, and the minimal router (its head flit holds the current address): the head.
+  EXPECT_EQ(
+      route(HeaderDecode::kHeadFlit, HeaderEncoding::kBitString).header_flits_read(path[2], head),
+      1);
+  EXPECT_EQ(route(HeaderDecode::kBuffered, HeaderEncoding::kAddressFlits, PathIr::kMinimal)
+                .header_flits_read(path[2], head),
+            1);
+  Flit tree_head;
+  tree_head.mcast = tree;
+  for (NodeId at : {n(0, 0), n(3, 0), n(7, 0)}) {
+    EXPECT_EQ(list.header_flits_read(at, tree_head), 4) << at;
+    EXPECT_EQ(
+        route(HeaderDecode::kBuffered, HeaderEncoding::kBitString).header_flits_read(at, tree_head),
+        16)
+        << at;
+  }
+}
+
 TEST(Brcp, XyRoutesAcceptOnRouteListsInOrderOnly) {
   Fixture f(testing::mesh_config({8, 8}));
   auto n = [&](int x, int y) { return f.topology.node_at({x, y}); };
