@@ -323,6 +323,18 @@ TEST(RtlEquivalence, Mesh4x4PathWormsTwoByteFlitsFourDestinations) {
   expect_equivalent(c, as_rtl(c));
 }
 
+// header_decode buffered (docs/multidestination.md, "Header decode") on lists of one header
+// flit, the only ones the RTL takes: the C++ router reads no flit beyond the head, like the
+// RTL, so the run is accepted and stays lock-step equal.
+TEST(RtlEquivalence, Mesh4x4TreeWormsBufferedHeaderDecode) {
+  Config c = multidest(testing::mesh_config({4, 4}), MultidestMode::kTree,
+                       Replication::kAsynchronous, 0.1, 6);
+  c.network.router.header_decode = HeaderDecode::kBuffered;
+  c.network.flit_bytes = 2;  // the 16-node bit-string fills the head flit
+  c.network.router.header_encoding = HeaderEncoding::kBitString;
+  expect_equivalent(c, as_rtl(c));
+}
+
 TEST(RtlEquivalence, Torus4x4TreeWormsDatelineClasses) {
   Config c = multidest(testing::torus_config({4, 4}), MultidestMode::kTree,
                        Replication::kAsynchronous, 0.1);
