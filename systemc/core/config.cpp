@@ -675,8 +675,6 @@ void Config::validate() const {
     require(traffic.multicast_destinations >= 1 && traffic.multicast_destinations < nodes,
             "traffic.multicast_destinations",
             fmt::format("must be in 1..{} (got {})", nodes - 1, traffic.multicast_destinations));
-    // Cut-through at branch points waits for room for the whole worm downstream: the largest
-    // worm (ni/terminal.cpp create_packet) must fit one VC buffer.
     // Buffered header decode: a head waits for the header flits routing reads, which must fit
     // its VC buffer (a tree worm reads all of them).
     if (workload == Workload::kSynthetic && r.multidest != MultidestMode::kNone &&
@@ -691,6 +689,8 @@ void Config::validate() const {
                           "flits, more than {}",
                           traffic.multicast_destinations, header, r.buffer_depth));
     }
+    // Cut-through at branch points waits for room for the whole worm downstream: the largest
+    // worm (ni/terminal.cpp create_packet) must fit one VC buffer.
     if (workload == Workload::kSynthetic && r.replication_flow == ReplicationFlow::kCutThrough) {
       const std::uint64_t list = destination_list_flits(
           network, static_cast<std::uint64_t>(traffic.multicast_destinations), nodes);
