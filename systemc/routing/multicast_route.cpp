@@ -68,22 +68,21 @@ void MulticastRoute::branches(NodeId here, const Flit& head, int in_port, int in
 int MulticastRoute::header_flits_read(NodeId here, const Flit& head) const {
   if (reading_.decode == HeaderDecode::kHeadFlit || path_ir_ == PathIr::kMinimal) return 1;
   const MulticastHeader& h = table_.at(head.mcast);
-  const int whole = header_flits(reading_.encoding, h.dests.size(), reading_.nodes,
-                                 reading_.flit_bytes, path_ir_);
-  if (h.mode == MultidestMode::kTree) return whole;
   const std::size_t next = static_cast<std::size_t>(head.mpos) + 1;
-  if (h.dests[head.mpos] != here || next >= h.dests.size()) return 1;
-  switch (reading_.encoding) {
-    case HeaderEncoding::kAddressFlits: return static_cast<int>(next) + 1;  // entry e in flit e
-    case HeaderEncoding::kAddressList: {
+  if (h.mode == MultidestMode::kPath) {
+    if (h.dests[head.mpos] != here || next >= h.dests.size()) return 1;
+    if (reading_.encoding == HeaderEncoding::kAddressFlits)
+      return static_cast<int>(next) + 1;  // entry e in flit e
+    if (reading_.encoding == HeaderEncoding::kAddressList) {
       // Entry e fills bits [e w, (e + 1) w) of the list packed from the head flit on.
       const long long last_bit =
           static_cast<long long>(next + 1) * address_bits(reading_.nodes) - 1;
       return static_cast<int>(last_bit / (8LL * reading_.flit_bytes)) + 1;
     }
-    case HeaderEncoding::kBitString: return whole;
   }
-  return whole;
+  // A tree worm, or a path worm's bit-string: the whole list.
+  return header_flits(reading_.encoding, h.dests.size(), reading_.nodes, reading_.flit_bytes,
+                      path_ir_);
 }
 
 std::string brcp_violation(const RouteCompute& rc, NodeId src, const std::vector<NodeId>& dests) {

@@ -284,28 +284,43 @@ struct TreeZeroLoadCase {
 
 class TreeZeroLoad : public ::testing::TestWithParam<TreeZeroLoadCase> {};
 
+// A 6-flit tree worm from (3,3) of an 8x8 mesh to 9 scattered nodes, sent in cycle 5 into an
+// idle network on config `c` (a tree config on that mesh): its destinations, their distances
+// from the source and their latencies. The run must complete with the scoreboard clean.
+struct ScatteredTree {
+  std::vector<NodeId> dests;
+  std::map<NodeId, int> distance;
+  std::map<NodeId, Cycle> latency;
+};
+
+ScatteredTree run_scattered_tree(const Config& c) {
+  const Topology topo(c.network.topology);
+  auto n = [&](int x, int y) { return topo.node_at({x, y}); };
+  const NodeId src = n(3, 3);
+  ScatteredTree t;
+  t.dests = {n(0, 0), n(7, 7), n(3, 0), n(3, 7), n(5, 3), n(1, 3), n(6, 1), n(4, 4), n(2, 6)};
+  for (NodeId d : t.dests) t.distance[d] = topo.distance(src, d);
+  auto net = testing::run(c, logged(),
+                          [&](SyntheticNetwork& nw) { nw.schedule_multicast(src, t.dests, 6, 5); });
+  EXPECT_EQ(net->outcome(), RunOutcome::kCompleted);
+  EXPECT_EQ(net->scoreboard().violation_count(), 0u);
+  t.latency = latencies(*net);
+  EXPECT_EQ(t.latency.size(), t.dests.size());
+  return t;
+}
+
 TEST_P(TreeZeroLoad, EveryDestinationAtTheUnicastLatencyOfItsDistance) {
   const TreeZeroLoadCase& k = GetParam();
   Config c = quiet(testing::mesh_config({8, 8}), MultidestMode::kTree, k.replication);
   c.network.router.buffer_depth = k.depth;
   c.network.router.pipeline = k.model;
   c.network.router.pipeline_depth = k.pipeline;
-  const Topology topo(c.network.topology);
-  auto n = [&](int x, int y) { return topo.node_at({x, y}); };
-  const NodeId src = n(3, 3);
-  const std::vector<NodeId> dests{n(0, 0), n(7, 7), n(3, 0), n(3, 7), n(5, 3),
-                                  n(1, 3), n(6, 1), n(4, 4), n(2, 6)};
-  auto net = testing::run(c, logged(),
-                          [&](SyntheticNetwork& nw) { nw.schedule_multicast(src, dests, 6, 5); });
-  ASSERT_EQ(net->outcome(), RunOutcome::kCompleted);
-  EXPECT_EQ(net->scoreboard().violation_count(), 0u);
-  const auto lat = latencies(*net);
-  ASSERT_EQ(lat.size(), dests.size());
-  const int extra = header_flits(HeaderEncoding::kAddressList, dests.size(), 64, 8) - 1;
+  const ScatteredTree t = run_scattered_tree(c);
+  const int extra = header_flits(HeaderEncoding::kAddressList, t.dests.size(), 64, 8) - 1;
   EXPECT_EQ(extra, 0);
-  for (NodeId d : dests)
-    EXPECT_EQ(lat.at(d), zero_load_formula(topo.distance(src, d), 6, k.pipeline, 1, 1, k.depth,
-                                           k.model != PipelineModel::kDelay))
+  for (NodeId d : t.dests)
+    EXPECT_EQ(t.latency.at(d), zero_load_formula(t.distance.at(d), 6, k.pipeline, 1, 1, k.depth,
+                                                 k.model != PipelineModel::kDelay))
         << d;
 }
 
@@ -344,25 +359,16 @@ TEST_P(TreeDecodeZeroLoad, BufferedDecodeWaitsForTheWholeListAtEveryRouter) {
   c.network.router.pipeline = k.model;
   c.network.router.pipeline_depth = k.model == PipelineModel::kDelay ? 2 : 4;
   c.network.router.buffer_depth = 10;
-  const Topology topo(c.network.topology);
-  auto n = [&](int x, int y) { return topo.node_at({x, y}); };
-  const NodeId src = n(3, 3);
-  const std::vector<NodeId> dests{n(0, 0), n(7, 7), n(3, 0), n(3, 7), n(5, 3),
-                                  n(1, 3), n(6, 1), n(4, 4), n(2, 6)};
-  auto net = testing::run(c, logged(),
-                          [&](SyntheticNetwork& nw) { nw.schedule_multicast(src, dests, 6, 5); });
-  ASSERT_EQ(net->outcome(), RunOutcome::kCompleted);
-  EXPECT_EQ(net->scoreboard().violation_count(), 0u);
-  const auto lat = latencies(*net);
-  ASSERT_EQ(lat.size(), dests.size());
-  const int extra = header_flits(k.encoding, dests.size(), 64, 2) - 1;
+  const ScatteredTree t = run_scattered_tree(c);
+  const int extra = header_flits(k.encoding, t.dests.size(), 64, 2) - 1;
   ASSERT_EQ(extra, 3);
-  for (NodeId d : dests) {
-    const int distance = topo.distance(src, d);
+  for (NodeId d : t.dests) {
+    const int distance = t.distance.at(d);
     const Cycle wait = k.decode == HeaderDecode::kBuffered ? Cycle{3} * (distance + 1) : 0;
-    EXPECT_EQ(lat.at(d), zero_load_formula(distance, 6 + extra, c.network.router.pipeline_depth, 1,
-                                           1, 10, k.model != PipelineModel::kDelay) +
-                             wait)
+    EXPECT_EQ(t.latency.at(d),
+              zero_load_formula(distance, 6 + extra, c.network.router.pipeline_depth, 1, 1, 10,
+                                k.model != PipelineModel::kDelay) +
+                  wait)
         << d;
   }
 }
