@@ -10,6 +10,12 @@
 // (credit protocol), never popped when empty or before the front is eligible; valid/data
 // stability of the front: a front flit that is not popped is still the front, unchanged, in
 // the next cycle, and a front that was eligible stays eligible.
+// With HasUpd, bits [UpdLsb, W) of one stored slot (upd_slot_i, by its place in the memory,
+// wr_slot_o when it was pushed) are rewritten in place (upd_i): a full path or tree router
+// writes a head's route into its slot once the header flits it reads are in (docs/rtl.md,
+// "Destination lists in header flits"); the front shows the new bits from the next cycle
+// (the router bypasses them in the cycle of the update: front_slot_o names the front's slot).
+// slot_ready_o: per slot, its entry may compete (its delay is over).
 module wormsim_flit_fifo #(
   parameter int unsigned W = 8,
   parameter int unsigned Depth = 4,
@@ -17,6 +23,8 @@ module wormsim_flit_fifo #(
   // 0: no branch read ports (rd_* outputs zero, rd_idx_i unread), for routers in which nothing
   // replicates.
   parameter bit HasRd = 1'b1,
+  parameter bit HasUpd = 1'b0,
+  parameter int unsigned UpdLsb = W - 1,
   localparam int unsigned PtrW = Depth > 1 ? $clog2(Depth) : 1,
   localparam int unsigned CntW = $clog2(Depth + 1)
 ) (
@@ -34,7 +42,13 @@ module wormsim_flit_fifo #(
   input  logic [NumRd*CntW-1:0] rd_idx_i,    // [port] position from the front
   output logic [NumRd-1:0]      rd_valid_o,  // [port] a flit is at that position
   output logic [NumRd-1:0]      rd_ready_o,  // [port] ... and may compete
-  output logic [NumRd*W-1:0]    rd_data_o    // [port]
+  output logic [NumRd*W-1:0]    rd_data_o,   // [port]
+  input  logic                  upd_i,
+  input  logic [PtrW-1:0]       upd_slot_i,
+  input  logic [W-UpdLsb-1:0]   upd_data_i,
+  output logic [PtrW-1:0]       wr_slot_o,
+  output logic [PtrW-1:0]       front_slot_o,
+  output logic [Depth-1:0]      slot_ready_o
 );
   logic [Depth*W-1:0] mem_q;   // entry i at [i*W +: W]
   logic [Depth*2-1:0] wait_q;  // cycles until entry i is eligible, at [i*2 +: 2]
@@ -55,6 +69,11 @@ module wormsim_flit_fifo #(
       end
   end
   assign count_o = cnt_q;
+  assign wr_slot_o = wr_q;
+  assign front_slot_o = rd_q;
+  for (genvar i = 0; i < Depth; i++) begin : g_slot_ready
+    assign slot_ready_o[i] = wait_q[i*2 +: 2] == 2'd0;
+  end
   assign bypass = empty && push_i && pop_i;  // arrives and leaves in the same cycle
 
   // Slots are read through a compare with each slot number, not an indexed part select at a
@@ -89,6 +108,13 @@ module wormsim_flit_fifo #(
     assign rd_data_o = '0;
   end
 
+  if (!HasUpd) begin : g_no_upd
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic unused_upd;
+    assign unused_upd = ^{upd_i, upd_slot_i, upd_data_i};
+    /* verilator lint_on UNUSEDSIGNAL */
+  end
+
   function automatic logic [PtrW-1:0] next_ptr(logic [PtrW-1:0] p);
     next_ptr = (32'(p) + 1 >= Depth) ? '0 : p + 1'b1;
   endfunction
@@ -109,6 +135,7 @@ module wormsim_flit_fifo #(
           mem_q[i*W +: W] <= data_i;
           wait_q[i*2 +: 2] <= delay_i == 2'd0 ? 2'd0 : delay_i - 2'd1;
         end
+        if (HasUpd && upd_i && 32'(upd_slot_i) == i) mem_q[i*W + UpdLsb +: W - UpdLsb] <= upd_data_i;
       end
       if (push_i && !bypass) wr_q <= next_ptr(wr_q);
       if (pop_i && !bypass) rd_q <= next_ptr(rd_q);
@@ -118,16 +145,18 @@ module wormsim_flit_fifo #(
 
 `ifndef SYNTHESIS
   // The front as it was offered in the previous cycle, if it was not popped.
-  logic         held_q, held_ready_q;
+  logic         held_q, held_ready_q, held_upd_q;
   logic [W-1:0] held_front_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       held_q <= 1'b0;
       held_ready_q <= 1'b0;
+      held_upd_q <= 1'b0;
       held_front_q <= '0;
     end else begin
       held_q <= valid_o && !pop_i;
       held_ready_q <= ready_o;
+      held_upd_q <= HasUpd && upd_i;
       held_front_q <= front_o;
     end
   end
@@ -135,7 +164,9 @@ module wormsim_flit_fifo #(
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       if (held_q) begin
-        assert (valid_o && front_o == held_front_q)
+        // An in-place update (HasUpd) changes the front's upper bits from the next cycle.
+        assert (valid_o && (front_o == held_front_q ||
+                            (held_upd_q && front_o[UpdLsb-1:0] == held_front_q[UpdLsb-1:0])))
         else $error("flit_fifo: the front flit changed or vanished without a pop");
         assert (!held_ready_q || ready_o)
         else $error("flit_fifo: an eligible front flit became ineligible");

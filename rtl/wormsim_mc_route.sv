@@ -6,16 +6,20 @@
 // its route and the header it stamps on its flits (current target, path position).
 //  - path (intermediate reception, seed 003 section 1, seed 004 section 2.2): the worm heads
 //    for its current target (dst); at the target it is ejected and, unless the target was
-//    the last in its list, forwarded toward the next one, read from the head flit's list
-//    (wormsim_pkg ListW: an address_list in path order, the last address repeated after it).
+//    the last in its list, forwarded toward the next one, read from the list (an
+//    address_list in path order; entry mpos + 1 exists when the head's hlen covers it).
 //  - tree: branches to every port the dimension-ordered routes from the source to its
 //    destinations take from here, each branch stamped with the first such destination, plus
-//    the ejection channel when this node is a destination; the destination set is the head
-//    flit's list (a bit_string, or an address_list decoded into one).
+//    the ejection channel when this node is a destination; the destination set is the list
+//    (a bit_string, or an address_list decoded into one).
+// The list (list_i, wormsim_pkg HdrW) is the head flit's data bits, or, for a list longer
+// than the head flit, the header flits' data bits collected by wormsim_router (docs/rtl.md,
+// "Destination lists in header flits"); the head's other fields come from flit_i.
 // Ports are RTL port numbers (network [0, NumNet), ejection from NumNet).
 module wormsim_mc_route #(
   parameter int unsigned NumNet = 4,
   parameter int unsigned MaxNodes = 64,  // tree worms: nodes a destination set holds (<= ListW)
+  parameter int unsigned HdrW = wormsim_pkg::HdrW,  // list bits (list_i)
   parameter bit Path = 1'b1,              // hardware for path worms
   parameter bit Tree = 1'b1,              // hardware for tree worms
   // Branch slots: NumNet + 1 with multidestination hardware, else one constant slot (as
@@ -32,6 +36,7 @@ module wormsim_mc_route #(
 ) (
   input  wormsim_pkg::cfg_t                  cfg_i,
   input  logic [FlitW-1:0]                   flit_i,   // wormsim_pkg::flit_t
+  input  logic [HdrW-1:0]                    list_i,   // its destination list
   input  logic [PortW-1:0]                   in_port_i,
   // wormsim_tree_table of this router (unused without Tree)
   /* verilator lint_off UNUSEDSIGNAL */
@@ -45,32 +50,32 @@ module wormsim_mc_route #(
   output logic [NumBr*BrW-1:0]               br_o,
   output logic                               lost_o    // tree head that leads nowhere
 );
-  localparam int unsigned ListW = wormsim_pkg::ListW;
   localparam int unsigned SrcW = MaxNodes > 1 ? $clog2(MaxNodes) : 1;
 
   logic [NodeW-1:0] dst, next, aux_dst, addr_mask;
   logic [MposW-1:0] mpos;
-  logic [ListW-1:0] list;
+  logic [HdrW-1:0]  list;
+  logic [wormsim_pkg::HlenW-1:0] hlen;
   logic [4:0]       in_vc;
   logic             mc, path, tree;
   assign dst = flit_i[wormsim_pkg::FlitDstLsb +: NodeW];
   assign mpos = flit_i[wormsim_pkg::FlitMposLsb +: MposW];
-  assign list = flit_i[0 +: ListW];  // flit_t's data, its lowest field
+  assign list = list_i;
+  assign hlen = flit_i[wormsim_pkg::FlitHlenLsb +: wormsim_pkg::HlenW];
   assign addr_mask = NodeW'((32'd1 << cfg_i.list_addr_w) - 1);
   assign in_vc = 5'(flit_i[wormsim_pkg::FlitVcLsb +: wormsim_pkg::VcW]);
   assign mc = flit_i[wormsim_pkg::FlitMcLsb] && wormsim_pkg::is_head(flit_i[wormsim_pkg::FlitTypLsb +: 2]);
   assign path = Path && mc && cfg_i.multidest == wormsim_pkg::McPath;
   assign tree = Tree && mc && cfg_i.multidest == wormsim_pkg::McTree;
 
-  // Path: the next target after dst, if listed: entry mpos + 1 of the address list, unless
-  // the list has no such slot or repeats dst there (the end of a shorter list).
+  // Path: the next target after dst, if listed: entry mpos + 1 of the address list, when the
+  // list's length (hlen bits) covers it.
   logic has_next;
   always_comb begin
     logic [31:0] at;
     at = (32'(mpos) + 1) * 32'(cfg_i.list_addr_w);
     next = NodeW'(list >> at) & addr_mask;
-    has_next = 32'(mpos) + 1 < wormsim_pkg::MaxPath && at + 32'(cfg_i.list_addr_w) <= ListW &&
-               next != dst;
+    has_next = 32'(mpos) + 1 < wormsim_pkg::MaxPath && at + 32'(cfg_i.list_addr_w) <= 32'(hlen);
     if (!has_next) next = '0;
   end
   // Second route: the path's next target, or (tree) this node, for the ejection route.
@@ -102,8 +107,7 @@ module wormsim_mc_route #(
     logic [NodeW-1:0] src;
     assign src = flit_i[wormsim_pkg::FlitSrcLsb +: NodeW];
     // The worm's destination set: the bit-string, or the address list's entries (up to
-    // MaxPath slots: a list of distinct addresses below 2^list_addr_w nodes that fits ListW
-    // bits has at most 15 entries; the slots after it repeat its last address).
+    // MaxPath, as many as its hlen bits hold).
     logic [MaxNodes-1:0] members;
     always_comb begin
       logic [NodeW-1:0] a;
@@ -114,7 +118,7 @@ module wormsim_mc_route #(
       end else begin
         for (int k = 0; k < wormsim_pkg::MaxPath; k++) begin
           a = NodeW'(list >> (32'(k) * 32'(cfg_i.list_addr_w))) & addr_mask;
-          if ((32'(k) + 1) * 32'(cfg_i.list_addr_w) <= ListW && 32'(a) < MaxNodes)
+          if ((32'(k) + 1) * 32'(cfg_i.list_addr_w) <= 32'(hlen) && 32'(a) < MaxNodes)
             members[SrcW'(a)] = 1'b1;
         end
       end

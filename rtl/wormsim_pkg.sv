@@ -24,17 +24,24 @@ package wormsim_pkg;
   parameter int unsigned IdxW = 16;    // flit index within its packet
   parameter int unsigned VcW = 4;      // VC field on a link (config allows up to 16 VCs)
   parameter int unsigned DataW = 64;   // payload bits carried per flit in RTL
-  // Multidestination list (docs/rtl.md, "Destination lists in the head flit"): a worm's head
-  // flit carries its encoded destination list in its data bits, as the C++ model charges it
-  // (the list's first 8 x flit_bytes bits ride in the head flit, header_flits - 1 more flits
-  // follow; the RTL takes worms whose list fits the head flit). Encodings (cfg_t list_*):
-  // address_list, entry k of list_addr_w bits at [k*list_addr_w +: list_addr_w] in path order,
-  // slots after the last destination repeating it (a path never lists a node twice in a row,
-  // so the repeat ends the list without a count); bit_string (tree worms), bit n = node n.
-  // MaxPath: destinations a path worm may list (its position `mpos` counts them).
+  // Multidestination list (docs/rtl.md, "Destination lists in header flits"): a worm's list
+  // rides in the data bits of its head flit and of the header flits after it, 8 x flit_bytes
+  // bits per flit (cfg_t flit_bits), as the C++ model charges it (header_flits). Encodings
+  // (cfg_t list_*): address_list, entry k of list_addr_w bits at [k*list_addr_w +:
+  // list_addr_w] of the list, in path order; bit_string (tree worms), bit n = node n. The head
+  // carries the list's length in bits (flit_t hlen): a path router at its current target
+  // reads entry mpos + 1 only if the list has one, a tree router decodes the whole list. A
+  // full path or tree router collects a list longer than the head flit per input VC, up to
+  // HdrW bits (MaxPath addresses of NodeW bits), and routes the head once the bits it reads
+  // are in (network.router.header_decode: buffered). MaxPath: destinations a path worm may
+  // list (its position `mpos` counts them).
   parameter int unsigned MposW = 4;                 // position in a path list
   parameter int unsigned MaxPath = 1 << MposW;      // 16
-  parameter int unsigned ListW = DataW;             // list bits a head flit carries
+  /* verilator lint_off UNUSEDPARAM */
+  parameter int unsigned ListW = DataW;             // list bits a head flit carries (C++ side)
+  /* verilator lint_on UNUSEDPARAM */
+  parameter int unsigned HdrW = MaxPath * NodeW;    // 256
+  parameter int unsigned HlenW = 9;                 // list length in bits, up to HdrW
   // Router port number (input or output): 6 bits, so a router has up to 63 outputs, enough
   // for an all-port 16-cube (16 network ports and 16 ejection channels; route_t's port_hi is
   // one past the last candidate, so it reaches 32).
@@ -51,9 +58,10 @@ package wormsim_pkg;
   } flit_type_e;
 
   typedef struct packed {
-    flit_type_e       typ;   // [155:154]
-    logic [VcW-1:0]   vc;    // [153:150] VC on the link the flit is crossing
-    logic             mc;    // [149]     head of a multidestination worm: data is its list
+    flit_type_e       typ;   // [164:163]
+    logic [VcW-1:0]   vc;    // [162:159] VC on the link the flit is crossing
+    logic             mc;    // [158]     head of a multidestination worm: data holds its list
+    logic [HlenW-1:0] hlen;  // [157:149] multidestination head: its list's length in bits
     // Minimal path-IR router (McPathMin): an address flit of a path worm with more address
     // flits behind it, so its destination strips it (docs/multidestination.md).
     logic             more;  // [148]
@@ -67,7 +75,8 @@ package wormsim_pkg;
   } flit_t;
 
   // Bit widths of the packed types ($bits of a type is beyond Debian's yosys 0.23).
-  parameter int unsigned FlitW = 2 + VcW + 1 + 1 + MposW + PktW + IdxW + 2 * NodeW + DataW;  // 156
+  parameter int unsigned FlitW =
+      2 + VcW + 1 + HlenW + 1 + MposW + PktW + IdxW + 2 * NodeW + DataW;  // 165
 
   function automatic logic is_head(logic [1:0] t);
     is_head = t == 2'd0 || t == 2'd3;  // FlitHead, FlitHeadTail
@@ -84,13 +93,14 @@ package wormsim_pkg;
   parameter int unsigned FlitPktLsb = FlitIdxLsb + IdxW;
   parameter int unsigned FlitMposLsb = FlitPktLsb + PktW;
   parameter int unsigned FlitMoreLsb = FlitMposLsb + MposW;
-  parameter int unsigned FlitMcLsb = FlitMoreLsb + 1;
+  parameter int unsigned FlitHlenLsb = FlitMoreLsb + 1;
+  parameter int unsigned FlitMcLsb = FlitHlenLsb + HlenW;
   parameter int unsigned FlitVcLsb = FlitMcLsb + 1;
   parameter int unsigned FlitTypLsb = FlitVcLsb + VcW;
 
   // What a router without the full path/tree hardware (unicast, minimal path-IR) keeps of a
   // flit in its buffers, crossbar and ST register (wormsim_router; docs/rtl.md "Lean flits and
-  // build shapes"): flit_t without the source and mc, which such a router never reads; its
+  // build shapes"): flit_t without the source, mc and hlen, which such a router never reads; its
   // outputs carry them as zeros. The full path and tree routers keep flit_t whole (the tree
   // route reads the source, and both route on mc).
   typedef struct packed {
@@ -190,6 +200,8 @@ package wormsim_pkg;
     // bit_string (tree worms) or address_list of list_addr_w-bit entries (ceil(log2 N)).
     logic                           list_bit_string;
     logic [4:0]                     list_addr_w;
+    // List bits per header flit: 8 x network.flit_bytes, at most DataW.
+    logic [6:0]                     flit_bits;
   } cfg_t;
 
   // Candidate outputs of a head: ports [port_lo, port_hi), VCs [vc_lo, vc_hi).

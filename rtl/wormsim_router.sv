@@ -41,6 +41,9 @@ module wormsim_router #(
   parameter int unsigned NumVcs = 4,
   parameter int unsigned Depth = 8,
   parameter int unsigned MaxNodes = 64,  // tree worms: nodes a destination set holds (<= ListW)
+  // List bits a full path or tree router collects from a head and its header flits (at least
+  // DataW; the synthesis wrapper sizes it to its configuration's longest list).
+  parameter int unsigned HdrW = wormsim_pkg::HdrW,
   // Hardware for path worms / tree worms (the cfg_i.multidest strap picks among what is
   // built; the synthesis wrapper builds only the configuration's mode).
   parameter bit McPath = 1'b1,
@@ -121,13 +124,23 @@ module wormsim_router #(
   localparam int unsigned SPktLsb = Full ? wormsim_pkg::FlitPktLsb : wormsim_pkg::LeanFlitPktLsb;
   localparam int unsigned SIdxLsb = Full ? wormsim_pkg::FlitIdxLsb : wormsim_pkg::LeanFlitIdxLsb;
   localparam int unsigned SDstLsb = Full ? wormsim_pkg::FlitDstLsb : wormsim_pkg::LeanFlitDstLsb;
-  // Buffer slot: {branches, multi, route, flit} with the full hardware; {route, flit} in the
-  // unicast router (nothing replicates); the flit alone in the minimal path-IR router (routed
-  // at the buffer head).
+  // Buffer slot: {hslot, hlast, hwait, branches, multi, route, flit} with the full hardware;
+  // {route, flit} in the unicast router (nothing replicates); the flit alone in the minimal
+  // path-IR router (routed at the buffer head). hwait: a head whose list continues in header
+  // flits not all in yet (its route fields are written when they are); hlast: its route read
+  // header flits up to the one in slot hslot, which must be eligible before the head competes
+  // (docs/rtl.md, "Destination lists in header flits").
+  localparam int unsigned PtrW = Depth > 1 ? $clog2(Depth) : 1;
   localparam int unsigned RouteLsb = SW;
   localparam int unsigned MultiLsb = SW + RouteW;
   localparam int unsigned BrLsb = SW + RouteW + 1;
-  localparam int unsigned EntryW = McPathMin ? SW : Full ? BrLsb + NumBr * BrW : SW + RouteW;
+  localparam int unsigned HwaitLsb = BrLsb + NumBr * BrW;
+  localparam int unsigned HlastLsb = HwaitLsb + 1;
+  localparam int unsigned HslotLsb = HlastLsb + 1;
+  localparam int unsigned EntryW = McPathMin ? SW : Full ? HslotLsb + PtrW : SW + RouteW;
+  // The bits a header update writes (Full: [SW, EntryW)); one unused bit in other routers.
+  localparam int unsigned UpdW = Full ? EntryW - SW : 1;
+  localparam int unsigned HlenW = wormsim_pkg::HlenW;
 
   // ---- inputs: the ports, or (RegIn) the ports as they were at the last clock edge -------
   // With RegIn a cycle's inputs are set before its clock edge and the cycle's combinational
@@ -215,15 +228,170 @@ module wormsim_router #(
   end
 
   logic [NumIn-1:0]        in_lost;
+  logic [NumIn-1:0]        in_start;  // a head whose list continues in header flits
   logic [NumIn*EntryW-1:0] in_entry;  // what a buffer stores of an arriving flit
+  // Header updates (full path/tree router): per input VC, the head's route is written into
+  // its slot this cycle (hdr_upd, slot hdr_upd_slot, bits hdr_upd_data); per input VC, the
+  // buffer's write slot and its slots' eligibility.
+  logic [NumInVc-1:0]        hdr_upd;
+  logic [NumInVc*PtrW-1:0]   hdr_upd_slot;
+  logic [NumInVc*UpdW-1:0]   hdr_upd_data;
+  logic [NumInVc*PtrW-1:0]   wr_slot, front_slot;
+  logic [NumInVc*Depth-1:0]  slot_ready;
   if (!McPathMin) begin : g_rc_write
     logic [NumIn*RouteW-1:0]    in_route;
     logic [NumIn-1:0]           in_multi;
     logic [NumIn*NumBr*BrW-1:0] in_br;
+    // The flit and list each port's route compute reads: the arriving flit and its data, or,
+    // when the arriving flit completes its VC's list, that VC's collected head and list.
+    logic [NumIn*FlitW-1:0]     rc_flit;
+    logic [NumIn*HdrW-1:0]      rc_list;
+    if (Full) begin : g_hdr
+      // Header assembly per input VC (docs/rtl.md, "Destination lists in header flits"):
+      // a multidestination head whose route reads more list bits than the head flit holds
+      // (8 x flit_bytes, cfg.flit_bits) is buffered unrouted (hwait); the data bits of the
+      // flits behind it are appended to its list, and when the bits it reads are in, its route
+      // is computed from the collected list and written into its slot. What it reads
+      // (MulticastRoute::header_flits_read): a tree worm the whole list (hlen bits); a path
+      // worm at its current target with another after it, up to entry mpos + 1; otherwise the
+      // head alone.
+      logic [NumInVc-1:0]         asm_q, asm_d;
+      logic [NumInVc*FlitW-1:0]   asm_head_q, asm_head_d;
+      logic [NumInVc*HdrW-1:0]    asm_list_q, asm_list_d;
+      logic [NumInVc*HlenW-1:0]   asm_bits_q, asm_bits_d, asm_need_q, asm_need_d;
+      logic [NumInVc*PtrW-1:0]    asm_slot_q, asm_slot_d;
+      logic [NumIn-1:0]           in_cont, in_done;
+      logic [NumIn*HlenW-1:0]     in_need, in_bits;
+      logic [NumIn*HdrW-1:0]      in_list, in_data;
+      always_comb begin
+        logic [FlitW-1:0] f;
+        logic [HdrW-1:0] data, list;
+        logic [63:0] mask;
+        logic [31:0] at;
+        logic [HlenW-1:0] bits, need;
+        logic [FlitW-1:0] head;
+        logic collecting;
+        for (int p = 0; p < NumIn; p++) begin
+          f = in_flit[p*FlitW +: FlitW];
+          // The arriving VC's assembly state, selected through compares (yosys 0.23 maps an
+          // indexed part select at a run-time index to a shifter over the whole vector).
+          collecting = 1'b0;
+          bits = '0;
+          need = '0;
+          list = '0;
+          head = '0;
+          for (int v = 0; v < NumVcs; v++)
+            if (32'(f[wormsim_pkg::FlitVcLsb +: VcW]) == v) begin
+              collecting = asm_q[p*NumVcs + v];
+              bits = asm_bits_q[(p*NumVcs + v)*HlenW +: HlenW];
+              need = asm_need_q[(p*NumVcs + v)*HlenW +: HlenW];
+              list = asm_list_q[(p*NumVcs + v)*HdrW +: HdrW];
+              head = asm_head_q[(p*NumVcs + v)*FlitW +: FlitW];
+            end
+          // This flit's list bits: the low flit_bits of its data.
+          mask = (64'd1 << cfg.flit_bits) - 64'd1;
+          mask = f[0 +: wormsim_pkg::DataW] & mask;
+          data = HdrW'(mask);
+          in_data[p*HdrW +: HdrW] = data;
+          at = (32'(f[wormsim_pkg::FlitMposLsb +: MposW]) + 2) * 32'(cfg.list_addr_w);
+          in_need[p*HlenW +: HlenW] = '0;
+          if (cfg.multidest == wormsim_pkg::McTree)
+            in_need[p*HlenW +: HlenW] = f[wormsim_pkg::FlitHlenLsb +: HlenW];
+          else if (f[wormsim_pkg::FlitDstLsb +: NodeW] == cfg.node &&
+                   32'(f[wormsim_pkg::FlitMposLsb +: MposW]) + 1 < wormsim_pkg::MaxPath &&
+                   at <= 32'(f[wormsim_pkg::FlitHlenLsb +: HlenW]))
+            in_need[p*HlenW +: HlenW] = HlenW'(at);
+          in_start[p] = in_valid[p] && f[wormsim_pkg::FlitMcLsb] &&
+                        wormsim_pkg::is_head(f[wormsim_pkg::FlitTypLsb +: 2]) &&
+                        32'(in_need[p*HlenW +: HlenW]) > 32'(cfg.flit_bits);
+          in_cont[p] = in_valid[p] && collecting;
+          in_bits[p*HlenW +: HlenW] = bits + HlenW'(cfg.flit_bits);
+          in_done[p] = in_cont[p] && in_bits[p*HlenW +: HlenW] >= need;
+          in_list[p*HdrW +: HdrW] = list | (data << bits);
+          rc_flit[p*FlitW +: FlitW] = in_done[p] ? head : f;
+          rc_list[p*HdrW +: HdrW] = in_done[p] ? in_list[p*HdrW +: HdrW] : data;
+        end
+      end
+      always_comb begin
+        int p;
+        logic [VcW-1:0] v;
+        asm_d = asm_q;
+        asm_head_d = asm_head_q;
+        asm_list_d = asm_list_q;
+        asm_bits_d = asm_bits_q;
+        asm_need_d = asm_need_q;
+        asm_slot_d = asm_slot_q;
+        hdr_upd = '0;
+        hdr_upd_slot = asm_slot_q;
+        hdr_upd_data = '0;
+        for (int i = 0; i < NumInVc; i++) begin
+          p = i / NumVcs;
+          v = in_flit[p*FlitW + wormsim_pkg::FlitVcLsb +: VcW];
+          if (32'(v) == i % NumVcs) begin
+            if (in_start[p]) begin
+              asm_d[i] = 1'b1;
+              asm_head_d[i*FlitW +: FlitW] = in_flit[p*FlitW +: FlitW];
+              asm_list_d[i*HdrW +: HdrW] = in_data[p*HdrW +: HdrW];
+              asm_bits_d[i*HlenW +: HlenW] = HlenW'(cfg.flit_bits);
+              asm_need_d[i*HlenW +: HlenW] = in_need[p*HlenW +: HlenW];
+              asm_slot_d[i*PtrW +: PtrW] = wr_slot[i*PtrW +: PtrW];
+            end else if (in_cont[p]) begin
+              asm_list_d[i*HdrW +: HdrW] = in_list[p*HdrW +: HdrW];
+              asm_bits_d[i*HlenW +: HlenW] = in_bits[p*HlenW +: HlenW];
+              if (in_done[p]) begin
+                asm_d[i] = 1'b0;
+                hdr_upd[i] = 1'b1;
+                // The head's slot gets its route, and the slot of this flit, the last it reads.
+                hdr_upd_data[i*UpdW +: UpdW] = {wr_slot[i*PtrW +: PtrW], 1'b1, 1'b0,
+                                                in_br[p*NumBr*BrW +: NumBr*BrW], in_multi[p],
+                                                in_route[p*RouteW +: RouteW]};
+              end
+            end
+          end
+        end
+      end
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          asm_q <= '0;
+          asm_head_q <= '0;
+          asm_list_q <= '0;
+          asm_bits_q <= '0;
+          asm_need_q <= '0;
+          asm_slot_q <= '0;
+        end else begin
+          asm_q <= asm_d;
+          asm_head_q <= asm_head_d;
+          asm_list_q <= asm_list_d;
+          asm_bits_q <= asm_bits_d;
+          asm_need_q <= asm_need_d;
+          asm_slot_q <= asm_slot_d;
+        end
+      end
+`ifndef SYNTHESIS
+      always_ff @(posedge clk_i) begin
+        if (rst_ni)
+          for (int p = 0; p < NumIn; p++)
+            assert (!(in_cont[p] && wormsim_pkg::is_head(in_flit[p*FlitW + wormsim_pkg::FlitTypLsb +: 2])))
+            else $error("router %0d: input %0d: a head arrived on a VC collecting a worm's list",
+                        cfg.node, p);
+      end
+`endif
+    end else begin : g_no_hdr
+      assign rc_flit = in_flit;
+      always_comb
+        for (int p = 0; p < NumIn; p++)
+          rc_list[p*HdrW +: HdrW] = HdrW'(in_flit[p*FlitW +: wormsim_pkg::DataW]);
+      assign in_start = '0;
+      assign hdr_upd = '0;
+      assign hdr_upd_slot = '0;
+      assign hdr_upd_data = '0;
+    end
     for (genvar p = 0; p < NumIn; p++) begin : g_rc
-      wormsim_mc_route #(.NumNet(NumNet), .MaxNodes(MaxNodes), .Path(McPath), .Tree(McTree)) u_route (
+      wormsim_mc_route #(.NumNet(NumNet), .MaxNodes(MaxNodes), .HdrW(HdrW), .Path(McPath),
+                         .Tree(McTree)) u_route (
         .cfg_i(cfg),
-        .flit_i(in_flit[p*FlitW +: FlitW]),
+        .flit_i(rc_flit[p*FlitW +: FlitW]),
+        .list_i(rc_list[p*HdrW +: HdrW]),
         .in_port_i(PortW'(p)),
         .coord_i(node_coord), .port_i(node_port), .here_i(node_here),
         .route_o(in_route[p*RouteW +: RouteW]),
@@ -232,8 +400,12 @@ module wormsim_router #(
         .lost_o(in_lost[p])
       );
       if (Full) begin : g_full
-        assign in_entry[p*EntryW +: EntryW] = {in_br[p*NumBr*BrW +: NumBr*BrW], in_multi[p],
-                                               in_route[p*RouteW +: RouteW], in_kept[p*SW +: SW]};
+        // A head that starts collecting its list is stored unrouted (hwait).
+        assign in_entry[p*EntryW +: EntryW] = {PtrW'(0), 1'b0, in_start[p],
+                                               in_start[p] ? '0 : in_br[p*NumBr*BrW +: NumBr*BrW],
+                                               in_multi[p] && !in_start[p],
+                                               in_start[p] ? '0 : in_route[p*RouteW +: RouteW],
+                                               in_kept[p*SW +: SW]};
       end else begin : g_unicast
         // Nothing replicates: the route alone (in_multi and in_br stay zero).
         assign in_entry[p*EntryW +: EntryW] = {in_route[p*RouteW +: RouteW], in_kept[p*SW +: SW]};
@@ -252,7 +424,11 @@ module wormsim_router #(
     assign unused = ^{node_coord, node_port, node_here};
     /* verilator lint_on UNUSEDSIGNAL */
     assign in_lost = '0;
+    assign in_start = '0;
     assign in_entry = in_kept;
+    assign hdr_upd = '0;
+    assign hdr_upd_slot = '0;
+    assign hdr_upd_data = '0;
   end
 
   // ---- input VC buffers ------------------------------------------------------------------
@@ -271,7 +447,8 @@ module wormsim_router #(
       assign push[p*NumVcs + v] =
           in_valid[p] && 32'(in_flit[p*FlitW + wormsim_pkg::FlitVcLsb +: VcW]) == v;
       // The branch read ports serve replicating worms only.
-      wormsim_flit_fifo #(.W(EntryW), .Depth(Depth), .NumRd(NumBr), .HasRd(Full || McPathMin)) u_fifo (
+      wormsim_flit_fifo #(.W(EntryW), .Depth(Depth), .NumRd(NumBr), .HasRd(Full || McPathMin),
+                          .HasUpd(Full), .UpdLsb(EntryW - UpdW)) u_fifo (
         .clk_i, .rst_ni,
         .cap_i(cfg.depth),
         .delay_i(fifo_delay),
@@ -285,11 +462,48 @@ module wormsim_router #(
         .rd_idx_i(rd_idx[(p*NumVcs + v)*NumBr*CntW +: NumBr*CntW]),
         .rd_valid_o(rd_valid[(p*NumVcs + v)*NumBr +: NumBr]),
         .rd_ready_o(rd_ready[(p*NumVcs + v)*NumBr +: NumBr]),
-        .rd_data_o(rd_data[(p*NumVcs + v)*NumBr*EntryW +: NumBr*EntryW])
+        .rd_data_o(rd_data[(p*NumVcs + v)*NumBr*EntryW +: NumBr*EntryW]),
+        .upd_i(hdr_upd[p*NumVcs + v]),
+        .upd_slot_i(hdr_upd_slot[(p*NumVcs + v)*PtrW +: PtrW]),
+        .upd_data_i(hdr_upd_data[(p*NumVcs + v)*UpdW +: UpdW]),
+        .wr_slot_o(wr_slot[(p*NumVcs + v)*PtrW +: PtrW]),
+        .front_slot_o(front_slot[(p*NumVcs + v)*PtrW +: PtrW]),
+        .slot_ready_o(slot_ready[(p*NumVcs + v)*Depth +: Depth])
       );
     end
   end
 
+
+  // The head at each VC's front has its route, and the last header flit it read (if the list
+  // continued beyond the head flit) is eligible, as under the C++ router's buffered header
+  // decode (Router::allocate_vcs): only then does it start RC (or VA).
+  // front_hd: the front's bits above the flit (route, branches, header state), with an
+  // update of the front's slot made this cycle.
+  logic [NumInVc-1:0] hdr_ok;
+  logic [NumInVc*UpdW-1:0] front_hd;
+  if (Full) begin : g_hdr_ok
+    always_comb begin
+      logic [PtrW-1:0] slot;
+      for (int i = 0; i < NumInVc; i++) begin
+        front_hd[i*UpdW +: UpdW] = front[i*EntryW + SW +: UpdW];
+        if (hdr_upd[i] && hdr_upd_slot[i*PtrW +: PtrW] == front_slot[i*PtrW +: PtrW] && vc_count_o[i*CntW +: CntW] != '0)
+          front_hd[i*UpdW +: UpdW] = hdr_upd_data[i*UpdW +: UpdW];
+        slot = front_hd[i*UpdW + HslotLsb - SW +: PtrW];
+        hdr_ok[i] = !front_hd[i*UpdW + HwaitLsb - SW];
+        if (front_hd[i*UpdW + HlastLsb - SW]) begin
+          if (push[i] && slot == wr_slot[i*PtrW +: PtrW]) hdr_ok[i] = hdr_ok[i] && fifo_delay == 2'd0;
+          else hdr_ok[i] = hdr_ok[i] && slot_ready[i*Depth + 32'(slot)];
+        end
+      end
+    end
+  end else begin : g_no_hdr_ok
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic unused;
+    assign front_hd = '0;
+    assign unused = ^{wr_slot, front_slot, slot_ready, front_hd};
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign hdr_ok = '1;
+  end
 
   // ---- the head at each VC's front: its route, or its branches ------------------------------
   // hd_multi: the head has branches (hd_br, slots as in_br) instead of one route (hd_route).
@@ -334,7 +548,7 @@ module wormsim_router #(
     for (int i = 0; i < NumInVc; i++) begin
       // A head promoted by a strip (minimal path-IR router) was a body flit upstream: it has
       // an RC cycle here under every staged model, lookahead ones included.
-      rva_req[i] = front_valid[i] && front_ready[i] && !active_q[i] && hd_multi[i] &&
+      rva_req[i] = front_valid[i] && front_ready[i] && !active_q[i] && hd_multi[i] && hdr_ok[i] &&
                    (!(rc_stage || (staged && abs_q[i])) || routed_q[i]);
       for (int b = 0; b < NumBr; b++) begin
         rva_br[i*NumBr + b] = hd_br[(i*NumBr + b)*BrW + BrValidLsb];
@@ -375,13 +589,15 @@ module wormsim_router #(
 
   // ---- the head at each VC's front (declared above) ----------------------------------------
   if (!McPathMin) begin : g_hd_stored
-    // Computed at buffer write and stored with the flit.
+    // Computed at buffer write (full router: or once its header flits are in) and stored
+    // with the flit.
     for (genvar i = 0; i < NumInVc; i++) begin : g_vc
-      assign hd_route[i*RouteW +: RouteW] = front[i*EntryW + RouteLsb +: RouteW];
       if (Full) begin : g_br
-        assign hd_multi[i] = front[i*EntryW + MultiLsb];
-        assign hd_br[i*NumBr*BrW +: NumBr*BrW] = front[i*EntryW + BrLsb +: NumBr*BrW];
+        assign hd_route[i*RouteW +: RouteW] = front_hd[i*UpdW + RouteLsb - SW +: RouteW];
+        assign hd_multi[i] = front_hd[i*UpdW + MultiLsb - SW];
+        assign hd_br[i*NumBr*BrW +: NumBr*BrW] = front_hd[i*UpdW + BrLsb - SW +: NumBr*BrW];
       end else begin : g_no_br
+        assign hd_route[i*RouteW +: RouteW] = front[i*EntryW + RouteLsb +: RouteW];
         assign hd_multi[i] = 1'b0;
         assign hd_br[i*NumBr*BrW +: NumBr*BrW] = '0;
       end
@@ -484,7 +700,7 @@ module wormsim_router #(
     for (int i = 0; i < NumInVc; i++) begin
       r = hd_route[i*RouteW +: RouteW];
       va_req[i] = front_valid[i] && front_ready[i] && !active_q[i] && !hd_multi[i] &&
-                  !strip_want[i] && (!rc_stage || routed_q[i]);
+                  hdr_ok[i] && !strip_want[i] && (!rc_stage || routed_q[i]);
       if (va_req[i]) begin
         for (int v = 0; v < NumVcs; v++)
           vcs[v] = 32'(v) >= 32'(r[wormsim_pkg::RouteVcLoLsb +: 5]) &&
@@ -866,16 +1082,17 @@ module wormsim_router #(
   logic [NumOut*SW-1:0] out_kept;
   assign out_valid_o = staged ? st_valid_q : sw_valid;
   assign out_kept = staged ? st_flit_q : sw_flit;
-  // The output links carry flit_t; a lean flit's source and mc are zero.
+  // The output links carry flit_t; a lean flit's source, mc and hlen are zero.
   if (Full) begin : g_out_whole
     assign out_flit_o = out_kept;
   end else begin : g_out_lean
     for (genvar o = 0; o < NumOut; o++) begin : g_port
-      // flit_t's fields, in its order: typ, vc, mc, more, mpos, pkt, idx, src, dst, data.
+      // flit_t's fields, in its order: typ, vc, mc, hlen, more, mpos, pkt, idx, src, dst, data.
       assign out_flit_o[o*FlitW +: FlitW] = {
           out_kept[o*SW + STypLsb +: 2],
           out_kept[o*SW + SVcLsb +: VcW],
           1'b0,
+          {HlenW{1'b0}},
           out_kept[o*SW + SMoreLsb],
           out_kept[o*SW + SMposLsb +: MposW],
           out_kept[o*SW + SPktLsb +: wormsim_pkg::PktW],
@@ -980,7 +1197,7 @@ module wormsim_router #(
   always_comb begin
     for (int i = 0; i < NumInVc; i++)
       routed_d[i] = (rc_stage || (staged && abs_q[i])) && front_valid[i] && !active_q[i] &&
-                    !va_gnt[i] && !rva_gnt[i] && !strip_want[i];
+                    hdr_ok[i] && !va_gnt[i] && !rva_gnt[i] && !strip_want[i];
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -1059,7 +1276,7 @@ module wormsim_router #(
                       cfg.node, j, front[j*EntryW + SIdxLsb +: wormsim_pkg::IdxW],
                       front[j*EntryW + SPktLsb +: wormsim_pkg::PktW]);
       for (int p = 0; p < NumIn; p++)
-        if (in_valid[p])
+        if (in_valid[p] && !in_start[p])
           assert (!in_lost[p])
           else $error("router %0d: input %0d: tree worm %0d leads to none of its destinations",
                       cfg.node, p, in_flit[p*FlitW + wormsim_pkg::FlitPktLsb +: wormsim_pkg::PktW]);

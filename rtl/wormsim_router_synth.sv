@@ -22,7 +22,12 @@ module wormsim_router_synth #(
   localparam int unsigned VcW = wormsim_pkg::VcW,
   localparam int unsigned NodeW = wormsim_pkg::NodeW,
   localparam int unsigned CoordW = wormsim_pkg::CoordW,
-  localparam int unsigned PortW = wormsim_pkg::PortW
+  localparam int unsigned PortW = wormsim_pkg::PortW,
+  // The list bits a full path or tree router collects: MaxPath addresses of this mesh's width,
+  // at least the 64 data bits of the head flit (docs/rtl.md, "Destination lists in header
+  // flits").
+  localparam int unsigned ListBits = wormsim_pkg::MaxPath * $clog2(Side * Side),
+  localparam int unsigned HdrW = ListBits > wormsim_pkg::DataW ? ListBits : wormsim_pkg::DataW
 ) (
   input  logic                    clk_i,
   input  logic                    rst_ni,
@@ -69,6 +74,7 @@ module wormsim_router_synth #(
     // network.router.header_encoding) of ceil(log2(Side * Side))-bit addresses.
     cfg.list_bit_string = 1'b0;
     cfg.list_addr_w = 5'($clog2(Side * Side));
+    cfg.flit_bits = 7'd64;  // network.flit_bytes = 8 (below)
   end
 
   // Realistic flits (issue 22): what a buffer entry stores is the payload (network.flit_bytes
@@ -87,7 +93,8 @@ module wormsim_router_synth #(
   //   its own: their routers stamp each branch's current target into it (wormsim_router,
   //   replication), while a multidestination head's payload holds its destination list
   //   (wormsim_pkg ListW).
-  // - mc (the head of a multidestination worm): tied off unless full path or tree worms.
+  // - mc (the head of a multidestination worm) and hlen (its list's length in bits, for lists
+  //   continued in header flits): tied off unless full path or tree worms.
   //   more: only the minimal path-IR router; mpos (position in a path list): only path
   //   worms, full or minimal (a tree worm's branches pass it on unread).
   logic [NumIn*FlitW-1:0] in_flit;
@@ -100,6 +107,8 @@ module wormsim_router_synth #(
       if (Multidest == 0 || Multidest == 3)
         in_flit[p*FlitW + wormsim_pkg::FlitDstLsb +: NodeW] = in_flit_i[p*FlitW +: NodeW];
       if (Multidest == 0 || Multidest == 3) in_flit[p*FlitW + wormsim_pkg::FlitMcLsb] = 1'b0;
+      if (Multidest == 0 || Multidest == 3)
+        in_flit[p*FlitW + wormsim_pkg::FlitHlenLsb +: wormsim_pkg::HlenW] = '0;
       if (Multidest == 0 || Multidest == 2)
         in_flit[p*FlitW + wormsim_pkg::FlitMposLsb +: wormsim_pkg::MposW] = '0;
       if (Multidest != 3) in_flit[p*FlitW + wormsim_pkg::FlitMoreLsb] = 1'b0;
@@ -108,7 +117,7 @@ module wormsim_router_synth #(
 
   wormsim_router #(
     .NumNet(NumNet), .NumInj(NumInj), .NumEj(NumEj), .NumVcs(NumVcs), .Depth(Depth),
-    .MaxNodes(Side * Side), .McPath(Multidest == 1), .McTree(Multidest == 2),
+    .MaxNodes(Side * Side), .HdrW(HdrW), .McPath(Multidest == 1), .McTree(Multidest == 2),
     .McPathMin(Multidest == 3)
   ) u_router (
     .clk_i, .rst_ni,

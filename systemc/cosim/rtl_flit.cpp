@@ -1,11 +1,59 @@
 #include "rtl_flit.h"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 namespace wormsim::rtl {
+
+HeaderList header_list(PacketId id, const MulticastHeader& header, const ListFormat& format) {
+  HeaderList out;
+  const auto set = [&out](unsigned bit) { out.bits[bit / 64] |= std::uint64_t{1} << (bit % 64); };
+  unsigned length = 0;
+  if (format.bit_string) {
+    if (header.mode == MultidestMode::kPath)
+      throw std::invalid_argument(fmt::format(
+          "packet {}: a path worm's list is ordered; a bit-string cannot carry it", id));
+    const unsigned limit = std::min<unsigned>(format.nodes, kMaxTreeNodes);
+    for (NodeId d : header.dests) {
+      if (d >= static_cast<NodeId>(limit))
+        throw std::invalid_argument(
+            fmt::format("packet {}: destination node {} is beyond the {}-bit destination "
+                        "bit-string the RTL tree router decodes",
+                        id, d, limit));
+      set(static_cast<unsigned>(d));
+    }
+    length = format.nodes;
+  } else {
+    const unsigned w = format.address_bits;
+    const std::size_t m = header.dests.size();
+    if (m == 0 || w == 0 || m * w > kHdrW)
+      throw std::invalid_argument(
+          fmt::format("packet {}: a list of {} {}-bit addresses is longer than the {} bits an "
+                      "RTL router collects",
+                      id, m, w, kHdrW));
+    for (std::size_t k = 0; k < m; ++k) {
+      const std::uint64_t node = header.dests[k];
+      if ((node >> w) != 0)
+        throw std::invalid_argument(fmt::format(
+            "packet {}: destination node {} does not fit {}-bit addresses", id, node, w));
+      if (header.mode == MultidestMode::kTree && node >= static_cast<std::uint64_t>(kMaxTreeNodes))
+        throw std::invalid_argument(fmt::format(
+            "packet {}: destination node {} is beyond the {} nodes an RTL tree router decodes",
+            id, node, kMaxTreeNodes));
+      for (unsigned j = 0; j < w; ++j)
+        if (((node >> j) & 1u) != 0) set(static_cast<unsigned>(k) * w + j);
+    }
+    length = static_cast<unsigned>(m) * w;
+  }
+  if (length > kHdrW)
+    throw std::invalid_argument(fmt::format(
+        "packet {}: a {}-bit list does not fit the RTL's {} bits", id, length, kHdrW));
+  out.length = length;
+  return out;
+}
 
 FlitBits to_bits(const Flit& f, const MulticastHeader* header, const ListFormat& format) {
   FlitBits b;
@@ -32,46 +80,27 @@ FlitBits to_bits(const Flit& f, const MulticastHeader* header, const ListFormat&
     b.more = static_cast<std::size_t>(f.index) + 1 < header->dests.size();
     return b;
   }
-  if (header == nullptr || !f.head()) return b;
-  b.mc = true;
-  b.data = 0;
-  if (format.bit_string) {
-    if (header->mode == MultidestMode::kPath)
-      throw std::invalid_argument(fmt::format(
-          "packet {}: a path worm's list is ordered; a bit-string cannot carry it", f.packet_id));
-    for (NodeId d : header->dests) {
-      if (d >= static_cast<NodeId>(std::min<unsigned>(format.bits, kMaxTreeNodes)))
-        throw std::invalid_argument(
-            fmt::format("packet {}: destination node {} is beyond the {}-bit destination "
-                        "bit-string the RTL head flit carries",
-                        f.packet_id, d, std::min<unsigned>(format.bits, kMaxTreeNodes)));
-      b.data |= std::uint64_t{1} << d;
-    }
-    return b;
-  }
-  const unsigned w = format.address_bits;
-  const std::size_t m = header->dests.size();
-  if (m == 0 || w == 0 || m * w > format.bits)
+  if (header == nullptr) return b;
+  if (format.bits == 0 || format.bits > kDataW)
     throw std::invalid_argument(
-        fmt::format("packet {}: a list of {} {}-bit addresses does not fit the {} bits of the "
-                    "RTL head flit (the C++ model carries it in more than one header flit)",
-                    f.packet_id, m, w, format.bits));
-  for (std::size_t k = 0; k < m; ++k) {
-    const std::uint64_t id = header->dests[k];
-    if ((id >> w) != 0)
-      throw std::invalid_argument(fmt::format(
-          "packet {}: destination node {} does not fit {}-bit addresses", f.packet_id, id, w));
-    if (header->mode == MultidestMode::kTree && id >= static_cast<std::uint64_t>(kMaxTreeNodes))
-      throw std::invalid_argument(fmt::format(
-          "packet {}: destination node {} is beyond the {} nodes an RTL tree router decodes",
-          f.packet_id, id, kMaxTreeNodes));
-    // The repeat of an address ends a path list, so a path must not list one twice in a row.
-    if (header->mode == MultidestMode::kPath && k > 0 && id == header->dests[k - 1])
-      throw std::invalid_argument(
-          fmt::format("packet {}: path list names node {} twice in a row", f.packet_id, id));
+        fmt::format("packet {}: {}-bit header flits; the RTL flit has {} data bits", f.packet_id,
+                    format.bits, kDataW));
+  const HeaderList list = header_list(f.packet_id, *header, format);
+  const unsigned length = list.length;
+  // Flit k of the worm (k < the header flits) carries list bits [k bits, (k + 1) bits).
+  const unsigned flits = std::max(1u, (length + format.bits - 1) / format.bits);
+  const unsigned k = f.head() ? 0u : f.index;
+  if (k >= flits) return b;
+  b.data = 0;
+  for (unsigned j = 0; j < format.bits; ++j) {
+    const unsigned bit = k * format.bits + j;
+    if (bit < kHdrW && ((list.bits[bit / 64] >> (bit % 64)) & 1u) != 0)
+      b.data |= std::uint64_t{1} << j;
   }
-  for (unsigned k = 0; (k + 1) * w <= kListW; ++k)
-    b.data |= static_cast<std::uint64_t>(header->dests[std::min<std::size_t>(k, m - 1)]) << (k * w);
+  if (f.head()) {
+    b.mc = true;
+    b.hlen = length;
+  }
   return b;
 }
 
@@ -86,6 +115,7 @@ void pack(const FlitBits& f, std::uint32_t* words, unsigned base) {
   set_bits(words, base + kMcLsb, 1, f.mc);
   set_bits(words, base + kMoreLsb, 1, f.more);
   set_bits(words, base + kMposLsb, kMposW, f.mpos);
+  set_bits(words, base + kHlenLsb, kHlenW, f.hlen);
 }
 
 FlitBits unpack(const std::uint32_t* words, unsigned base) {
@@ -100,6 +130,7 @@ FlitBits unpack(const std::uint32_t* words, unsigned base) {
   f.mc = get_bits(words, base + kMcLsb, 1) != 0;
   f.more = get_bits(words, base + kMoreLsb, 1) != 0;
   f.mpos = static_cast<unsigned>(get_bits(words, base + kMposLsb, kMposW));
+  f.hlen = static_cast<unsigned>(get_bits(words, base + kHlenLsb, kHlenW));
   return f;
 }
 

@@ -20,6 +20,10 @@ namespace wormsim::rtl {
 // definition of the bit layouts"); these are the names the packing code uses for them.
 inline constexpr unsigned kDataW = pkg::kDataW;
 inline constexpr unsigned kListW = pkg::kListW;  // list bits a multidestination head carries
+// List bits a full path or tree router collects from a head and its header flits, and the
+// width of the head's list length (docs/rtl.md, "Destination lists in header flits").
+inline constexpr unsigned kHdrW = pkg::kHdrW;
+inline constexpr unsigned kHlenW = pkg::kHlenW;
 inline constexpr unsigned kMposW = pkg::kMposW;
 inline constexpr unsigned kMaxPath = pkg::kMaxPath;  // destinations a path worm lists
 inline constexpr unsigned kNodeW = pkg::kNodeW;
@@ -35,6 +39,7 @@ inline constexpr unsigned kIdxLsb = pkg::kFlitIdxLsb;
 inline constexpr unsigned kPktLsb = pkg::kFlitPktLsb;
 inline constexpr unsigned kMposLsb = pkg::kFlitMposLsb;
 inline constexpr unsigned kMcLsb = pkg::kFlitMcLsb;
+inline constexpr unsigned kHlenLsb = pkg::kFlitHlenLsb;
 inline constexpr unsigned kMoreLsb = pkg::kFlitMoreLsb;
 inline constexpr unsigned kVcLsb = pkg::kFlitVcLsb;
 inline constexpr unsigned kTypLsb = pkg::kFlitTypLsb;
@@ -45,7 +50,7 @@ static_assert(pkg::kFlitDstW == kNodeW && pkg::kFlitSrcW == kNodeW && kNodeW <= 
                   pkg::kFlitIdxW == kIdxW && kIdxW <= 16 && pkg::kFlitPktW == kPktW &&
                   kPktW <= 32 && pkg::kFlitDataW == kDataW && kDataW <= 64 && kListW <= kDataW &&
                   pkg::kFlitVcW == kVcW && pkg::kFlitMposW == kMposW && pkg::kFlitMcW == 1 &&
-                  pkg::kFlitMoreW == 1,
+                  pkg::kFlitMoreW == 1 && pkg::kFlitHlenW == kHlenW && (1u << kHlenW) > kHdrW,
               "rtl/wormsim_pkg.sv flit_t no longer fits FlitBits");
 // FlitType travels as its value: the C++ and RTL codes must be equal.
 static_assert(
@@ -180,10 +185,12 @@ struct FlitBits {
   bool mc = false;    // head of a multidestination worm: data is its destination list
   bool more = false;  // address flit with more address flits behind it (address_flits)
   unsigned mpos = 0;
+  unsigned hlen = 0;  // multidestination head: its list's length in bits
 
   bool operator==(const FlitBits& o) const {
     return type == o.type && vc == o.vc && packet == o.packet && index == o.index && src == o.src &&
-           dst == o.dst && data == o.data && mc == o.mc && more == o.more && mpos == o.mpos;
+           dst == o.dst && data == o.data && mc == o.mc && more == o.more && mpos == o.mpos &&
+           hlen == o.hlen;
   }
 };
 
@@ -193,21 +200,30 @@ struct ListFormat {
   // address_flits (the minimal path-IR router): address flit i (Flit::dst its (i+1)-th
   // destination) has `more` set when destinations follow it; no list in the head.
   bool address_flits = false;
-  // Otherwise the head flit's data bits hold the list, as the C++ model charges it (its first
-  // 8 x flit_bytes bits ride in the head flit): a bit-string (tree worms; bit n = node n) or
-  // an address list of `address_bits`-bit entries in the header's order, each slot after the
-  // last address repeating it up to kListW bits (a path never lists a node twice in a row, so
-  // the repeat ends the list). `bits`: the list bits the head flit holds, min(8 x flit_bytes,
-  // kListW).
+  // Otherwise the list rides in the data bits of the head and the header flits after it, as
+  // the C++ model charges it (`bits` = 8 x flit_bytes of it per flit, at most kListW; list bit
+  // j in flit j / bits, data bit j % bits), and the head's hlen gives its length in bits: a
+  // bit-string of `nodes` bits (tree worms; bit n = node n) or an address list of
+  // `address_bits`-bit entries in the header's order (docs/rtl.md, "Destination lists in
+  // header flits").
   bool bit_string = false;
   unsigned address_bits = 1;
   unsigned bits = kListW;
+  unsigned nodes = kListW;
 };
 
-// The fields of `f` the RTL carries; a multidestination head also carries `header` (the
-// worm's destinations; null for unicast flits) in `format`. Throws std::invalid_argument
-// naming the limit when the list does not fit the RTL's (more than `format.bits` bits, which
-// the C++ model would carry in more than one header flit; more than kMaxPath path
+// A worm's list as the RTL carries it: bit j at bits[j / 64] bit j % 64, `length` bits (the
+// head's hlen). Throws std::invalid_argument as to_bits does.
+struct HeaderList {
+  std::array<std::uint64_t, (kHdrW + 63) / 64> bits{};
+  unsigned length = 0;
+};
+HeaderList header_list(PacketId id, const MulticastHeader& header, const ListFormat& format);
+
+// The fields of `f` the RTL carries; the flits of a multidestination worm (`header`: its
+// destinations; null for unicast flits) also carry its list in `format`, the head from list
+// bit 0, header flit k from bit k x format.bits. Throws std::invalid_argument naming the limit
+// when the list does not fit the RTL's (more than kHdrW bits; more than kMaxPath path
 // destinations; a tree destination of kMaxTreeNodes or more).
 FlitBits to_bits(const Flit& f, const MulticastHeader* header = nullptr,
                  const ListFormat& format = {});

@@ -26,6 +26,7 @@ rtl::ListFormat rtl_list_format(const Config& config) {
   format.address_bits = address_bits(nodes);
   format.bits =
       std::min<unsigned>(8u * static_cast<unsigned>(config.network.flit_bytes), rtl::kListW);
+  format.nodes = static_cast<unsigned>(nodes);
   return format;
 }
 
@@ -51,9 +52,9 @@ void check_rtl_limits(const Config& config) {
                         "{} injection and ejection channels (this network needs {} and {})",
                         rtl::kWidePorts, rtl::kWidePorts, network_ports, channels));
   }
-  // Full path and tree routers read the destination list from the head flit's data bits
-  // (docs/rtl.md, "Destination lists in the head flit"), so it must fit one header flit, as
-  // the C++ model counts them, and the RTL's data bits.
+  // Full path and tree routers read the destination list from the data bits of the head
+  // flit and, under header_decode buffered, of the header flits after it (docs/rtl.md,
+  // "Destination lists in header flits"), as the C++ model charges them.
   if (!minimal && r.multidest != MultidestMode::kNone) {
     require(rtl::rtl_build_ports(network_ports, channels) != rtl::kCubePorts, key,
             fmt::format("the RTL router with more than {} network ports or NI channels (the cube "
@@ -77,19 +78,41 @@ void check_rtl_limits(const Config& config) {
                           : nodes - 1;
     const long long bits = format.bit_string ? static_cast<long long>(nodes)
                                              : static_cast<long long>(dests) * format.address_bits;
-    if (config.workload != Workload::kSynthetic || config.traffic.multicast_fraction > 0)
-      require(bits <= static_cast<long long>(format.bits),
-              config.workload == Workload::kSynthetic && !format.bit_string
-                  ? "traffic.multicast_destinations"
-                  : "network.flit_bytes",
-              fmt::format("the RTL {} router reads a worm's destination list from its head "
-                          "flit: {} needs {} bits, the head flit carries {} ({}-byte flits, at "
-                          "most {} bits in the RTL)",
-                          to_string(r.multidest),
-                          format.bit_string ? fmt::format("a {}-node bit_string", nodes)
-                                            : fmt::format("an address_list of {} {}-bit addresses",
-                                                          dests, format.address_bits),
-                          bits, format.bits, config.network.flit_bytes, rtl::kListW));
+    const std::string list =
+        format.bit_string ? fmt::format("a {}-node bit_string", nodes)
+                          : fmt::format("an address_list of {} {}-bit addresses", dests,
+                                        format.address_bits);
+    // The key that sets the list's length: the synthetic traffic's destination count; for
+    // collectives, the network's size, which the RTL build limits.
+    const std::string length_key =
+        config.workload == Workload::kSynthetic ? "traffic.multicast_destinations" : key;
+    if (config.workload != Workload::kSynthetic || config.traffic.multicast_fraction > 0) {
+      const long long head_bits = 8LL * config.network.flit_bytes;
+      // The list continues in header flits: the router collects them before routing, as the
+      // C++ router does under header_decode buffered.
+      if (bits > head_bits)
+        require(r.header_decode == HeaderDecode::kBuffered, "network.router.header_decode",
+                fmt::format("the RTL {} router routes a worm once the header flits it reads are "
+                            "in: {} needs {} bits, more than the {}-byte head flit holds, so "
+                            "set header_decode: buffered (the C++ router's timing for it)",
+                            to_string(r.multidest), list, bits, config.network.flit_bytes));
+      // ... in flits as wide as the C++ model's, which the RTL's data bits must hold.
+      if (bits > static_cast<long long>(rtl::kDataW))
+        require(head_bits <= static_cast<long long>(rtl::kDataW), "network.flit_bytes",
+                fmt::format("the RTL flit carries {} data bits: a list of more than {} bits "
+                            "travels in header flits of at most {} bytes (got {}-byte flits "
+                            "and {} needing {} bits)",
+                            rtl::kDataW, rtl::kDataW, rtl::kDataW / 8, config.network.flit_bytes,
+                            list, bits));
+      require(bits <= static_cast<long long>(rtl::kHdrW), length_key,
+              fmt::format("the RTL {} router collects lists of at most {} bits: {} needs {}",
+                          to_string(r.multidest), rtl::kHdrW, list, bits));
+      if (r.multidest == MultidestMode::kTree && !format.bit_string)
+        require(dests <= static_cast<int>(rtl::kMaxPath), length_key,
+                fmt::format("the RTL tree router decodes address lists of at most {} "
+                            "destinations (got {}); bit_string lists have no such limit",
+                            rtl::kMaxPath, dests));
+    }
   }
   if (r.multidest == MultidestMode::kPath && config.traffic.multicast_fraction > 0)
     require(config.traffic.multicast_destinations <= static_cast<int>(rtl::kMaxPath),

@@ -148,6 +148,7 @@ std::array<std::uint32_t, (rtl::kCfgW + 31) / 32> rtl_straps(const Config& confi
   const ListFormat list = rtl_list_format(config);
   set_bits(w.data(), pkg::kCfgListBitStringLsb, 1, list.bit_string);
   set_bits(w.data(), pkg::kCfgListAddrWLsb, pkg::kCfgListAddrWW, list.address_bits);
+  set_bits(w.data(), pkg::kCfgFlitBitsLsb, pkg::kCfgFlitBitsW, list.bits);
   return w;
 }
 

@@ -13,10 +13,12 @@
 #include "collective_harness.h"
 #include "config.h"
 #include "flit_event_log.h"
+#include "header_format.h"
 #include "lockstep_checker.h"
 #include "rtl_limits.h"
 #include "rtl_router_factory.h"
 #include "synthetic_network.h"
+#include "topology.h"
 #include "network_test_util.h"
 #include "rtl_router.h"
 
@@ -296,7 +298,8 @@ TEST(RtlEquivalence, Mesh8x8PathWormsAllPort) {
   expect_equivalent(c, as_rtl(c));
 }
 
-// Destination lists in the head flit's data bits (docs/rtl.md): 8-bit addresses on a 16x16
+// Destination lists in the head flit's data bits (docs/rtl.md, "Destination lists in header
+// flits"; these fit the head flit, the RtlHeaderFlits cases below do not): 8-bit addresses on a 16x16
 // mesh (eight fill the 64 bits; the side field of earlier RTL named at most 255 nodes), a
 // tree bit-string in 4-byte flits, and 4-bit addresses in 2-byte flits (four per head flit).
 TEST(RtlEquivalence, Mesh16x16PathWormsEightDestinationsMixedNetwork) {
@@ -699,6 +702,141 @@ TEST(RtlEquivalence, StagedSpeculativeTreeWormsSynchronous) {
   expect_equivalent(c, as_rtl(c));
 }
 
+// Destination lists longer than the head flit (docs/rtl.md, "Destination lists in header
+// flits"): under header_decode buffered the RTL full path and tree routers collect the list
+// from the head and the header flits after it, per input VC, and route once the bits the C++
+// router reads are in (MulticastRoute::header_flits_read): lock-step equal with 1-byte flits
+// (two 4-bit addresses per flit on 16 nodes), under every pipeline model, both replication
+// handshakes, address lists and bit-strings, meshes, tori and the 4-cube.
+struct HeaderFlitsCase {
+  std::string name;
+  Config network;
+  MultidestMode mode = MultidestMode::kPath;
+  Replication replication = Replication::kAsynchronous;
+  PipelineModel pipeline = PipelineModel::kDelay;
+  int pipeline_depth = 1;  // the delay model's; staged models take their stage count
+  HeaderEncoding encoding = HeaderEncoding::kAddressList;
+  int destinations = 6;
+  PortModel port_model = PortModel::kOnePort;
+  int vcs = 4;
+  double rate = 0.1;
+  int flit_bytes = 1;
+};
+
+void PrintTo(const HeaderFlitsCase& k, std::ostream* os) { *os << k.name; }
+
+class RtlHeaderFlits : public ::testing::TestWithParam<HeaderFlitsCase> {};
+
+TEST_P(RtlHeaderFlits, LockStepWithTheCppRouter) {
+  const HeaderFlitsCase& k = GetParam();
+  Config c = multidest(k.network, k.mode, k.replication, k.rate, k.destinations);
+  c.network.router.pipeline = k.pipeline;
+  c.network.router.pipeline_depth =
+      k.pipeline == PipelineModel::kDelay ? k.pipeline_depth : pipeline_stages(k.pipeline);
+  c.network.router.header_encoding = k.encoding;
+  c.network.router.header_decode = HeaderDecode::kBuffered;
+  c.network.router.port_model = k.port_model;
+  c.network.router.vcs = k.vcs;
+  c.network.flit_bytes = k.flit_bytes;
+  c.network.router.buffer_depth = 4;
+  ASSERT_NO_THROW(check_rtl_limits(as_rtl(c)));
+  // The runs must route worms whose list spans several flits.
+  const int nodes = Topology(c.network.topology).nodes();
+  const int list_bits = k.encoding == HeaderEncoding::kBitString
+                            ? nodes
+                            : k.destinations * address_bits(nodes);
+  ASSERT_GT(list_bits, 8 * k.flit_bytes);
+  expect_equivalent(c, as_rtl(c));
+}
+
+std::vector<HeaderFlitsCase> header_flits_cases() {
+  std::vector<HeaderFlitsCase> v;
+  auto add = [&v](HeaderFlitsCase k) { v.push_back(std::move(k)); };
+  {
+    HeaderFlitsCase k{"path_mesh_async_delay", testing::mesh_config({4, 4})};
+    add(k);
+    k.name = "path_mesh_async_delay_pipeline3_allport";  // the last header flit's delay counts
+    k.pipeline_depth = 3;
+    k.port_model = PortModel::kAllPort;
+    k.rate = 0.12;
+    add(k);
+    k = {"path_torus_sync_classic", testing::torus_config({4, 4})};
+    k.replication = Replication::kSynchronous;
+    k.pipeline = PipelineModel::kClassic;
+    k.port_model = PortModel::kAllPort;
+    add(k);
+    k = {"path_mesh_lookahead_combined_two_vcs_8_destinations", testing::mesh_config({4, 4})};
+    k.pipeline = PipelineModel::kLookaheadCombined;
+    k.vcs = 2;
+    k.destinations = 8;
+    add(k);
+    k = {"path_mesh_speculative_sync", testing::mesh_config({4, 4})};
+    k.pipeline = PipelineModel::kSpeculative;
+    k.replication = Replication::kSynchronous;
+    add(k);
+    k = {"path_hypercube4_lookahead", testing::hypercube_config(4)};
+    k.pipeline = PipelineModel::kLookahead;
+    add(k);
+  }
+  {
+    HeaderFlitsCase k{"tree_mesh_async_delay", testing::mesh_config({4, 4})};
+    k.mode = MultidestMode::kTree;
+    add(k);
+    k.name = "tree_mesh_sync_classic_bit_string_allport";
+    k.replication = Replication::kSynchronous;
+    k.pipeline = PipelineModel::kClassic;
+    k.encoding = HeaderEncoding::kBitString;
+    k.port_model = PortModel::kAllPort;
+    add(k);
+    k.name = "tree_torus_async_lookahead_combined_bit_string";
+    k.network = testing::torus_config({4, 4});
+    k.replication = Replication::kAsynchronous;
+    k.pipeline = PipelineModel::kLookaheadCombined;
+    k.port_model = PortModel::kOnePort;
+    add(k);
+    k.name = "tree_hypercube4_speculative_two_vcs";
+    k.network = testing::hypercube_config(4);
+    k.pipeline = PipelineModel::kSpeculative;
+    k.encoding = HeaderEncoding::kAddressList;
+    k.vcs = 2;
+    add(k);
+  }
+  {
+    // 8x8: 16 6-bit addresses (96 bits) in two 8-byte header flits; a 64-node bit-string in
+    // four 2-byte ones.
+    HeaderFlitsCase k{"path_mesh8x8_16_destinations_8_byte_flits", testing::mesh_config({8, 8})};
+    k.destinations = 16;
+    k.flit_bytes = 8;
+    k.rate = 0.05;
+    add(k);
+    k = {"tree_mesh8x8_bit_string_2_byte_flits_classic", testing::mesh_config({8, 8})};
+    k.mode = MultidestMode::kTree;
+    k.encoding = HeaderEncoding::kBitString;
+    k.pipeline = PipelineModel::kClassic;
+    k.flit_bytes = 2;
+    k.rate = 0.05;
+    add(k);
+  }
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(RtlEquivalence, RtlHeaderFlits, ::testing::ValuesIn(header_flits_cases()),
+                         [](const ::testing::TestParamInfo<HeaderFlitsCase>& i) {
+                           return i.param.name;
+                         });
+
+// Collective firmware whose path worms list every other node: 15 4-bit addresses in 8 header
+// flits of 1 byte, collected by the RTL routers before they route.
+TEST(RtlEquivalence, CollectiveFirmwarePathWormsHeaderFlitsMesh4x4) {
+  Config c = collective_config({CollectiveAlgorithm::kPathMulticast});
+  c.network.router.multidest = MultidestMode::kPath;
+  c.network.router.port_model = PortModel::kAllPort;
+  c.network.router.header_decode = HeaderDecode::kBuffered;
+  c.network.flit_bytes = 1;
+  c.network.router.buffer_depth = 8;
+  expect_equivalent_collectives(c);
+}
+
 TEST(RtlEquivalence, StagedLookaheadSpeculativePathWormsAsynchronous) {
   Config c = staged(multidest(testing::mesh_config({4, 4}), MultidestMode::kPath,
                               Replication::kAsynchronous, 0.12),
@@ -906,9 +1044,10 @@ TEST(RtlConfig, LimitsOfTheVerilatedRouterNameTheKey) {
   c = as_rtl(testing::mesh_config({16, 16}));
   c.network.router.multidest = MultidestMode::kTree;
   expect_error(c, "destination sets of at most 64 nodes (got 256)");
-  // Destination lists travel in the head flit's data bits (docs/rtl.md, "Destination lists in
-  // the head flit"): they must fit one header flit as the C++ model counts them, and the
-  // RTL's 64 data bits; the key named is the one that sets the list's length or the room.
+  // Destination lists travel in the data bits of the head flit and the header flits after it
+  // (docs/rtl.md, "Destination lists in header flits"): a list longer than the head flit
+  // needs header_decode buffered, header flits no wider than the RTL's 64 data bits, and at
+  // most 256 bits; the key named is the one that sets what is out of range.
   auto expect_list_error = [](const Config& bad, const std::string& key, const std::string& text) {
     try {
       validate_rtl(bad);
@@ -924,18 +1063,36 @@ TEST(RtlConfig, LimitsOfTheVerilatedRouterNameTheKey) {
   c.traffic.multicast_destinations = 8;
   EXPECT_NO_THROW(validate_rtl(c));
   c.traffic.multicast_destinations = 9;
-  expect_list_error(c, "traffic.multicast_destinations",
-                    "an address_list of 9 8-bit addresses needs 72 bits, the head flit carries 64");
+  expect_list_error(c, "network.router.header_decode",
+                    "an address_list of 9 8-bit addresses needs 72 bits, more than the 8-byte "
+                    "head flit holds");
+  c.network.router.header_decode = HeaderDecode::kBuffered;
+  c.network.router.buffer_depth = 8;
+  EXPECT_NO_THROW(validate_rtl(c));
+  c.network.flit_bytes = 16;  // one C++ header flit of 128 bits: wider than the RTL's data
+  c.network.router.header_decode = HeaderDecode::kHeadFlit;
+  expect_list_error(c, "network.flit_bytes", "header flits of at most 8 bytes");
+  c.network.flit_bytes = 3;  // 24 bits per header flit: three of them for four addresses
   c.traffic.multicast_destinations = 4;
-  c.network.flit_bytes = 3;  // 24 bits: three addresses
-  expect_list_error(c, "traffic.multicast_destinations", "needs 32 bits, the head flit carries 24");
+  expect_list_error(c, "network.router.header_decode", "needs 32 bits, more than the 3-byte");
+  c.network.router.header_decode = HeaderDecode::kBuffered;
+  EXPECT_NO_THROW(validate_rtl(c));
   c = as_rtl(testing::mesh_config({8, 8}));
   c.network.router.multidest = MultidestMode::kTree;
   c.network.router.header_encoding = HeaderEncoding::kBitString;
   c.traffic.multicast_fraction = 0.5;
   EXPECT_NO_THROW(validate_rtl(c));
   c.network.flit_bytes = 4;
-  expect_list_error(c, "network.flit_bytes", "a 64-node bit_string needs 64 bits");
+  expect_list_error(c, "network.router.header_decode", "a 64-node bit_string needs 64 bits");
+  c.network.router.header_decode = HeaderDecode::kBuffered;
+  EXPECT_NO_THROW(validate_rtl(c));
+  // Tree address lists: at most 16 entries decoded.
+  c.network.router.header_encoding = HeaderEncoding::kAddressList;
+  c.traffic.multicast_destinations = 17;
+  c.network.flit_bytes = 8;
+  c.network.router.buffer_depth = 8;
+  expect_list_error(c, "traffic.multicast_destinations",
+                    "address lists of at most 16 destinations (got 17)");
   c = as_rtl(testing::mesh_config({4, 4}));
   c.network.router.multidest = MultidestMode::kPath;
   c.network.router.header_encoding = HeaderEncoding::kBitString;
@@ -951,8 +1108,10 @@ TEST(RtlConfig, LimitsOfTheVerilatedRouterNameTheKey) {
   c.workload = Workload::kCollective;
   c.network.router.port_model = PortModel::kAllPort;
   c.network.router.multidest = MultidestMode::kPath;
-  expect_list_error(c, "network.flit_bytes",
-                    "an address_list of 63 6-bit addresses needs 378 bits");
+  c.network.router.header_decode = HeaderDecode::kBuffered;
+  c.network.router.buffer_depth = 8;
+  expect_list_error(c, "network.router.implementation",
+                    "lists of at most 256 bits: an address_list of 63 6-bit addresses needs 378");
   c = as_rtl(testing::mesh_config({4, 4}));
   c.network.router.multidest = MultidestMode::kPath;
   c.traffic.multicast_fraction = 0.5;

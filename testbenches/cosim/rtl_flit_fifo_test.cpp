@@ -3,7 +3,10 @@
 // random push/pop with every pipeline delay and buffer depth in use; the exact cycle ready_o
 // rises after a push; the same-cycle bypass with delay 0; the overflow, underflow and
 // early-pop assertions; the read ports (a replicating worm's branches) see every slot by its
-// position, including a flit pushed this cycle.
+// position, including a flit pushed this cycle; the in-place update of a stored slot's upper
+// bits (HasUpd, the full router's header assembly) and the slot numbers and per-slot
+// eligibility it relies on.
+#include <array>
 #include <cstdint>
 #include <random>
 
@@ -19,6 +22,7 @@ namespace {
 constexpr int kDepth = 4;  // rtl/CMakeLists.txt: wormsim_flit_fifo W=16 Depth=4 NumRd=2
 constexpr int kReadPorts = 2;
 constexpr unsigned kCntW = 3;  // $clog2(Depth + 1)
+constexpr unsigned kUpdLsb = 12;  // ... "HasUpd=1'b1" UpdLsb=12: bits [12, 16) are updatable
 using Fifo = rtl_test::ClockedBlock<Vwormsim_flit_fifo>;
 
 // Idle inputs with `cap` slots in use and a pipeline delay of `delay` cycles.
@@ -257,6 +261,72 @@ TEST(RtlFlitFifo, PopBeforeEligibleFiresAssertion) {
   rtl->pop_i = 1;
   rtl.tick();
   EXPECT_TRUE(rtl.error());
+}
+
+// The update port against a reference of the buffer by slot: entries go into slots in push
+// order (wr_slot_o names the next one, front_slot_o the front's), an update rewrites bits
+// [UpdLsb, W) of one stored slot from the next cycle on and leaves its low bits and every
+// other slot alone, and slot_ready_o[s] is the eligibility of the entry in slot s.
+TEST(RtlFlitFifo, InPlaceUpdatesRewriteOneStoredSlotsUpperBits) {
+  std::mt19937_64 rng(11);
+  Fifo rtl;
+  long updates = 0;
+  for (int delay = 0; delay < 4; ++delay) {
+    rtl.reset();
+    configure(rtl, kDepth, delay);
+    struct Slot {
+      std::uint16_t data = 0;
+      Cycle ready = 0;
+    };
+    std::array<Slot, kDepth> slot{};
+    int rd = 0;
+    int count = 0;
+    for (Cycle t = 0; t < 4000; ++t) {
+      const bool push = count < kDepth && rng() % 2 == 0;
+      const std::uint16_t data = static_cast<std::uint16_t>(rng());
+      const bool update = count > 0 && rng() % 3 == 0;
+      const int target = update ? (rd + static_cast<int>(rng() % static_cast<unsigned>(count))) % kDepth : 0;
+      const std::uint8_t upper = static_cast<std::uint8_t>(rng() % 16);
+      rtl->push_i = push;
+      rtl->data_i = data;
+      rtl->pop_i = 0;
+      rtl->upd_i = update;
+      rtl->upd_slot_i = static_cast<std::uint8_t>(target);
+      rtl->upd_data_i = upper;
+      rtl.eval();
+      ASSERT_EQ(static_cast<int>(rtl->count_o), count) << "t " << t;
+      ASSERT_EQ(static_cast<int>(rtl->front_slot_o), rd) << "t " << t;
+      ASSERT_EQ(static_cast<int>(rtl->wr_slot_o), (rd + count) % kDepth) << "t " << t;
+      if (count > 0) {
+        ASSERT_EQ(rtl->front_o, slot[static_cast<std::size_t>(rd)].data) << "t " << t;
+        ASSERT_EQ(rtl->ready_o != 0, slot[static_cast<std::size_t>(rd)].ready <= t) << "t " << t;
+      }
+      for (int k = 0; k < count; ++k) {
+        const Slot& e = slot[static_cast<std::size_t>((rd + k) % kDepth)];
+        ASSERT_EQ(((rtl->slot_ready_o >> ((rd + k) % kDepth)) & 1u) != 0, e.ready <= t)
+            << "t " << t << " slot " << (rd + k) % kDepth;
+      }
+      const bool pop = count > 0 && slot[static_cast<std::size_t>(rd)].ready <= t && rng() % 2 == 0;
+      rtl->pop_i = pop;
+      rtl.tick();
+      ASSERT_FALSE(rtl.error()) << "assertion failed, delay " << delay << " t " << t;
+      // The reference, as the clock edge leaves it.
+      if (update) {
+        Slot& e = slot[static_cast<std::size_t>(target)];
+        e.data = static_cast<std::uint16_t>((e.data & ((1u << kUpdLsb) - 1)) | (upper << kUpdLsb));
+        ++updates;
+      }
+      if (pop) {
+        rd = (rd + 1) % kDepth;
+        --count;
+      }
+      if (push) {
+        slot[static_cast<std::size_t>((rd + count) % kDepth)] = {data, t + static_cast<Cycle>(delay)};
+        ++count;
+      }
+    }
+  }
+  EXPECT_GT(updates, 3000);
 }
 
 }  // namespace

@@ -40,9 +40,10 @@ Flit random_flit(std::mt19937_64& rng) {
 constexpr int kWords = (rtl::kFlitW + 31) / 32;
 constexpr unsigned kTopBits = rtl::kFlitW - 32 * (kWords - 1);  // used bits of the last word
 
-// A random multidestination worm for head flit `f` and how its list is carried: a path
-// address list (up to kMaxPath distinct ids of 1 to 16 bits that fit kListW bits), a tree
-// address list (ids below kMaxTreeNodes) or a tree bit-string; nullopt for a unicast flit.
+// A random multidestination worm for flit `f` and how its list is carried: a path address
+// list (up to kMaxPath distinct ids of 1 to 16 bits), a tree address list (ids below
+// kMaxTreeNodes) or a tree bit-string, in header flits of 8 to 64 bits; nullopt for a unicast
+// flit. A flit that is not a head gets a small index, so that header flits occur.
 struct RandomWorm {
   MulticastHeader header;
   rtl::ListFormat format;
@@ -53,13 +54,19 @@ std::optional<RandomWorm> random_header(Flit& f, std::mt19937_64& rng) {
   MulticastHeader& h = w.header;
   h.mode = rng() % 2 == 0 ? MultidestMode::kPath : MultidestMode::kTree;
   w.format.bit_string = h.mode == MultidestMode::kTree && rng() % 2 == 0;
+  w.format.bits = 8 * (1 + static_cast<unsigned>(rng() % 8));
   unsigned limit = rtl::kMaxTreeNodes;  // ids below this
   std::size_t most = rtl::kMaxPath;     // destinations
-  if (!w.format.bit_string) {
+  if (w.format.bit_string) {
+    w.format.nodes = 1 + static_cast<unsigned>(rng() % rtl::kMaxTreeNodes);
+    limit = w.format.nodes;
+    most = std::min<std::size_t>(most, limit);
+  } else {
     w.format.address_bits =
         1 + static_cast<unsigned>(rng() % (h.mode == MultidestMode::kTree ? 6 : 16));
-    limit = 1u << w.format.address_bits;
-    most = std::min<std::size_t>({most, rtl::kListW / w.format.address_bits, limit});
+    limit = std::min(limit, 1u << w.format.address_bits);
+    if (h.mode == MultidestMode::kPath) limit = 1u << w.format.address_bits;
+    most = std::min<std::size_t>({most, rtl::kHdrW / w.format.address_bits, limit});
   }
   const auto n = static_cast<std::size_t>(1 + rng() % most);
   while (h.dests.size() < n) {
@@ -68,22 +75,31 @@ std::optional<RandomWorm> random_header(Flit& f, std::mt19937_64& rng) {
   }
   f.mcast = 1;
   f.mpos = static_cast<std::uint16_t>(h.mode == MultidestMode::kPath ? rng() % n : 0);
+  if (!f.head()) f.index = static_cast<std::uint16_t>(rng() % 8);
   return w;
 }
 
-// The data bits of a multidestination head as docs/rtl.md specifies them: the bit-string, or
-// the addresses in order, each slot after the last repeating it, up to kListW bits.
-std::uint64_t list_word(const RandomWorm& w) {
-  std::uint64_t data = 0;
-  if (w.format.bit_string) {
-    for (NodeId d : w.header.dests) data |= std::uint64_t{1} << d;
-    return data;
-  }
+// The list's length and bit j of it as docs/rtl.md specifies them: a bit-string of `nodes`
+// bits, or the addresses in order from bit 0, `address_bits` each.
+unsigned list_length(const RandomWorm& w) {
+  return w.format.bit_string ? w.format.nodes
+                             : static_cast<unsigned>(w.header.dests.size()) *
+                                   w.format.address_bits;
+}
+bool list_bit(const RandomWorm& w, unsigned j) {
+  if (w.format.bit_string)
+    return std::find(w.header.dests.begin(), w.header.dests.end(), static_cast<NodeId>(j)) !=
+           w.header.dests.end();
   const unsigned b = w.format.address_bits;
-  for (unsigned k = 0; (k + 1) * b <= rtl::kListW; ++k) {
-    const std::size_t i = std::min<std::size_t>(k, w.header.dests.size() - 1);
-    data |= static_cast<std::uint64_t>(w.header.dests[i]) << (k * b);
-  }
+  if (j >= list_length(w)) return false;
+  return ((w.header.dests[j / b] >> (j % b)) & 1u) != 0;
+}
+// The data bits of flit k of the worm (k below its header flits): list bits [k bits,
+// (k + 1) bits).
+std::uint64_t list_word(const RandomWorm& w, unsigned k) {
+  std::uint64_t data = 0;
+  for (unsigned j = 0; j < w.format.bits; ++j)
+    if (list_bit(w, k * w.format.bits + j)) data |= std::uint64_t{1} << j;
   return data;
 }
 
@@ -103,6 +119,7 @@ TEST(RtlFlit, PackedCppFlitsReadBackFieldByFieldInVerilog) {
   int heads = 0;
   int tails = 0;
   int headers = 0;
+  int continued = 0;  // header flits after the head
   for (int n = 0; n < 20000; ++n) {
     Flit f = random_flit(rng);
     const std::optional<RandomWorm> h = random_header(f, rng);
@@ -115,7 +132,14 @@ TEST(RtlFlit, PackedCppFlitsReadBackFieldByFieldInVerilog) {
     ASSERT_EQ(rtl->mpos_o, f.mpos) << "flit " << n;
     const bool listed = h.has_value() && f.head();
     ASSERT_EQ(rtl->mc_o != 0, listed) << "flit " << n;
+    ASSERT_EQ(rtl->hlen_o, listed ? list_length(*h) : 0u) << "flit " << n;
+    ASSERT_EQ(rtl->hlen_at_lsb_o, rtl->hlen_o) << "flit " << n;
     headers += listed;
+    // Flit k of a worm whose list needs more than k flits carries list bits, not payload.
+    const unsigned k = f.head() ? 0u : f.index;
+    const bool header_flit =
+        h.has_value() && k * h->format.bits < std::max(1u, list_length(*h));
+    continued += header_flit && !f.head();
     ASSERT_EQ(rtl->mc_at_lsb_o, rtl->mc_o) << "flit " << n;
     ASSERT_EQ(rtl->more_o, 0) << "flit " << n;  // list headers, not address flits
     ASSERT_EQ(rtl->more_at_lsb_o, rtl->more_o) << "flit " << n;
@@ -128,8 +152,8 @@ TEST(RtlFlit, PackedCppFlitsReadBackFieldByFieldInVerilog) {
     ASSERT_EQ(rtl->idx_o, f.index) << "flit " << n;
     ASSERT_EQ(static_cast<unsigned>(rtl->src_o), f.src & 0xffffu) << "flit " << n;
     ASSERT_EQ(static_cast<unsigned>(rtl->dst_o), f.dst & 0xffffu) << "flit " << n;
-    // A multidestination head's data bits are its list, every other flit's its payload.
-    ASSERT_EQ(rtl->data_o, listed ? list_word(*h) : payload_word(f))
+    // A multidestination worm's head and header flits carry its list, other flits payload.
+    ASSERT_EQ(rtl->data_o, header_flit ? list_word(*h, k) : payload_word(f))
         << "flit " << n << " payload bytes " << int{f.payload_bytes} << " list " << listed;
     ASSERT_EQ(rtl->is_head_o != 0, f.head()) << "flit " << n;
     ASSERT_EQ(rtl->is_tail_o != 0, f.tail()) << "flit " << n;
@@ -143,6 +167,7 @@ TEST(RtlFlit, PackedCppFlitsReadBackFieldByFieldInVerilog) {
   EXPECT_GT(heads, 5000);
   EXPECT_GT(tails, 5000);
   EXPECT_GT(headers, 2000);
+  EXPECT_GT(continued, 500);
 }
 
 TEST(RtlFlit, ListsBeyondTheRtlLimitsAreRejected) {
@@ -155,23 +180,31 @@ TEST(RtlFlit, ListsBeyondTheRtlLimitsAreRejected) {
   format.address_bits = 3;
   for (NodeId d = 1; d <= rtl::kMaxPath + 1; ++d) path.dests.push_back(d % 8);
   EXPECT_THROW(rtl::to_bits(f, &path, format), std::invalid_argument);  // 17 destinations
-  // Eight 8-bit addresses fill the 64 list bits; a ninth needs a second header flit.
+  // Nine 8-bit addresses need a second 64-bit header flit: the head carries the first eight.
   format.address_bits = 8;
-  path.dests = {1, 2, 3, 4, 5, 6, 7, 8};
-  EXPECT_NO_THROW(rtl::to_bits(f, &path, format));
-  path.dests.push_back(9);
-  EXPECT_THROW(rtl::to_bits(f, &path, format), std::invalid_argument);
-  // 2-byte flits carry 16 list bits: four 4-bit addresses, not five.
-  format.address_bits = 4;
-  format.bits = 16;
-  path.dests = {1, 2, 3, 4};
-  EXPECT_NO_THROW(rtl::to_bits(f, &path, format));
-  path.dests.push_back(5);
-  EXPECT_THROW(rtl::to_bits(f, &path, format), std::invalid_argument);
-  // Tree worms: destination sets of kMaxTreeNodes nodes, as a list or a bit-string.
+  path.dests = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+  rtl::FlitBits head = rtl::to_bits(f, &path, format);
+  EXPECT_EQ(head.hlen, 72u);
+  EXPECT_EQ(head.data, 0x0807060504030201u);
+  Flit second = f;
+  second.type = FlitType::kBody;
+  second.index = 1;
+  second.payload_bytes = 8;
+  second.payload.fill(0xff);
+  EXPECT_EQ(rtl::to_bits(second, &path, format).data, 0x09u);
+  EXPECT_FALSE(rtl::to_bits(second, &path, format).mc);
+  second.index = 2;  // beyond the list: the payload
+  EXPECT_EQ(rtl::to_bits(second, &path, format).data, ~std::uint64_t{0});
+  // Lists longer than kHdrW bits: 17 16-bit tree addresses.
   MulticastHeader tree;
   tree.mode = MultidestMode::kTree;
   format = {};
+  format.address_bits = 16;
+  for (NodeId d = 0; d <= rtl::kHdrW / 16; ++d) tree.dests.push_back(d);
+  EXPECT_THROW(rtl::to_bits(f, &tree, format), std::invalid_argument);
+  tree.dests.pop_back();
+  EXPECT_NO_THROW(rtl::to_bits(f, &tree, format));
+  // Tree worms: destination sets of kMaxTreeNodes nodes, as a list or a bit-string.
   format.address_bits = 7;
   tree.dests = {1, static_cast<NodeId>(rtl::kMaxTreeNodes)};
   EXPECT_THROW(rtl::to_bits(f, &tree, format), std::invalid_argument);
@@ -179,7 +212,7 @@ TEST(RtlFlit, ListsBeyondTheRtlLimitsAreRejected) {
   EXPECT_NO_THROW(rtl::to_bits(f, &tree, format));
   format.bit_string = true;
   EXPECT_NO_THROW(rtl::to_bits(f, &tree, format));
-  format.bits = 32;  // 4-byte flits: a bit-string of at most 32 nodes
+  format.nodes = 32;  // a 32-node network's bit-string names no node 63
   EXPECT_THROW(rtl::to_bits(f, &tree, format), std::invalid_argument);
 }
 
@@ -237,7 +270,9 @@ TEST(RtlFlit, VerilogAssembledFlitsUnpackInCpp) {
     b.mc = rng() % 2 == 0;
     b.more = rng() % 2 == 0;
     b.mpos = static_cast<unsigned>(rng() % (1u << rtl::kMposW));
+    b.hlen = static_cast<unsigned>(rng() % (1u << rtl::kHlenW));
     rtl->mc_i = b.mc;
+    rtl->hlen_i = static_cast<std::uint16_t>(b.hlen);
     rtl->more_i = b.more;
     rtl->mpos_i = static_cast<std::uint8_t>(b.mpos);
     rtl->typ_i = static_cast<std::uint8_t>(b.type);

@@ -15,9 +15,10 @@
 // forward), at their last destination (eject only), passing through, with 16-entry lists
 // (the list's last slot), conforming and arbitrary lists; tree heads at the source, at a
 // destination, on and off the tree, single destinations and all 15 other nodes, their sets
-// as address lists and as bit-strings. The lists travel in the head flit's data bits as
-// rtl::to_bits packs them (docs/rtl.md, "Destination lists in the head flit"). Each test
-// checks that every such class occurred.
+// as address lists and as bit-strings. The head's length field comes from rtl::to_bits and
+// the list input is the whole list (rtl::header_list), as wormsim_router hands it over once
+// collected (docs/rtl.md, "Destination lists in header flits"). Each test checks that every
+// such class occurred.
 #include <algorithm>
 #include <cstdint>
 #include <random>
@@ -143,6 +144,15 @@ class Bench {
     std::array<std::uint32_t, (rtl::kFlitW + 31) / 32> words{};
     rtl::pack(bits, words.data(), 0);
     for (std::size_t i = 0; i < words.size(); ++i) rtl_->flit_i[i] = words[i];
+    // The whole list, as wormsim_router collects it from the head and its header flits.
+    const rtl::HeaderList list = header == nullptr
+                                     ? rtl::HeaderList{}
+                                     : rtl::header_list(head.packet_id, *header,
+                                                        rtl_list_format(config_));
+    for (std::size_t i = 0; i < list.bits.size(); ++i) {
+      rtl_->list_i[2 * i] = static_cast<std::uint32_t>(list.bits[i]);
+      rtl_->list_i[2 * i + 1] = static_cast<std::uint32_t>(list.bits[i] >> 32);
+    }
     rtl_->in_port_i = static_cast<std::uint8_t>(rtl::rtl_port(in_port, layout_.network, kRtlNet));
     rtl_.eval();
     EXPECT_FALSE(rtl_.error()) << where;

@@ -70,9 +70,10 @@ class RealPackage(unittest.TestCase):
         p = self.pkg.params
         width, fields = self.pkg.structs["flit_t"]
         self.assertEqual([f for f, _, _ in fields],
-                         ["typ", "vc", "mc", "more", "mpos", "pkt", "idx", "src", "dst", "data"])
-        expected = 2 + p["VcW"] + 1 + 1 + p["MposW"] + p["PktW"] + p["IdxW"] + 2 * p["NodeW"] + \
-            p["DataW"]
+                         ["typ", "vc", "mc", "hlen", "more", "mpos", "pkt", "idx", "src", "dst",
+                          "data"])
+        expected = 2 + p["VcW"] + 1 + p["HlenW"] + 1 + p["MposW"] + p["PktW"] + p["IdxW"] + \
+            2 * p["NodeW"] + p["DataW"]
         self.assertEqual(width, expected)
         self.assertEqual(p["FlitW"], width)  # the package's restatement agrees
         self.assertEqual(dict((f, lsb) for f, _, lsb in fields)["data"], 0)
@@ -128,7 +129,7 @@ class Offsets(unittest.TestCase):
                            "parameter int unsigned FlitVcLsb = FlitMcLsb + 2;")
         self.assertNotEqual(bad, text)
         with self.assertRaisesRegex(rtl_layout.LayoutError,
-                                    rf":{line_of(bad, 'FlitVcLsb = FlitMcLsb + 2')}: FlitVcLsb = 151, but flit_t"):
+                                    rf":{line_of(bad, 'FlitVcLsb = FlitMcLsb + 2')}: FlitVcLsb = 160, but flit_t"):
             Variant(self, bad).parse()
 
 

@@ -14,6 +14,7 @@ module wormsim_flit_loopback (
   output logic [wormsim_pkg::NodeW-1:0]      dst_o,
   output logic [wormsim_pkg::DataW-1:0]      data_o,
   output logic                               mc_o,
+  output logic [wormsim_pkg::HlenW-1:0]      hlen_o,
   output logic                               more_o,
   output logic [wormsim_pkg::MposW-1:0]      mpos_o,
   output logic                               is_head_o,
@@ -26,6 +27,7 @@ module wormsim_flit_loopback (
   output logic [wormsim_pkg::PktW-1:0]       pkt_at_lsb_o,
   output logic [wormsim_pkg::MposW-1:0]      mpos_at_lsb_o,
   output logic                               mc_at_lsb_o,
+  output logic [wormsim_pkg::HlenW-1:0]      hlen_at_lsb_o,
   output logic                               more_at_lsb_o,
   output logic [31:0]                        flit_w_o,
   // Assembler.
@@ -37,6 +39,7 @@ module wormsim_flit_loopback (
   input  logic [wormsim_pkg::NodeW-1:0]      dst_i,
   input  logic [wormsim_pkg::DataW-1:0]      data_i,
   input  logic                               mc_i,
+  input  logic [wormsim_pkg::HlenW-1:0]      hlen_i,
   input  logic                               more_i,
   input  logic [wormsim_pkg::MposW-1:0]      mpos_i,
   output wormsim_pkg::flit_t                 flit_o
@@ -49,6 +52,7 @@ module wormsim_flit_loopback (
   assign dst_o = flit_i.dst;
   assign data_o = flit_i.data;
   assign mc_o = flit_i.mc;
+  assign hlen_o = flit_i.hlen;
   assign more_o = flit_i.more;
   assign mpos_o = flit_i.mpos;
   assign is_head_o = wormsim_pkg::is_head(flit_i.typ);
@@ -61,6 +65,7 @@ module wormsim_flit_loopback (
   assign pkt_at_lsb_o = flit_i[wormsim_pkg::FlitPktLsb +: wormsim_pkg::PktW];
   assign mpos_at_lsb_o = flit_i[wormsim_pkg::FlitMposLsb +: wormsim_pkg::MposW];
   assign mc_at_lsb_o = flit_i[wormsim_pkg::FlitMcLsb];
+  assign hlen_at_lsb_o = flit_i[wormsim_pkg::FlitHlenLsb +: wormsim_pkg::HlenW];
   assign more_at_lsb_o = flit_i[wormsim_pkg::FlitMoreLsb];
   assign flit_w_o = 32'(wormsim_pkg::FlitW);
 
@@ -74,6 +79,7 @@ module wormsim_flit_loopback (
     flit_o.dst = dst_i;
     flit_o.data = data_i;
     flit_o.mc = mc_i;
+    flit_o.hlen = hlen_i;
     flit_o.more = more_i;
     flit_o.mpos = mpos_i;
   end
