@@ -41,16 +41,16 @@ HeaderList header_list(PacketId id, const MulticastHeader& header, const ListFor
             "packet {}: destination node {} does not fit {}-bit addresses", id, node, w));
       if (header.mode == MultidestMode::kTree && node >= static_cast<std::uint64_t>(kMaxTreeNodes))
         throw std::invalid_argument(fmt::format(
-            "packet {}: destination node {} is beyond the {} nodes an RTL tree router decodes",
-            id, node, kMaxTreeNodes));
+            "packet {}: destination node {} is beyond the {} nodes an RTL tree router decodes", id,
+            node, kMaxTreeNodes));
       for (unsigned j = 0; j < w; ++j)
         if (((node >> j) & 1u) != 0) set(static_cast<unsigned>(k) * w + j);
     }
     length = static_cast<unsigned>(m) * w;
   }
   if (length > kHdrW)
-    throw std::invalid_argument(fmt::format(
-        "packet {}: a {}-bit list does not fit the RTL's {} bits", id, length, kHdrW));
+    throw std::invalid_argument(
+        fmt::format("packet {}: a {}-bit list does not fit the RTL's {} bits", id, length, kHdrW));
   out.length = length;
   return out;
 }

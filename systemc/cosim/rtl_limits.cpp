@@ -79,9 +79,9 @@ void check_rtl_limits(const Config& config) {
     const long long bits = format.bit_string ? static_cast<long long>(nodes)
                                              : static_cast<long long>(dests) * format.address_bits;
     const std::string list =
-        format.bit_string ? fmt::format("a {}-node bit_string", nodes)
-                          : fmt::format("an address_list of {} {}-bit addresses", dests,
-                                        format.address_bits);
+        format.bit_string
+            ? fmt::format("a {}-node bit_string", nodes)
+            : fmt::format("an address_list of {} {}-bit addresses", dests, format.address_bits);
     // The key that sets the list's length: the synthetic traffic's destination count; for
     // collectives, the network's size, which the RTL build limits.
     const std::string length_key =

@@ -742,9 +742,8 @@ TEST_P(RtlHeaderFlits, LockStepWithTheCppRouter) {
   ASSERT_NO_THROW(check_rtl_limits(as_rtl(c)));
   // The runs must route worms whose list spans several flits.
   const int nodes = Topology(c.network.topology).nodes();
-  const int list_bits = k.encoding == HeaderEncoding::kBitString
-                            ? nodes
-                            : k.destinations * address_bits(nodes);
+  const int list_bits =
+      k.encoding == HeaderEncoding::kBitString ? nodes : k.destinations * address_bits(nodes);
   ASSERT_GT(list_bits, 8 * k.flit_bytes);
   expect_equivalent(c, as_rtl(c));
 }

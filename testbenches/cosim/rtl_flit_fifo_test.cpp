@@ -21,7 +21,7 @@ namespace {
 
 constexpr int kDepth = 4;  // rtl/CMakeLists.txt: wormsim_flit_fifo W=16 Depth=4 NumRd=2
 constexpr int kReadPorts = 2;
-constexpr unsigned kCntW = 3;  // $clog2(Depth + 1)
+constexpr unsigned kCntW = 3;     // $clog2(Depth + 1)
 constexpr unsigned kUpdLsb = 12;  // ... "HasUpd=1'b1" UpdLsb=12: bits [12, 16) are updatable
 using Fifo = rtl_test::ClockedBlock<Vwormsim_flit_fifo>;
 
@@ -285,7 +285,8 @@ TEST(RtlFlitFifo, InPlaceUpdatesRewriteOneStoredSlotsUpperBits) {
       const bool push = count < kDepth && rng() % 2 == 0;
       const std::uint16_t data = static_cast<std::uint16_t>(rng());
       const bool update = count > 0 && rng() % 3 == 0;
-      const int target = update ? (rd + static_cast<int>(rng() % static_cast<unsigned>(count))) % kDepth : 0;
+      const int target =
+          update ? (rd + static_cast<int>(rng() % static_cast<unsigned>(count))) % kDepth : 0;
       const std::uint8_t upper = static_cast<std::uint8_t>(rng() % 16);
       rtl->push_i = push;
       rtl->data_i = data;
@@ -321,7 +322,8 @@ TEST(RtlFlitFifo, InPlaceUpdatesRewriteOneStoredSlotsUpperBits) {
         --count;
       }
       if (push) {
-        slot[static_cast<std::size_t>((rd + count) % kDepth)] = {data, t + static_cast<Cycle>(delay)};
+        slot[static_cast<std::size_t>((rd + count) % kDepth)] = {data,
+                                                                 t + static_cast<Cycle>(delay)};
         ++count;
       }
     }

@@ -83,8 +83,7 @@ std::optional<RandomWorm> random_header(Flit& f, std::mt19937_64& rng) {
 // bits, or the addresses in order from bit 0, `address_bits` each.
 unsigned list_length(const RandomWorm& w) {
   return w.format.bit_string ? w.format.nodes
-                             : static_cast<unsigned>(w.header.dests.size()) *
-                                   w.format.address_bits;
+                             : static_cast<unsigned>(w.header.dests.size()) * w.format.address_bits;
 }
 bool list_bit(const RandomWorm& w, unsigned j) {
   if (w.format.bit_string)
@@ -137,8 +136,7 @@ TEST(RtlFlit, PackedCppFlitsReadBackFieldByFieldInVerilog) {
     headers += listed;
     // Flit k of a worm whose list needs more than k flits carries list bits, not payload.
     const unsigned k = f.head() ? 0u : f.index;
-    const bool header_flit =
-        h.has_value() && k * h->format.bits < std::max(1u, list_length(*h));
+    const bool header_flit = h.has_value() && k * h->format.bits < std::max(1u, list_length(*h));
     continued += header_flit && !f.head();
     ASSERT_EQ(rtl->mc_at_lsb_o, rtl->mc_o) << "flit " << n;
     ASSERT_EQ(rtl->more_o, 0) << "flit " << n;  // list headers, not address flits

@@ -145,10 +145,9 @@ class Bench {
     rtl::pack(bits, words.data(), 0);
     for (std::size_t i = 0; i < words.size(); ++i) rtl_->flit_i[i] = words[i];
     // The whole list, as wormsim_router collects it from the head and its header flits.
-    const rtl::HeaderList list = header == nullptr
-                                     ? rtl::HeaderList{}
-                                     : rtl::header_list(head.packet_id, *header,
-                                                        rtl_list_format(config_));
+    const rtl::HeaderList list =
+        header == nullptr ? rtl::HeaderList{}
+                          : rtl::header_list(head.packet_id, *header, rtl_list_format(config_));
     for (std::size_t i = 0; i < list.bits.size(); ++i) {
       rtl_->list_i[2 * i] = static_cast<std::uint32_t>(list.bits[i]);
       rtl_->list_i[2 * i + 1] = static_cast<std::uint32_t>(list.bits[i] >> 32);
