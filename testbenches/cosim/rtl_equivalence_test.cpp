@@ -1007,7 +1007,7 @@ void validate_rtl(const Config& c) {
 }
 
 TEST(RtlConfig, LimitsOfTheVerilatedRouterNameTheKey) {
-  auto expect_error = [](Config c, const std::string& text) {
+  auto expect_error = [](const Config& c, const std::string& text) {
     try {
       validate_rtl(c);
       ADD_FAILURE() << "accepted: " << text;
