@@ -8,7 +8,9 @@
 // until its tail leaves.
 //
 // Multidestination worms (network.router.multidest): a head absorbed and forwarded (path) or
-// replicated (tree) here gets branches when it is written (wormsim_mc_route); its VC holds
+// replicated (tree) here gets branches when it is written (wormsim_mc_route), or, when its
+// list continues in header flits, once the header flits it reads are in (header assembly,
+// g_hdr; docs/rtl.md, "Destination lists in header flits"); its VC holds
 // an output VC per branch, all granted at once, and each branch sends the worm's flits with
 // its own header (wormsim_replica_alloc). A buffer slot is freed when every branch has taken
 // its flit: at once (synchronous replication) or branch by branch, a branch running ahead
