@@ -16,7 +16,11 @@ HeaderList header_list(PacketId id, const MulticastHeader& header, const ListFor
     if (header.mode == MultidestMode::kPath)
       throw std::invalid_argument(fmt::format(
           "packet {}: a path worm's list is ordered; a bit-string cannot carry it", id));
-    const unsigned limit = std::min<unsigned>(format.nodes, kMaxTreeNodes);
+    if (format.nodes > kMaxTreeNodes)
+      throw std::invalid_argument(
+          fmt::format("packet {}: a {}-node bit-string; the RTL tree router decodes {} nodes", id,
+                      format.nodes, kMaxTreeNodes));
+    const unsigned limit = format.nodes;
     for (NodeId d : header.dests) {
       if (d >= static_cast<NodeId>(limit))
         throw std::invalid_argument(
