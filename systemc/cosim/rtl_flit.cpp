@@ -20,13 +20,12 @@ HeaderList header_list(PacketId id, const MulticastHeader& header, const ListFor
       throw std::invalid_argument(
           fmt::format("packet {}: a {}-node bit-string; the RTL tree router decodes {} nodes", id,
                       format.nodes, kMaxTreeNodes));
-    const unsigned limit = format.nodes;
     for (NodeId d : header.dests) {
-      if (d >= static_cast<NodeId>(limit))
+      if (d >= static_cast<NodeId>(format.nodes))
         throw std::invalid_argument(
             fmt::format("packet {}: destination node {} is beyond the {}-bit destination "
                         "bit-string the RTL tree router decodes",
-                        id, d, limit));
+                        id, d, format.nodes));
       set(static_cast<unsigned>(d));
     }
     length = format.nodes;
