@@ -1,6 +1,7 @@
 #include "scoreboard.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -17,10 +18,19 @@ constexpr std::size_t kMaxReportedViolations = 20;
 }  // namespace
 
 void fill_payload(PacketId id, std::uint32_t index, int bytes, Flit& flit) {
+  // Byte b is byte b % 8 (least significant first) of word b / 8; whole words are stored at
+  // once on little-endian hosts, where that is their memory order.
+  const std::uint64_t base = id * 0x10001ull + index * 0x1000193ull;
+  int b = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  for (; b + 8 <= bytes; b += 8) {
+    const std::uint64_t word = splitmix64(base + static_cast<std::uint64_t>(b));
+    std::memcpy(flit.payload.data() + b, &word, sizeof word);
+  }
+#endif
   std::uint64_t word = 0;
-  for (int b = 0; b < bytes; ++b) {
-    if (b % 8 == 0)
-      word = splitmix64(id * 0x10001ull + index * 0x1000193ull + static_cast<std::uint64_t>(b));
+  for (; b < bytes; ++b) {
+    if (b % 8 == 0) word = splitmix64(base + static_cast<std::uint64_t>(b));
     flit.payload[static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(word >> (8 * (b % 8)));
   }
   flit.payload_bytes = static_cast<std::uint8_t>(bytes);

@@ -6,54 +6,49 @@
 // matrix of the current cycle is kept for tracing.
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <vector>
 
 namespace wormsim {
 
+// At most 64 input and 64 output ports (a router's port masks are 64 bits wide).
 class Crossbar {
  public:
-  Crossbar(int inputs, int outputs)
-      : input_to_output_(static_cast<std::size_t>(inputs), -1),
-        output_to_input_(static_cast<std::size_t>(outputs), -1) {}
+  Crossbar(int inputs, int outputs) : driver_(static_cast<std::size_t>(outputs), -1) {
+    if (inputs > 64 || outputs > 64)
+      throw std::logic_error("crossbar: more than 64 input or output ports");
+  }
 
   void connect(int in, int out) {
-    int& o = input_to_output_[static_cast<std::size_t>(in)];
-    int& i = output_to_input_[static_cast<std::size_t>(out)];
-    if (o != -1 || i != -1) throw std::logic_error("crossbar: port used twice in one cycle");
-    o = out;
-    i = in;
-    used_.push_back(in);
+    const std::uint64_t in_bit = std::uint64_t{1} << in;
+    const std::uint64_t out_bit = std::uint64_t{1} << out;
+    if (((inputs_ | replica_inputs_) & in_bit) != 0 || (outputs_ & out_bit) != 0)
+      throw std::logic_error("crossbar: port used twice in one cycle");
+    inputs_ |= in_bit;
+    outputs_ |= out_bit;
+    driver_[static_cast<std::size_t>(out)] = in;
   }
   void connect_replica(int in, int out) {
-    int& o = input_to_output_[static_cast<std::size_t>(in)];
-    int& i = output_to_input_[static_cast<std::size_t>(out)];
-    if (i != -1 || (o != -1 && o != kReplicating))
+    const std::uint64_t in_bit = std::uint64_t{1} << in;
+    const std::uint64_t out_bit = std::uint64_t{1} << out;
+    if ((inputs_ & in_bit) != 0 || (outputs_ & out_bit) != 0)
       throw std::logic_error("crossbar: port used twice in one cycle");
-    if (o == -1) used_.push_back(in);
-    o = kReplicating;
-    i = in;
-    replica_outputs_.push_back(out);
+    replica_inputs_ |= in_bit;
+    outputs_ |= out_bit;
+    driver_[static_cast<std::size_t>(out)] = in;
   }
   // Clears the connections of the previous cycle.
-  void release() {
-    for (int in : used_) {
-      int& o = input_to_output_[static_cast<std::size_t>(in)];
-      if (o != kReplicating) output_to_input_[static_cast<std::size_t>(o)] = -1;
-      o = -1;
-    }
-    for (int out : replica_outputs_) output_to_input_[static_cast<std::size_t>(out)] = -1;
-    used_.clear();
-    replica_outputs_.clear();
+  void release() { inputs_ = replica_inputs_ = outputs_ = 0; }
+  int driver_of(int out) const {
+    return ((outputs_ >> out) & 1u) != 0 ? driver_[static_cast<std::size_t>(out)] : -1;
   }
-  int driver_of(int out) const { return output_to_input_[static_cast<std::size_t>(out)]; }
 
  private:
-  std::vector<int> input_to_output_;
-  std::vector<int> output_to_input_;
-  std::vector<int> used_;
-  std::vector<int> replica_outputs_;
-  static constexpr int kReplicating = -2;
+  std::uint64_t inputs_ = 0;          // inputs driving one output this cycle
+  std::uint64_t replica_inputs_ = 0;  // inputs driving one or more outputs as replicas
+  std::uint64_t outputs_ = 0;         // outputs driven this cycle
+  std::vector<int> driver_;           // per output: its input, valid while its bit is set
 };
 
 }  // namespace wormsim

@@ -304,6 +304,39 @@ TEST(Payload, SameInputsGiveTheSameBytes) {
   }
 }
 
+// SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators",
+// OOPSLA 2014), written out here from its definition.
+std::uint64_t splitmix64_reference(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// The payload's definition: byte b of flit `index` of packet `id` is byte b % 8 (least
+// significant first) of SplitMix64(id * 0x10001 + index * 0x1000193 + 8 * floor(b / 8)), for
+// every length, whole words or not (fill_payload stores whole words at once).
+TEST(Payload, BytesFollowTheirDefinitionAtEveryLength) {
+  for (int bytes = 1; bytes <= static_cast<int>(Flit::kMaxPayloadBytes); ++bytes) {
+    for (PacketId id : {PacketId{0}, PacketId{77}, PacketId{1} << 40}) {
+      const std::uint32_t index = 5;
+      Flit f;
+      f.payload.fill(0xee);
+      fill_payload(id, index, bytes, f);
+      ASSERT_EQ(f.payload_bytes, bytes);
+      for (int b = 0; b < bytes; ++b) {
+        const std::uint64_t word = splitmix64_reference(id * 0x10001ull + index * 0x1000193ull +
+                                                        static_cast<std::uint64_t>(b - b % 8));
+        EXPECT_EQ(f.payload[static_cast<std::size_t>(b)],
+                  static_cast<std::uint8_t>(word >> (8 * (b % 8))))
+            << "byte " << b << " of " << bytes << ", packet " << id;
+      }
+      for (int b = bytes; b < static_cast<int>(Flit::kMaxPayloadBytes); ++b)
+        EXPECT_EQ(f.payload[static_cast<std::size_t>(b)], 0xee) << "byte " << b << " past the end";
+    }
+  }
+}
+
 TEST(Payload, DifferentPacketOrFlitIndexGivesDifferentBytes) {
   // Every (packet, flit) pair in a block of ids and indices gets its own 8-byte payload.
   std::set<Payload> seen;

@@ -88,5 +88,34 @@ TEST(Crossbar, ManyCycles) {
   }
 }
 
+// Replication (multidestination worms): one input drives several outputs in a cycle and then
+// nothing else; each of those outputs still has one driver.
+TEST(Crossbar, ReplicaInputDrivesSeveralOutputsAndNothingElse) {
+  Crossbar x(4, 4);
+  x.connect_replica(1, 0);
+  x.connect_replica(1, 2);
+  EXPECT_EQ(x.driver_of(0), 1);
+  EXPECT_EQ(x.driver_of(2), 1);
+  EXPECT_EQ(x.driver_of(1), -1);
+  EXPECT_THROW(x.connect(1, 3), std::logic_error);          // a replicating input
+  EXPECT_THROW(x.connect_replica(3, 2), std::logic_error);  // an output already driven
+  EXPECT_THROW(x.connect(0, 0), std::logic_error);
+  x.connect(0, 3);
+  EXPECT_THROW(x.connect_replica(0, 1), std::logic_error);  // a plainly connected input
+  EXPECT_EQ(x.driver_of(3), 0);
+  x.release();
+  for (int out = 0; out < 4; ++out) EXPECT_EQ(x.driver_of(out), -1);
+  x.connect(1, 2);  // released: the former replicating input connects plainly
+  EXPECT_EQ(x.driver_of(2), 1);
+}
+
+TEST(Crossbar, MoreThan64PortsIsRejected) {
+  EXPECT_THROW(Crossbar(65, 4), std::logic_error);
+  EXPECT_THROW(Crossbar(4, 65), std::logic_error);
+  Crossbar x(64, 64);
+  x.connect(63, 63);
+  EXPECT_EQ(x.driver_of(63), 63);
+}
+
 }  // namespace
 }  // namespace wormsim
