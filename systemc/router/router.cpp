@@ -135,7 +135,7 @@ void Router::throw_no_such_vc(int vc) const {
   throw std::logic_error(fmt::format("{}: flit on nonexistent VC {}", name(), vc));
 }
 
-void Router::receive(Cycle now) {
+[[gnu::always_inline]] inline void Router::receive(Cycle now) {
   const Cycle pipeline_delay = staged_ ? 0 : static_cast<Cycle>(params_.pipeline_depth - 1);
   for (std::uint64_t ports = flits_pending_; ports != 0; ports &= ports - 1) {
     const int p = __builtin_ctzll(ports);
@@ -159,7 +159,7 @@ void Router::receive(Cycle now) {
   }
 }
 
-void Router::allocate_vcs(Cycle now, ActivityCalendar& calendar) {
+[[gnu::always_inline]] inline void Router::allocate_vcs(Cycle now, ActivityCalendar& calendar) {
   vc_requests_.clear();
   replica_vc_requests_.clear();
   speculative_requests_.clear();
@@ -364,7 +364,7 @@ void Router::allocate_replica_vcs(Cycle now) {
       });
 }
 
-void Router::allocate_switch(Cycle now) {
+[[gnu::always_inline]] inline void Router::allocate_switch(Cycle now) {
   switch_requests_.clear();
   replica_switch_requests_.clear();
   std::uint64_t request_outs = 0;  // output ports requested so far
@@ -524,6 +524,12 @@ void Router::allocate_replica_switch(Cycle now) {
 
 void Router::send(Cycle now, ActivityCalendar& calendar, bool measuring, int out_port, int out_vc,
                   Flit& flit) {
+  send_inline(now, calendar, measuring, out_port, out_vc, flit);
+}
+
+[[gnu::always_inline]] inline void Router::send_inline(Cycle now, ActivityCalendar& calendar,
+                                                       bool measuring, int out_port, int out_vc,
+                                                       Flit& flit) {
   OutputPort& out = outputs_[static_cast<std::size_t>(out_port)];
   flit.vc = static_cast<std::uint8_t>(out_vc);
   if (params_.layout.is_network(out_port)) ++flit.hops;
@@ -537,6 +543,11 @@ void Router::send(Cycle now, ActivityCalendar& calendar, bool measuring, int out
 
 // Removes the front flit of an input VC; the freed slot goes back upstream as a credit.
 void Router::pop_input(Cycle now, ActivityCalendar& calendar, int in_port, int vc) {
+  pop_input_inline(now, calendar, in_port, vc);
+}
+
+[[gnu::always_inline]] inline void Router::pop_input_inline(Cycle now, ActivityCalendar& calendar,
+                                                            int in_port, int vc) {
   InputPort& in = inputs_[static_cast<std::size_t>(in_port)];
   InputVc& ivc = in.vcs[static_cast<std::size_t>(vc)];
   ivc.buffer.pop();
@@ -614,15 +625,15 @@ void Router::grant_speculative(Cycle now) {
   }
 }
 
-int Router::traverse(Cycle now, ActivityCalendar& calendar, bool measuring) {
+[[gnu::always_inline]] inline int Router::traverse(Cycle now, ActivityCalendar& calendar, bool measuring) {
   crossbar_.release();
   for (const SwitchRequest& g : switch_grants_) {
     crossbar_.connect(g.in_port, g.out_port);
     InputVc& ivc = inputs_[static_cast<std::size_t>(g.in_port)].vcs[static_cast<std::size_t>(g.vc)];
     // Sent from its slot: a pop leaves the slot intact until the next push (flit_buffer.h).
     Flit& flit = ivc.buffer.front().flit;
-    pop_input(now, calendar, g.in_port, g.vc);
-    send(now, calendar, measuring, g.out_port, ivc.out_vc, flit);
+    pop_input_inline(now, calendar, g.in_port, g.vc);
+    send_inline(now, calendar, measuring, g.out_port, ivc.out_vc, flit);
     if (flit.tail()) {
       owner_[static_cast<std::size_t>(g.out_port * params_.vcs + ivc.out_vc)] = -1;
       ivc.state = VcState::kIdle;

@@ -224,6 +224,10 @@ class Router : public sc_core::sc_module {
   }
 
  private:
+  // The bodies of send() and pop_input(), inlined into this router's own switch traversal.
+  void send_inline(Cycle now, ActivityCalendar& calendar, bool measuring, int out_port, int out_vc,
+                   Flit& flit);
+  void pop_input_inline(Cycle now, ActivityCalendar& calendar, int in_port, int vc);
   void receive(Cycle now);
   void allocate_vcs(Cycle now, ActivityCalendar& calendar);
   void allocate_switch(Cycle now);
