@@ -625,7 +625,8 @@ void Router::grant_speculative(Cycle now) {
   }
 }
 
-[[gnu::always_inline]] inline int Router::traverse(Cycle now, ActivityCalendar& calendar, bool measuring) {
+[[gnu::always_inline]] inline int Router::traverse(Cycle now, ActivityCalendar& calendar,
+                                                   bool measuring) {
   crossbar_.release();
   for (const SwitchRequest& g : switch_grants_) {
     crossbar_.connect(g.in_port, g.out_port);
