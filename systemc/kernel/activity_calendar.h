@@ -20,11 +20,18 @@ class ActivityCalendar {
 
   // Schedule `component` for evaluation in cycle `at` (> the cycle being taken).
   void wake(int component, Cycle at) {
-    // Inline fast path: a known component woken again for the cycle it is already in the wheel
-    // for (every flit of a worm wakes the same router), the most frequent call of a run.
-    if (static_cast<std::size_t>(component) < stamp_.size() && at > now_ &&
-        stamp_[static_cast<std::size_t>(component)] == at)
+    // Inline fast path, the most frequent call of a run: a known component woken for a cycle
+    // within the wheel, most often again for the cycle it is already in the wheel for (every
+    // flit of a worm wakes the same router); the stamp drops those duplicates.
+    const auto c = static_cast<std::size_t>(component);
+    if (c < stamp_.size() && at > now_ && at - now_ < kWheel) {
+      Cycle& stamp = stamp_[c];
+      if (stamp == at) return;
+      stamp = at;
+      wheel_[at % kWheel].push_back(component);
+      ++wheel_items_;
       return;
+    }
     wake_slow(component, at);
   }
   // Earliest cycle > `after` with a scheduled component, or kNever.

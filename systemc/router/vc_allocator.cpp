@@ -37,6 +37,16 @@ int VcAllocator::first_free_candidate(const RouteResult& r, const std::vector<in
 
 void VcAllocator::input_first(const std::vector<VcRequest>& requests, const std::vector<int>& owner,
                               std::vector<VcGrant>& grants) {
+  if (requests.size() == 1) {  // the common case: a sole requester wins its first choice
+    const VcRequest& r = requests.front();
+    RoundRobinArbiter& in = input_arbiters_[static_cast<std::size_t>(r.input_vc)];
+    const int o = first_free_candidate(r.route, owner, in.pointer());
+    if (o < 0) return;
+    in.update(o);
+    output_arbiters_[static_cast<std::size_t>(o)].update(r.input_vc);
+    grants.push_back({r.input_vc, o / vcs_, o % vcs_});
+    return;
+  }
   choice_.assign(requests.size(), -1);
   for (std::size_t i = 0; i < requests.size(); ++i) {
     const VcRequest& r = requests[i];
