@@ -7,6 +7,7 @@ namespace wormsim {
 
 ActivityCalendar::ActivityCalendar(int components)
     : wheel_(kWheel),
+      components_(static_cast<std::size_t>(components)),
       stamp_(static_cast<std::size_t>(components), kNever),
       taken_(static_cast<std::size_t>(components), kNever) {}
 

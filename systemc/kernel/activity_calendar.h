@@ -23,8 +23,9 @@ class ActivityCalendar {
     // Inline fast path, the most frequent call of a run: a known component woken for a cycle
     // within the wheel, most often again for the cycle it is already in the wheel for (every
     // flit of a worm wakes the same router); the stamp drops those duplicates.
+    // One unsigned compare each: c < components_, and now_ < at < now_ + kWheel.
     const auto c = static_cast<std::size_t>(component);
-    if (c < stamp_.size() && at > now_ && at - now_ < kWheel) {
+    if (c < components_ && at - now_ - 1 < kWheel - 1) {
       Cycle& stamp = stamp_[c];
       if (stamp == at) return;
       stamp = at;
@@ -50,6 +51,7 @@ class ActivityCalendar {
     bool operator>(const Far& o) const { return at > o.at; }
   };
   std::vector<std::vector<int>> wheel_;
+  std::size_t components_;    // the components known to the calendar (0: any, none stamped)
   std::vector<Cycle> stamp_;  // per component: last cycle it was put in the wheel for
   std::vector<Cycle> taken_;  // per component: last cycle it was taken for
   std::size_t wheel_items_ = 0;

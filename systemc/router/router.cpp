@@ -373,7 +373,7 @@ void Router::allocate_replica_vcs(Cycle now) {
     const int p = __builtin_ctzll(ports);
     const std::size_t pi = static_cast<std::size_t>(p);
     const InputPort& in = inputs_[pi];
-    const std::size_t port_first = switch_requests_.size();
+    bool port_requested = false;  // this input port has a request already
     for (std::uint32_t vmask = busy_vcs_[pi] & active_vcs_[pi]; vmask != 0; vmask &= vmask - 1) {
       const int v = __builtin_ctz(vmask);
       const InputVc& ivc = in.vcs[static_cast<std::size_t>(v)];
@@ -395,8 +395,9 @@ void Router::allocate_replica_vcs(Cycle now) {
       r.vc = v;
       r.out_port = ivc.out_port;
       const std::uint64_t out_bit = std::uint64_t{1} << ivc.out_port;
-      conflict |= (request_outs & out_bit) != 0 || switch_requests_.size() - port_first > 1;
+      conflict |= (request_outs & out_bit) != 0 || port_requested;
       request_outs |= out_bit;
+      port_requested = true;
     }
   }
   switch_grants_.clear();
