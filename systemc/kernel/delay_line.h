@@ -20,7 +20,30 @@ class DelayLine {
   explicit DelayLine(int latency = 1)
       : latency_(latency),
         size_(static_cast<std::size_t>(latency + 1)),
-        far_(size_ > kInline ? size_ : 0) {}
+        far_(size_ > kInline ? size_ : 0) {
+    aim();
+  }
+  // Copies keep their slots apart from the original's (slots_ points into the object itself).
+  DelayLine(const DelayLine& o)
+      : latency_(o.latency_),
+        count_(o.count_),
+        size_(o.size_),
+        head_(o.head_),
+        near_(o.near_),
+        far_(o.far_) {
+    aim();
+  }
+  DelayLine& operator=(const DelayLine& o) {
+    latency_ = o.latency_;
+    count_ = o.count_;
+    size_ = o.size_;
+    head_ = o.head_;
+    near_ = o.near_;
+    far_ = o.far_;
+    aim();
+    return *this;
+  }
+  ~DelayLine() = default;
 
   int latency() const { return latency_; }
   bool empty() const { return count_ == 0; }
@@ -61,11 +84,13 @@ class DelayLine {
 
   // Slot of ring position i < 2 * slots (a compare instead of a division on the hot path).
   std::size_t wrap(std::size_t i) const { return i >= size_ ? i - size_ : i; }
-  Slot& slot(std::size_t i) { return size_ <= kInline ? near_[i] : far_[i]; }
-  const Slot& slot(std::size_t i) const { return size_ <= kInline ? near_[i] : far_[i]; }
+  Slot& slot(std::size_t i) { return slots_[i]; }
+  const Slot& slot(std::size_t i) const { return slots_[i]; }
+  void aim() { slots_ = size_ <= kInline ? near_.data() : far_.data(); }
 
   int latency_;
   int count_ = 0;
+  Slot* slots_ = nullptr;  // near_ or far_, next to the count the receiver tests
   std::size_t size_;
   std::size_t head_ = 0;
   std::array<Slot, kInline> near_{};

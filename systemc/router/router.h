@@ -171,7 +171,7 @@ class Router : public sc_core::sc_module {
   // Writes a flit that arrived on input `port` into its VC buffer, eligible from `ready`.
   void buffer_arrival(int port, const Flit& flit, Cycle ready) {
     InputPort& in = inputs_[static_cast<std::size_t>(port)];
-    if (flit.vc >= in.vcs.size()) throw_no_such_vc(flit.vc);
+    if (flit.vc >= params_.vcs) throw_no_such_vc(flit.vc);
     InputVc& ivc = in.vcs[flit.vc];
     if (ivc.buffer.empty()) ivc.front_since = ready;
     ivc.buffer.push(flit, ready);

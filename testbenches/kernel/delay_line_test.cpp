@@ -118,5 +118,32 @@ TEST(DelayLine, WrapAroundIrregularTraffic) {
   EXPECT_GT(out, 40u);
 }
 
+// Copies (and assignments) are independent lines with the same contents, for slots inside the
+// object (latency 1) and on the heap (longer latencies).
+TEST(DelayLine, CopiesAreIndependent) {
+  for (int latency : {1, 3}) {
+    DelayLine<int> a(latency);
+    a.push(0, 10);
+    DelayLine<int> b(a);
+    DelayLine<int> c(7);
+    c = a;
+    const Cycle at = static_cast<Cycle>(latency);
+    a.pop();
+    a.push(1, 11);
+    for (DelayLine<int>* copy : {&b, &c}) {
+      ASSERT_EQ(copy->size(), 1) << "latency " << latency;
+      EXPECT_EQ(copy->latency(), latency);
+      EXPECT_TRUE(copy->ready(at));
+      EXPECT_EQ(copy->front(), 10);
+      copy->push(1, 20);
+      copy->pop();
+      EXPECT_EQ(copy->front(), 20);
+      EXPECT_EQ(copy->front_arrival(), at + 1);
+    }
+    EXPECT_EQ(a.front(), 11);  // untouched by the copies' pushes
+    EXPECT_EQ(a.size(), 1);
+  }
+}
+
 }  // namespace
 }  // namespace wormsim
