@@ -24,7 +24,7 @@ void ActivityCalendar::wake_slow(int component, Cycle at) {
       if (stamp == at) return;
       stamp = at;
     }
-    wheel_[at % kWheel].push_back(component);
+    wheel_[at % kWheel].push(component);
     ++wheel_items_;
   } else {
     far_.push({at, component});
@@ -35,7 +35,7 @@ Cycle ActivityCalendar::next_cycle(Cycle after) const {
   Cycle best = far_.empty() ? kNever : far_.top().at;
   if (wheel_items_ > 0) {
     for (Cycle c = std::max(after + 1, now_); c < now_ + kWheel && c < best; ++c)
-      if (!wheel_[c % kWheel].empty()) return c;
+      if (wheel_[c % kWheel].count != 0) return c;
   }
   return best;
 }
@@ -49,13 +49,13 @@ void ActivityCalendar::take(Cycle now, std::vector<int>& out) {
     const Far f = far_.top();
     if (static_cast<std::size_t>(f.component) < stamp_.size())
       stamp_[static_cast<std::size_t>(f.component)] = f.at;
-    wheel_[f.at % kWheel].push_back(f.component);
+    wheel_[f.at % kWheel].push(f.component);
     ++wheel_items_;
     far_.pop();
   }
-  std::vector<int>& slot = wheel_[now % kWheel];
-  out.clear();
-  out.swap(slot);
+  Bucket& slot = wheel_[now % kWheel];
+  out.assign(slot.items.begin(), slot.items.begin() + static_cast<std::ptrdiff_t>(slot.count));
+  slot.count = 0;
   wheel_items_ -= out.size();
   if (taken_.empty()) {
     std::sort(out.begin(), out.end());

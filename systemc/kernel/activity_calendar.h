@@ -26,11 +26,16 @@ class ActivityCalendar {
     // One unsigned compare each: c < components_, and now_ < at < now_ + kWheel.
     const auto c = static_cast<std::size_t>(component);
     if (c < components_ && at - now_ - 1 < kWheel - 1) {
+      // Without a branch on the duplicate test, which is as likely as not: the component is
+      // written past the bucket's end and counted only when it is new there.
       Cycle& stamp = stamp_[c];
-      if (stamp == at) return;
+      const std::size_t fresh = stamp != at ? 1 : 0;
       stamp = at;
-      wheel_[at % kWheel].push_back(component);
-      ++wheel_items_;
+      Bucket& b = wheel_[at % kWheel];
+      if (b.count == b.items.size()) b.grow();
+      b.items[b.count] = component;
+      b.count += fresh;
+      wheel_items_ += fresh;
       return;
     }
     wake_slow(component, at);
@@ -50,7 +55,18 @@ class ActivityCalendar {
     int component;
     bool operator>(const Far& o) const { return at > o.at; }
   };
-  std::vector<std::vector<int>> wheel_;
+  // The components woken for one cycle of the wheel: items[0, count); the vector's size is
+  // its capacity.
+  struct Bucket {
+    std::vector<int> items;
+    std::size_t count = 0;
+    void grow() { items.resize(items.empty() ? 16 : 2 * items.size()); }
+    void push(int component) {
+      if (count == items.size()) grow();
+      items[count++] = component;
+    }
+  };
+  std::vector<Bucket> wheel_;
   std::size_t components_;    // the components known to the calendar (0: any, none stamped)
   std::vector<Cycle> stamp_;  // per component: last cycle it was put in the wheel for
   std::vector<Cycle> taken_;  // per component: last cycle it was taken for

@@ -69,7 +69,12 @@ class DelayLine {
   void pop() {
     if (count_ == 0) throw std::logic_error("delay line underflow");
     // An emptied line restarts at slot 0 (fewer cache lines touched on a lightly used link).
-    head_ = --count_ == 0 ? 0 : wrap(head_ + 1);
+    --count_;
+    // Without branches (which slot comes next is as likely as not): the next slot, or slot 0
+    // once the line is empty.
+    std::size_t next = head_ + 1;
+    next -= size_ & (std::size_t{0} - static_cast<std::size_t>(next >= size_));
+    head_ = next & (std::size_t{0} - static_cast<std::size_t>(count_ != 0));
   }
 
  private:

@@ -42,7 +42,11 @@ class FlitBuffer {
     if (empty()) throw std::logic_error("flit buffer underflow");
     // An emptied FIFO restarts at slot 0, so a lightly used VC keeps touching the same few
     // cache lines instead of cycling through all B slots.
-    head_ = --count_ == 0 ? 0 : wrap(head_ + 1);
+    --count_;
+    // Without branches, as in DelayLine::pop.
+    int next = head_ + 1;
+    next -= depth_ & -static_cast<int>(next >= depth_);
+    head_ = next & -static_cast<int>(count_ != 0);
   }
 
  private:
