@@ -18,7 +18,7 @@ class CreditCounter {
   bool unlimited() const { return capacity_ == kUnlimited; }
   int capacity() const { return capacity_; }
   int credits() const { return credits_; }
-  bool available() const { return unlimited() || credits_ > 0; }
+  bool available() const { return unlimited() | (credits_ > 0); }  // one branch for the caller
   // Whether the downstream VC has at least `flits` free slots.
   bool has_room(int flits) const { return unlimited() || credits_ >= flits; }
   // True when every credit is home: the downstream buffer of this VC is empty.

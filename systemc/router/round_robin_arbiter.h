@@ -33,7 +33,11 @@ class RoundRobinArbiter {
         pointer_ >= 64 ? 0 : requests & (~std::uint64_t{0} << pointer_);
     return __builtin_ctzll(at_or_after != 0 ? at_or_after : requests);
   }
-  void update(int winner) { pointer_ = winner + 1 >= n_ ? 0 : winner + 1; }
+  // Without a branch (whether the pointer wraps is as likely as not for two requesters).
+  void update(int winner) {
+    const int next = winner + 1;
+    pointer_ = next & -static_cast<int>(next < n_);
+  }
 
  private:
   int n_;

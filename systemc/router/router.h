@@ -173,7 +173,7 @@ class Router : public sc_core::sc_module {
     InputPort& in = inputs_[static_cast<std::size_t>(port)];
     if (flit.vc >= params_.vcs) throw_no_such_vc(flit.vc);
     InputVc& ivc = in.vcs[flit.vc];
-    if (ivc.buffer.empty()) ivc.front_since = ready;
+    ivc.front_since = ivc.buffer.empty() ? ready : ivc.front_since;  // a select, not a branch
     ivc.buffer.push(flit, ready);
     busy_vcs_[static_cast<std::size_t>(port)] |= 1u << flit.vc;
     busy_ports_ |= std::uint64_t{1} << port;
