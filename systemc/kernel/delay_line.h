@@ -34,6 +34,7 @@ class DelayLine {
     aim();
   }
   DelayLine& operator=(const DelayLine& o) {
+    if (this == &o) return *this;
     latency_ = o.latency_;
     count_ = o.count_;
     size_ = o.size_;
