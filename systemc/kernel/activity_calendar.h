@@ -31,10 +31,7 @@ class ActivityCalendar {
       Cycle& stamp = stamp_[c];
       const std::size_t fresh = stamp != at ? 1 : 0;
       stamp = at;
-      Bucket& b = wheel_[at % kWheel];
-      if (b.count == b.items.size()) b.grow();
-      b.items[b.count] = component;
-      b.count += fresh;
+      wheel_[at % kWheel].append(component, fresh);
       wheel_items_ += fresh;
       return;
     }
@@ -60,11 +57,13 @@ class ActivityCalendar {
   struct Bucket {
     std::vector<int> items;
     std::size_t count = 0;
-    void grow() { items.resize(items.empty() ? 16 : 2 * items.size()); }
-    void push(int component) {
-      if (count == items.size()) grow();
-      items[count++] = component;
+    // Writes `component` at the end and counts it if `counted` (0 or 1).
+    void append(int component, std::size_t counted) {
+      if (count == items.size()) items.resize(items.empty() ? 16 : 2 * items.size());
+      items[count] = component;
+      count += counted;
     }
+    void push(int component) { append(component, 1); }
   };
   std::vector<Bucket> wheel_;
   std::size_t components_;    // the components known to the calendar (0: any, none stamped)

@@ -71,11 +71,8 @@ class DelayLine {
     if (count_ == 0) throw std::logic_error("delay line underflow");
     // An emptied line restarts at slot 0 (fewer cache lines touched on a lightly used link).
     --count_;
-    // Without branches (which slot comes next is as likely as not): the next slot, or slot 0
-    // once the line is empty.
-    std::size_t next = head_ + 1;
-    next -= size_ & (std::size_t{0} - static_cast<std::size_t>(next >= size_));
-    head_ = next & (std::size_t{0} - static_cast<std::size_t>(count_ != 0));
+    // Without a branch (whether the line empties is as likely as not).
+    head_ = wrap(head_ + 1) & (std::size_t{0} - static_cast<std::size_t>(count_ != 0));
   }
 
  private:
@@ -88,8 +85,11 @@ class DelayLine {
   // larger than the caches. Longer lines use the heap.
   static constexpr std::size_t kInline = 2;
 
-  // Slot of ring position i < 2 * slots (a compare instead of a division on the hot path).
-  std::size_t wrap(std::size_t i) const { return i >= size_ ? i - size_ : i; }
+  // Slot of ring position i < 2 * slots (a mask instead of a division or a branch on the hot
+  // path: which slot comes next is as likely as not).
+  std::size_t wrap(std::size_t i) const {
+    return i - (size_ & (std::size_t{0} - static_cast<std::size_t>(i >= size_)));
+  }
   Slot& slot(std::size_t i) { return slots_[i]; }
   const Slot& slot(std::size_t i) const { return slots_[i]; }
   void aim() { slots_ = size_ <= kInline ? near_.data() : far_.data(); }

@@ -43,15 +43,12 @@ class FlitBuffer {
     // An emptied FIFO restarts at slot 0, so a lightly used VC keeps touching the same few
     // cache lines instead of cycling through all B slots.
     --count_;
-    // Without branches, as in DelayLine::pop.
-    int next = head_ + 1;
-    next -= depth_ & -static_cast<int>(next >= depth_);
-    head_ = next & -static_cast<int>(count_ != 0);
+    head_ = wrap(head_ + 1) & -static_cast<int>(count_ != 0);  // without a branch
   }
 
  private:
-  // Slot of ring position i < 2 * depth (a compare instead of a division on the hot path).
-  int wrap(int i) const { return i >= depth_ ? i - depth_ : i; }
+  // Slot of ring position i < 2 * depth (a mask instead of a division or a branch).
+  int wrap(int i) const { return i - (depth_ & -static_cast<int>(i >= depth_)); }
 
   std::vector<Entry> slots_;
   int depth_;
