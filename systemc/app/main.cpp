@@ -393,7 +393,8 @@ int sc_main(int argc, char* argv[]) {
   std::string threads;
   run->add_option("--threads", threads,
                   "threads evaluating routers: same as --set simulation.threads=N (0 = one per "
-                  "core, capped by network size); results do not depend on it");
+                  "core, capped by network size; one for collective runs); results do not depend "
+                  "on it");
   std::string flit_log;
   run->add_option("--flit-log", flit_log,
                   "write every flit departure (cycle, router, port, VC, packet, flit) to FILE");

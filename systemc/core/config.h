@@ -323,7 +323,8 @@ struct SimulationConfig {
   Cycle watchdog_cycles = 20000;  // no flit movement for this long with flits in flight = deadlock
   Cycle progress_interval = 0;    // >0: progress line on stderr every this many cycles
   // Threads evaluating routers within a cycle (docs/architecture.md "One cycle"); 0 = one per
-  // core, capped by the network's size. Results are identical for every value.
+  // core, capped by the network's size, and one for collective runs. Results are identical for
+  // every value.
   int threads = 0;
   // With threads > 1: cycles with fewer active routers than this run serially (the hand-off
   // to the threads costs more than it saves); 1 = every cycle in parallel (tests).

@@ -208,6 +208,12 @@ int Network::resolve_threads(const Config& config) {
   if (config.network.router.implementation != RouterImplementation::kSystemC) return 1;
   const int requested = config.simulation.threads;
   if (requested > 0) return requested;
+  // Collective runs: their routers report contention and blocking to the per-operation
+  // statistics, which a parallel step leaves to the serial commit, and their NIs and processors
+  // step serially, so a second thread costs more than it saves (2-core VM, 2026-11-28: the
+  // 256x256 all-port EDN broadcast took 121 s of simulation on 2 threads and 57.6 s on one;
+  // docs/performance.md, "Threads").
+  if (config.workload == Workload::kCollective) return 1;
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int useful = node_count(config.network.topology) / kRoutersPerAutoThread;
   return std::max(1, std::min(cores, useful));

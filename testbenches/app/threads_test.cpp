@@ -10,9 +10,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -87,6 +89,33 @@ TEST(ThreadsOption, BadValueExitsTwoNamingTheKey) {
     EXPECT_EQ(r.code, 2) << value << ": " << r.out;
     EXPECT_NE(r.out.find("simulation.threads"), std::string::npos) << r.out;
   }
+}
+
+// simulation.threads 0 (the default): one thread per core, at most one per 512 routers, for
+// synthetic runs; one thread for collective runs, whose observed routers and serial NIs make
+// a second thread cost more than it saves (systemc/fabric/network.cpp, resolve_threads).
+TEST(ThreadsOption, DefaultIsOnePerCoreAndPer512RoutersAndOneForCollectives) {
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const fs::path out =
+      fs::temp_directory_path() / ("wormsim_threads_auto_" + std::to_string(::getpid()));
+  const auto threads_of = [&](const std::string& args) {
+    const CliRun r = run_wormsim("run --quiet " + args + " --out " + out.string());
+    EXPECT_EQ(r.code, 0) << args << ": " << r.out;
+    std::ifstream in(out / "results.json");
+    return nlohmann::json::parse(in).at("threads").get<int>();
+  };
+  const std::string synthetic =
+      std::string(WORMSIM_SOURCE_DIR) +
+      "/configs/bench/booksim_matched.yaml "
+      "--set simulation.warmup_cycles=10 --set simulation.measure_cycles=40";
+  // 32x32: 1,024 routers, two threads' worth; 8x8: 64 routers, below one thread's 512.
+  EXPECT_EQ(threads_of(synthetic + " --set network.dims=[32,32]"), std::min(cores, 2));
+  EXPECT_EQ(threads_of(synthetic + " --set network.dims=[8,8]"), 1);
+  EXPECT_EQ(threads_of("--set network.dims=[32,32] --set collective.algorithms=[edn_broadcast] "
+                       "--set collective.roots=one --set collective.message_bytes=[16] "
+                       "--set trace.enabled=false --set trace.timeline=false"),
+            1);
+  fs::remove_all(out);
 }
 
 INSTANTIATE_TEST_SUITE_P(
