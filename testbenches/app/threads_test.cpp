@@ -99,6 +99,7 @@ TEST(ThreadsOption, DefaultIsOnePerCoreAndPer512RoutersAndOneForCollectives) {
   const fs::path out =
       fs::temp_directory_path() / ("wormsim_threads_auto_" + std::to_string(::getpid()));
   const auto threads_of = [&](const std::string& args) {
+    fs::remove_all(out);  // a run that writes nothing must not be read as the previous one
     const CliRun r = run_wormsim("run --quiet " + args + " --out " + out.string());
     EXPECT_EQ(r.code, 0) << args << ": " << r.out;
     std::ifstream in(out / "results.json");
