@@ -25,7 +25,7 @@
 #include "exit_status.h"
 #include "network_test_util.h"
 
-namespace wormsim {
+namespace wormsim::background_load_test {
 namespace {
 
 Config loaded(CollectiveAlgorithm alg, double load) {
@@ -243,4 +243,4 @@ TEST_F(BackgroundCli, BadKeysExitTwoNamingThem) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::background_load_test

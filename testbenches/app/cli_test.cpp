@@ -23,6 +23,7 @@
 #include "cli_test_util.h"
 #include "config.h"
 
+namespace cli_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -679,3 +680,4 @@ TEST_F(CliTest, LARGE_EdnBroadcast256x256AllPortOneRootFitsIn4GB) {
 }
 
 }  // namespace
+}  // namespace cli_test

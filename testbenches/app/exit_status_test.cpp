@@ -15,7 +15,7 @@
 #include "network_test_util.h"
 #include "runtime.h"
 
-namespace wormsim {
+namespace wormsim::exit_status_test {
 namespace {
 
 // Separate addressing from root 0 to every other node of a 3x3 mesh, 16 bytes.
@@ -260,4 +260,4 @@ TEST(SyntheticStatus, CleanRoutersSucceed) {  // the same run with the C++ route
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::exit_status_test

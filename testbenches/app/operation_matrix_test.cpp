@@ -26,7 +26,7 @@
 #include "collective_test_util.h"
 #include "network_test_util.h"
 
-namespace wormsim {
+namespace wormsim::operation_matrix_test {
 namespace {
 
 bool is_reduction(CollectiveAlgorithm a) {
@@ -224,4 +224,4 @@ TEST(LargeMessagesCover, EveryKindButTheBarrier) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::operation_matrix_test

@@ -15,7 +15,7 @@
 
 #include "network_test_util.h"
 
-namespace wormsim::testing {
+namespace wormsim::testing::results_test {
 namespace {
 
 using nlohmann::json;
@@ -482,4 +482,4 @@ TEST(Results, ClassesAndRunMetricsOfAScriptedRun) {
 }
 
 }  // namespace
-}  // namespace wormsim::testing
+}  // namespace wormsim::testing::results_test

@@ -12,7 +12,7 @@
 #include "config_loader.h"
 #include "router_backend.h"
 
-namespace wormsim {
+namespace wormsim::router_backend_test {
 namespace {
 
 const char* kRtlConfig = "network:\n  dims: [4, 4]\n  router:\n    implementation: rtl\n";
@@ -61,4 +61,4 @@ TEST(RouterBackend, SystemcNeedsNoFactory) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::router_backend_test

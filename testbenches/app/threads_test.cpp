@@ -20,6 +20,7 @@
 
 #include "cli_test_util.h"
 
+namespace threads_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -161,3 +162,4 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<ThreadsCase>& p) { return p.param.name; });
 
 }  // namespace
+}  // namespace threads_test

@@ -26,7 +26,7 @@
 #include "exit_status.h"
 #include "network_test_util.h"
 
-namespace wormsim {
+namespace wormsim::verification_test {
 namespace {
 
 bool has(const std::string& text, const std::string& part) {
@@ -470,4 +470,4 @@ TEST(SetUpsReport, ResultsJsonAndSummaryCarryThem) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::verification_test

@@ -23,7 +23,7 @@
 #error "WORMSIM_SOURCE_DIR must name the source tree (testbenches/CMakeLists.txt)"
 #endif
 
-namespace wormsim {
+namespace wormsim::config_loader_test {
 namespace {
 
 constexpr const char* kSource = "test.yaml";
@@ -1005,4 +1005,4 @@ TEST(ConfigCollective, NoDrainLimitForCollectiveRuns) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::config_loader_test

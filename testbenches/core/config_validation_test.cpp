@@ -13,7 +13,7 @@
 
 #include "config_loader.h"
 
-namespace wormsim {
+namespace wormsim::config_validation_test {
 namespace {
 
 const char* const kSynthetic = "workload: synthetic\nnetwork: {topology: mesh, dims: [4, 4]}\n";
@@ -1036,4 +1036,4 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<Check>& p) { return std::string(p.param.name); });
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::config_validation_test

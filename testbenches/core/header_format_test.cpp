@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace wormsim {
+namespace wormsim::header_format_test {
 namespace {
 
 TEST(AddressBits, CeilLog2AtLeastOne) {
@@ -49,4 +49,4 @@ TEST(HeaderFlits, AddressListAndBitStringCosts) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::header_format_test

@@ -8,7 +8,7 @@
 #include "config_loader.h"
 #include "machine_preset.h"
 
-namespace wormsim {
+namespace wormsim::machine_preset_test {
 namespace {
 
 TEST(MachinePreset, EveryPresetCitesASeedAndConvertsToWholeCycles) {
@@ -126,4 +126,4 @@ TEST(MachinePreset, LoadedFromConfig) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::machine_preset_test

@@ -10,7 +10,7 @@
 
 #include "topology_test_util.h"
 
-namespace wormsim {
+namespace wormsim::topology_test {
 namespace {
 
 using testing::coords_of;
@@ -230,7 +230,8 @@ TEST_P(HypercubeTest, Structure) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Dims, HypercubeTest, ::testing::Values(1, 2, 3, 4, 6));
+INSTANTIATE_TEST_SUITE_P(Dims, HypercubeTest, ::testing::Values(1, 2, 3, 4, 6),
+                         ::testing::PrintToStringParamName());
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::topology_test

@@ -21,7 +21,7 @@
 
 #include "network_test_util.h"
 
-namespace wormsim::testing {
+namespace wormsim::testing::deadlock_detector_test {
 namespace {
 
 using VcKey = std::tuple<NodeId, int, int>;  // router, input port, VC
@@ -497,10 +497,10 @@ TEST(DeadlockKind, SynchronousTreeWormsUnderLoad) {
 }
 
 }  // namespace
-}  // namespace wormsim::testing
+}  // namespace wormsim::testing::deadlock_detector_test
 
 // has_deadlocked_core on hand-built wait-for graphs (indices into `waiting`).
-namespace wormsim {
+namespace wormsim::deadlock_detector_test {
 namespace {
 
 DeadlockReport graph(const std::vector<std::vector<int>>& edges) {
@@ -533,4 +533,4 @@ TEST(DeadlockedCore, NoWaitingVcsNoCore) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::deadlock_detector_test

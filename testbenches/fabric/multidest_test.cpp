@@ -12,7 +12,7 @@
 #include "multicast_route.h"
 #include "network_test_util.h"
 
-namespace wormsim {
+namespace wormsim::multidest_test {
 namespace {
 
 using testing::zero_load_formula;
@@ -900,4 +900,4 @@ TEST(MultidestInput, ConfigErrorsNameTheKey) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::multidest_test

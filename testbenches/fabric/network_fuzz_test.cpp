@@ -17,7 +17,7 @@
 #include "multicast_route.h"
 #include "network_test_util.h"
 
-namespace wormsim::testing {
+namespace wormsim::testing::network_fuzz_test {
 namespace {
 
 Config random_config(std::uint64_t seed) {
@@ -191,7 +191,8 @@ TEST_P(RandomConfig, CompletesCleanly) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Seeds, RandomConfig, ::testing::Range(0, 100));
+INSTANTIATE_TEST_SUITE_P(Seeds, RandomConfig, ::testing::Range(0, 100),
+                         ::testing::PrintToStringParamName());
 
 // The 100 seeds above cover every variant the fuzz claims to draw, each several times.
 TEST(RandomConfigDraws, CoverEveryTopologyPortModelAndMultidestinationMode) {
@@ -216,4 +217,4 @@ TEST(RandomConfigDraws, CoverEveryTopologyPortModelAndMultidestinationMode) {
 }
 
 }  // namespace
-}  // namespace wormsim::testing
+}  // namespace wormsim::testing::network_fuzz_test

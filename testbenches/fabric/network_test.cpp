@@ -13,7 +13,7 @@
 
 #include "network_test_util.h"
 
-namespace wormsim::testing {
+namespace wormsim::testing::network_test {
 namespace {
 
 // ---- Zero-load latency (formula: zero_load_formula in network_test_util.h) -----------
@@ -298,7 +298,11 @@ TEST_P(DatelineTorus, NoDeadlockAtAndBeyondSaturationForHundredThousandCycles) {
   EXPECT_GT(net->stats().accepted_throughput(), 0.2);
 }
 
-INSTANTIATE_TEST_SUITE_P(Load, DatelineTorus, ::testing::Values(0.5, 1.0));
+// Named by the offered load in per cent of a flit per node and cycle: "/50", "/100".
+INSTANTIATE_TEST_SUITE_P(Load, DatelineTorus, ::testing::Values(0.5, 1.0),
+                         [](const ::testing::TestParamInfo<double>& load) {
+                           return std::to_string(static_cast<int>(load.param * 100.0));
+                         });
 
 TEST(Watchdog, TorusWithoutDatelineDeadlocksAndIsReported) {
   const Config c = deadlock_prone_torus();
@@ -536,4 +540,4 @@ TEST(PortModel, KPortDeliversEverythingAndUsesSeveralChannels) {
 }
 
 }  // namespace
-}  // namespace wormsim::testing
+}  // namespace wormsim::testing::network_test

@@ -11,7 +11,7 @@
 
 #include "network_test_util.h"
 
-namespace wormsim {
+namespace wormsim::run_metrics_test {
 namespace {
 
 Config idle_mesh() {
@@ -100,4 +100,4 @@ TEST(RunMetrics, BlockedFlitCyclesOfTwoPacketsForOneChannel) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::run_metrics_test

@@ -15,7 +15,7 @@
 #include "collective_test_util.h"
 #include "network_test_util.h"
 
-namespace wormsim {
+namespace wormsim::allgather_test {
 namespace {
 
 Config allgather_on(Config c, MultidestMode multidest, PortModel ports) {
@@ -125,4 +125,4 @@ INSTANTIATE_TEST_SUITE_P(Modes, AllgatherMulticastZeroLoad,
                          });
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::allgather_test

@@ -29,7 +29,7 @@
 #include "collective_test_util.h"
 #include "network_test_util.h"
 
-namespace wormsim {
+namespace wormsim::alltoall_test {
 namespace {
 
 using fw::a2a::Family;
@@ -438,4 +438,4 @@ INSTANTIATE_TEST_SUITE_P(
     case_name);
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::alltoall_test

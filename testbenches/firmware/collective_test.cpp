@@ -17,7 +17,7 @@
 #include "machine_preset.h"
 #include "network_test_util.h"
 
-namespace wormsim {
+namespace wormsim::collective_test {
 namespace {
 
 Config collective_config(std::vector<int> dims) {
@@ -321,9 +321,9 @@ TEST(Collectives, RecursiveDoublingRotatedStartsTheChainAtTheRoot) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::collective_test
 
-namespace wormsim {
+namespace wormsim::collective_test {
 namespace {
 
 // Hardware multicast through the node stack (docs/multidestination.md): one multidestination
@@ -382,4 +382,4 @@ TEST(MultidestCollectives, AlgorithmsNeedTheirRouterSupport) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::collective_test

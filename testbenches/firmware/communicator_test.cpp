@@ -13,7 +13,7 @@
 #include "communicator.h"
 #include "network_test_util.h"
 
-namespace wormsim {
+namespace wormsim::communicator_test {
 namespace {
 
 bool is_destination(const fw::Operation& op, NodeId n) {
@@ -170,4 +170,4 @@ TEST(Communicator, AnAlgorithmOfAnotherKindIsRefused) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::communicator_test

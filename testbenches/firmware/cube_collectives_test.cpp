@@ -18,7 +18,7 @@
 #include "cube_multicast.h"
 #include "network_test_util.h"
 
-namespace wormsim {
+namespace wormsim::cube_collectives_test {
 namespace {
 
 struct CubeCase {
@@ -193,4 +193,4 @@ INSTANTIATE_TEST_SUITE_P(Seed001, CubeCollectives,
                          [](const ::testing::TestParamInfo<CubeCase>& i) { return i.param.name; });
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::cube_collectives_test

@@ -20,7 +20,7 @@
 #include <set>
 #include <utility>
 
-namespace wormsim::fw {
+namespace wormsim::fw::cube_multicast_test {
 namespace {
 
 std::vector<int> high_to_low(int n) {
@@ -339,4 +339,4 @@ TEST(LowToHigh, TheSameTreesOnBitReversedAddresses) {
 }
 
 }  // namespace
-}  // namespace wormsim::fw
+}  // namespace wormsim::fw::cube_multicast_test

@@ -22,7 +22,7 @@
 
 #include "delta_plan.h"
 
-namespace wormsim {
+namespace wormsim::delta_plan_test {
 namespace {
 
 using A = CollectiveAlgorithm;
@@ -312,4 +312,4 @@ TEST(DeltaPlan, SnakeOrderNeighboursAreMeshNeighbours) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::delta_plan_test

@@ -20,7 +20,7 @@
 #include "collective_test_util.h"
 #include "network_test_util.h"
 
-namespace wormsim {
+namespace wormsim::delta_test {
 namespace {
 
 using A = CollectiveAlgorithm;
@@ -135,4 +135,4 @@ INSTANTIATE_TEST_SUITE_P(LowGamma, Delta,
                          case_name);
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::delta_test

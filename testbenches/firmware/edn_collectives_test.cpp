@@ -49,7 +49,7 @@
 #include "edn_transpose.h"
 #include "network_test_util.h"
 
-namespace wormsim {
+namespace wormsim::edn_collectives_test {
 namespace {
 
 Config edn_config(int side, CollectiveAlgorithm alg) {
@@ -404,4 +404,4 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& param_info) { return param_info.param.name; });
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::edn_collectives_test

@@ -18,7 +18,7 @@
 
 #include "edn_mesh.h"
 
-namespace wormsim::fw {
+namespace wormsim::fw::edn_mesh_test {
 namespace {
 
 // Directed links (node, direction 0..5 = +x, -x, +y, -y, +z, -z) of the dimension-ordered
@@ -225,4 +225,4 @@ TEST(EdnMesh, Other3DShapes) {
 }
 
 }  // namespace
-}  // namespace wormsim::fw
+}  // namespace wormsim::fw::edn_mesh_test

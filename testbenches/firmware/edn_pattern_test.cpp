@@ -12,7 +12,7 @@
 #include "edn_pattern.h"
 #include "topology.h"
 
-namespace wormsim::fw {
+namespace wormsim::fw::edn_pattern_test {
 namespace {
 
 // Message-passing steps of the forwarding tree `children(self)` (SendGroups) rooted at
@@ -148,4 +148,4 @@ TEST(DimensionalBroadcast, StepsAreTheSumOverDimensions) {
 }
 
 }  // namespace
-}  // namespace wormsim::fw
+}  // namespace wormsim::fw::edn_pattern_test

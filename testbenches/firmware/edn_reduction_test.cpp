@@ -23,7 +23,7 @@
 #include "edn_mesh.h"
 #include "edn_reduction.h"
 
-namespace wormsim::fw {
+namespace wormsim::fw::edn_reduction_test {
 namespace {
 
 using wormsim::testing::xy_links;
@@ -235,4 +235,4 @@ TEST(EdnReduction, RefusesOtherShapes) {
 }
 
 }  // namespace
-}  // namespace wormsim::fw
+}  // namespace wormsim::fw::edn_reduction_test

@@ -29,7 +29,7 @@
 #include "edn_torus_pattern.h"
 #include "network_test_util.h"
 
-namespace wormsim {
+namespace wormsim::edn_torus_broadcast_test {
 namespace {
 
 struct TorusCase {
@@ -197,4 +197,4 @@ INSTANTIATE_TEST_SUITE_P(Tori, EdnTorusDepth, ::testing::Values(8, 16), [](const
 });
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::edn_torus_broadcast_test

@@ -29,7 +29,7 @@
 #include "route_compute.h"
 #include "topology.h"
 
-namespace wormsim::fw {
+namespace wormsim::fw::edn_torus_pattern_test {
 namespace {
 
 // The simulator's routes on a torus of `dims` (default routing: x, then y, then z; dateline).
@@ -331,4 +331,4 @@ TEST(EdnTorusPattern, RefusesSizesWithoutAConstruction) {
 }
 
 }  // namespace
-}  // namespace wormsim::fw
+}  // namespace wormsim::fw::edn_torus_pattern_test

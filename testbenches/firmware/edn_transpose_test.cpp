@@ -31,7 +31,7 @@
 #include "config.h"
 #include "edn_transpose.h"
 
-namespace wormsim::fw {
+namespace wormsim::fw::edn_transpose_test {
 namespace {
 
 using wormsim::testing::xy_links;
@@ -160,4 +160,4 @@ TEST(EdnTransposeBasicPattern, RejectsOtherSizes) {
 }
 
 }  // namespace
-}  // namespace wormsim::fw
+}  // namespace wormsim::fw::edn_transpose_test

@@ -15,7 +15,7 @@
 
 #include "fibonacci_tree.h"
 
-namespace wormsim::fw {
+namespace wormsim::fw::fibonacci_tree_test {
 namespace {
 
 // The seed's recursion, written out independently.
@@ -132,4 +132,4 @@ TEST(FibonacciTree, FullTreeSizesAreRecursionValues) {
 }
 
 }  // namespace
-}  // namespace wormsim::fw
+}  // namespace wormsim::fw::fibonacci_tree_test

@@ -19,7 +19,7 @@
 #include "collective_test_util.h"
 #include "network_test_util.h"
 
-namespace wormsim {
+namespace wormsim::m_array_firmware_test {
 namespace {
 
 int ceil_log2(int n) {
@@ -297,4 +297,4 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<Case>& i) { return i.param.name; });
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::m_array_firmware_test

@@ -12,7 +12,7 @@
 
 #include "m_array.h"
 
-namespace wormsim::fw {
+namespace wormsim::fw::m_array_test {
 namespace {
 
 using Channels = std::set<std::pair<std::uint32_t, std::vector<std::uint32_t>>>;  // (from, to)
@@ -368,4 +368,4 @@ TEST(MMesh, AllgatherConcatenatesEveryBlockInNodeOrder) {
 }
 
 }  // namespace
-}  // namespace wormsim::fw
+}  // namespace wormsim::fw::m_array_test

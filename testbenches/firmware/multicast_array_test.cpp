@@ -13,7 +13,7 @@
 #include "collective_test_util.h"
 #include "network_test_util.h"
 
-namespace wormsim {
+namespace wormsim::multicast_array_test {
 namespace {
 
 TEST(ArrayPlan, SideIsTheLeastThatHoldsAllParticipants) {
@@ -107,4 +107,4 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& param_info) { return param_info.param.name; });
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::multicast_array_test

@@ -22,7 +22,7 @@
 #include "collective_test_util.h"
 #include "network_test_util.h"
 
-namespace wormsim {
+namespace wormsim::personalized_test {
 namespace {
 
 fw::Operation op_of(CollectiveAlgorithm alg, NodeId root, std::uint32_t bytes, int nodes) {
@@ -427,4 +427,4 @@ TEST(PersonalizedChecks, BarrierThatDoesNotWaitIsCaught) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::personalized_test

@@ -18,7 +18,7 @@
 #include "collective_test_util.h"
 #include "network_test_util.h"
 
-namespace wormsim {
+namespace wormsim::runtime_test {
 namespace {
 
 // Gathers between two neighbours (node 1 sends its block to the root 0), one operation per
@@ -115,4 +115,4 @@ TEST(LargeMessages, BinomialScatterCarryingTwoSeventyKibBlocks) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::runtime_test

@@ -18,7 +18,7 @@
 
 #include "scatter_collect.h"
 
-namespace wormsim::fw {
+namespace wormsim::fw::scatter_collect_test {
 namespace {
 
 int ceil_log2(int m) {
@@ -208,4 +208,4 @@ TEST(ScatterCollect, RootSendsTable53sTnBytes) {
 }
 
 }  // namespace
-}  // namespace wormsim::fw
+}  // namespace wormsim::fw::scatter_collect_test

@@ -13,7 +13,7 @@
 #include "multicast_route.h"
 #include "network_test_util.h"
 
-namespace wormsim {
+namespace wormsim::scatter_test {
 namespace {
 
 int ceil_log2(std::size_t n) {
@@ -248,4 +248,4 @@ TEST(ScatterConfig, ErrorsNameTheKey) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::scatter_test

@@ -18,7 +18,7 @@
 #include "network_test_util.h"
 #include "sld_pattern.h"
 
-namespace wormsim {
+namespace wormsim::sld_broadcast_test {
 namespace {
 
 struct SldCase {
@@ -92,4 +92,4 @@ TEST(Fig33, ThreeStepsFromTwoZeroOnTheAllPortFourByFour) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::sld_broadcast_test

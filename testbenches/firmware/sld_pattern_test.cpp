@@ -27,7 +27,7 @@
 
 #include "sld_pattern.h"
 
-namespace wormsim::fw {
+namespace wormsim::fw::sld_pattern_test {
 namespace {
 
 int ceil_log2(long n) {
@@ -238,4 +238,4 @@ TEST(Schedule, AgainstTheSeedsEstimate) {
 }
 
 }  // namespace
-}  // namespace wormsim::fw
+}  // namespace wormsim::fw::sld_pattern_test

@@ -19,7 +19,7 @@
 #include "collective_test_util.h"
 #include "network_test_util.h"
 
-namespace wormsim {
+namespace wormsim::tau_broadcasts_test {
 namespace {
 
 int ceil_log2(int m) {
@@ -167,4 +167,4 @@ INSTANTIATE_TEST_SUITE_P(Meshes, TauBroadcasts,
                          [](const auto& param_info) { return param_info.param.name; });
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::tau_broadcasts_test

@@ -20,7 +20,7 @@
 #include "route_compute.h"
 #include "topology.h"
 
-namespace wormsim::fw {
+namespace wormsim::fw::u_torus_test {
 namespace {
 
 TopologyConfig torus(const std::vector<int>& dims) {
@@ -150,4 +150,4 @@ TEST(UTorus, MulticastChainIsRelativeToTheRoot) {
 }
 
 }  // namespace
-}  // namespace wormsim::fw
+}  // namespace wormsim::fw::u_torus_test

@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-namespace wormsim {
+namespace wormsim::activity_calendar_test {
 namespace {
 
 // Parameter: the component count given to the constructor. 0 disables the per-component
@@ -287,7 +287,8 @@ TEST(ActivityCalendar, UnknownComponentThrowsWhenCountGiven) {
   EXPECT_THROW(cal.wake(8, 5000), std::logic_error);
 }
 
-INSTANTIATE_TEST_SUITE_P(Stamps, ActivityCalendarTest, ::testing::Values(0, 64));
+INSTANTIATE_TEST_SUITE_P(Stamps, ActivityCalendarTest, ::testing::Values(0, 64),
+                         ::testing::PrintToStringParamName());
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::activity_calendar_test

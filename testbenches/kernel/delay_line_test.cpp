@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-namespace wormsim {
+namespace wormsim::delay_line_test {
 namespace {
 
 TEST(DelayLine, StartsEmpty) {
@@ -146,4 +146,4 @@ TEST(DelayLine, CopiesAreIndependent) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::delay_line_test

@@ -11,7 +11,7 @@
 #include "fibre.h"
 #include "stack_arena.h"
 
-namespace wormsim {
+namespace wormsim::fibre_test {
 namespace {
 
 constexpr std::size_t kSlot = 64 * 1024;
@@ -112,4 +112,4 @@ TEST(Fibre, TenThousandFibresRunOnOneMapping) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::fibre_test

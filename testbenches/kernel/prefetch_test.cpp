@@ -34,7 +34,7 @@ extern "C" __attribute__((noinline)) void wormsim_hint_delay_line(
   d->prefetch();
 }
 
-namespace wormsim {
+namespace wormsim::prefetch_test {
 namespace {
 
 // Prefetch instructions in the disassembly of `symbol` in this executable, or -1 where the
@@ -90,4 +90,4 @@ TEST(PrefetchHints, AnyAddressIsAllowed) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::prefetch_test

@@ -13,7 +13,7 @@
 
 #include "stack_arena.h"
 
-namespace wormsim {
+namespace wormsim::stack_arena_test {
 namespace {
 
 // The mappings of this process that overlap [low, high). Counted over the stacks' own address
@@ -90,4 +90,4 @@ TEST(StackArena, BadSizesAreRejected) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::stack_arena_test

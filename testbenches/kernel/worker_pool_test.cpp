@@ -11,7 +11,7 @@
 
 #include "worker_pool.h"
 
-namespace wormsim {
+namespace wormsim::worker_pool_test {
 namespace {
 
 TEST(WorkerPool, EveryItemRunsOnceInEveryPhase) {
@@ -59,4 +59,4 @@ TEST(WorkerPool, EmptyPhaseAndBadSize) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::worker_pool_test

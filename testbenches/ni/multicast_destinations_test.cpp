@@ -15,7 +15,7 @@
 #include "multicast_route.h"
 #include "port_layout.h"
 
-namespace wormsim {
+namespace wormsim::multicast_destinations_test {
 namespace {
 
 constexpr NodeId kSrc = 3 + 5 * 8;
@@ -209,4 +209,4 @@ TEST(MulticastDestinations, PickInOrderKeepsOrderAndCount) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::multicast_destinations_test

@@ -13,7 +13,7 @@
 #include "node.h"
 #include "runtime.h"
 
-namespace wormsim {
+namespace wormsim::node_test {
 namespace {
 
 using Program = std::function<void(NodeId, ProcessorBus&, const Network&)>;
@@ -474,4 +474,4 @@ TEST(NodeBackground, SaturatingBackgroundNeitherStarvesNorReachesTheFirmware) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::node_test

@@ -18,7 +18,7 @@
 #include "network_test_util.h"
 #include "node.h"
 
-namespace wormsim {
+namespace wormsim::processor_test {
 namespace {
 
 using Program = std::function<void(NodeId, Processor&)>;
@@ -127,4 +127,4 @@ TEST(Processor, AnExceptionOtherThanAFirmwareFaultLeavesTheSimulation) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::processor_test

@@ -21,7 +21,7 @@
 
 #include "network_test_util.h"
 
-namespace wormsim {
+namespace wormsim::software_multicast_test {
 namespace {
 
 // ---- The plan ------------------------------------------------------------------------------
@@ -485,4 +485,4 @@ TEST(SoftwareMulticastKeys, PathAndTreeRunsIgnoreThem) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::software_multicast_test

@@ -26,7 +26,7 @@
 #include "topology.h"
 #include "traffic_pattern.h"
 
-namespace wormsim {
+namespace wormsim::terminal_test {
 namespace {
 
 constexpr Cycle kNever = ActivityCalendar::kNever;
@@ -776,4 +776,4 @@ TEST(TerminalSynthetic, CalendarDrivenEqualsSteppedEveryCycle) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::terminal_test

@@ -10,7 +10,7 @@
 
 #include "topology_test_util.h"
 
-namespace wormsim {
+namespace wormsim::traffic_pattern_test {
 namespace {
 
 using testing::coords_of;
@@ -282,4 +282,4 @@ TEST(TrafficPattern, NearestNeighborMeshByCoordinates) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::traffic_pattern_test

@@ -5,7 +5,7 @@
 
 #include "flit_event_log.h"
 
-namespace wormsim {
+namespace wormsim::flit_event_log_test {
 namespace {
 
 std::vector<FlitEvent> stream(Cycle from, int count, NodeId router) {
@@ -69,4 +69,4 @@ TEST(FlitEventLog, TheReportShowsAtMostTheLimitPerSide) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::flit_event_log_test

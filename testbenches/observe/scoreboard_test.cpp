@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-namespace wormsim {
+namespace wormsim::scoreboard_test {
 namespace {
 
 constexpr int kNodes = 4;
@@ -424,4 +424,4 @@ TEST(Checksum, DetectsSwappedFlits) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::scoreboard_test

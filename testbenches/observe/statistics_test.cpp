@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-namespace wormsim {
+namespace wormsim::statistics_test {
 namespace {
 
 // ---- Distribution ---------------------------------------------------------------------------
@@ -378,4 +378,4 @@ TEST(StatisticsConsumption, BusyCyclesPerChannelInsideTheWindow) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::statistics_test

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-namespace wormsim {
+namespace wormsim::credit_counter_test {
 namespace {
 
 TEST(CreditCounter, StartsFull) {
@@ -82,4 +82,4 @@ TEST(CreditCounter, AllReturnedOnlyWhenFull) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::credit_counter_test

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-namespace wormsim {
+namespace wormsim::crossbar_test {
 namespace {
 
 TEST(Crossbar, StartsUnconnected) {
@@ -118,4 +118,4 @@ TEST(Crossbar, MoreThan64PortsIsRejected) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::crossbar_test

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-namespace wormsim {
+namespace wormsim::flit_buffer_test {
 namespace {
 
 Flit make_flit(PacketId id, std::uint16_t index) {
@@ -132,4 +132,4 @@ TEST(FlitBuffer, WrapAroundKeepsFifoOrder) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::flit_buffer_test

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-namespace wormsim {
+namespace wormsim::round_robin_arbiter_test {
 namespace {
 
 // Reference model written in the test: first requester at or after `ptr`, cyclically.
@@ -229,4 +229,4 @@ TEST(RoundRobinArbiter, PersistentRequesterWorstCaseIsN) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::round_robin_arbiter_test

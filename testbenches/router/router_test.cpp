@@ -26,7 +26,7 @@
 #include "route_compute.h"
 #include "topology.h"
 
-namespace wormsim {
+namespace wormsim::router_test {
 namespace {
 
 constexpr NodeId kHere = 4;  // centre of the 3x3 mesh
@@ -1197,4 +1197,4 @@ TEST(RouterProbes, BodyFlitFieldsInTheCycleItLeaves) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::router_test

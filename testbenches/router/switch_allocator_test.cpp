@@ -12,7 +12,7 @@
 
 #include <gtest/gtest.h>
 
-namespace wormsim {
+namespace wormsim::switch_allocator_test {
 namespace {
 
 class SwitchAllocatorTest : public ::testing::TestWithParam<AllocatorKind> {};
@@ -241,4 +241,4 @@ INSTANTIATE_TEST_SUITE_P(BothKinds, SwitchAllocatorTest,
                          kind_name);
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::switch_allocator_test

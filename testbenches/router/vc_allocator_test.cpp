@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-namespace wormsim {
+namespace wormsim::vc_allocator_test {
 namespace {
 
 class VcAllocatorTest : public ::testing::TestWithParam<AllocatorKind> {};
@@ -257,4 +257,4 @@ INSTANTIATE_TEST_SUITE_P(BothKinds, VcAllocatorTest,
                          kind_name);
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::vc_allocator_test

@@ -10,7 +10,7 @@
 #include "multicast_route.h"
 #include "network_test_util.h"
 
-namespace wormsim {
+namespace wormsim::multicast_route_test {
 namespace {
 
 struct Fixture {
@@ -222,4 +222,4 @@ TEST(RandomBrcpPath, ConformsAndHasTheRequestedLengthWhenTheRouteAllows) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::multicast_route_test

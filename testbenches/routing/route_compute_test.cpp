@@ -13,7 +13,7 @@
 
 #include "topology_test_util.h"
 
-namespace wormsim {
+namespace wormsim::route_compute_test {
 namespace {
 
 using testing::make_grid;
@@ -554,4 +554,4 @@ TEST(RouteComputeReservedVcs, TorusReservesInsideEachDatelineClass) {
 }
 
 }  // namespace
-}  // namespace wormsim
+}  // namespace wormsim::route_compute_test
