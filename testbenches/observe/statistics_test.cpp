@@ -5,6 +5,7 @@
 #include "statistics.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -99,6 +100,44 @@ TEST(Distribution, EvenCountMedianAndSmallQuantiles) {
   // Span 4 < 32 bins: one value per bin.
   EXPECT_EQ(d.bin_width, 1u);
   EXPECT_EQ(d.histogram, (std::vector<std::uint64_t>{1, 1, 1, 1}));
+}
+
+// Distribution::of counts samples by value when their span is small against their number and
+// selects the quantiles with nth_element otherwise; both must give the sorted samples' elements
+// at round(q * (n - 1)). The reference here sorts.
+TEST(Distribution, CountingAndSelectionAgreeWithASortedReference) {
+  std::mt19937 rng(11);
+  auto uniform = [&](std::size_t n, std::uint32_t lo, std::uint32_t hi) {
+    std::uniform_int_distribution<std::uint32_t> value(lo, hi);
+    std::vector<std::uint32_t> s(n);
+    for (std::uint32_t& x : s) x = value(rng);
+    return s;
+  };
+  std::vector<std::uint32_t> clusters(64);  // most at 1-9, every 16th at 1,000,000
+  for (std::size_t i = 0; i < clusters.size(); ++i)
+    clusters[i] = i % 16 == 0 ? 1000000u : static_cast<std::uint32_t>(1 + i % 9);
+  const std::vector<std::pair<const char*, std::vector<std::uint32_t>>> draws{
+      {"10,000 samples over span 300 (counted)", uniform(10000, 100, 399)},
+      {"1,000 samples over a 32-bit range (selected)", uniform(1000, 0, 4000000000u)},
+      {"3 samples over span 5,001 (selected)", uniform(3, 0, 5000)},
+      {"two clusters far apart (selected)", clusters}};
+  for (const auto& [what, samples] : draws) {
+    SCOPED_TRACE(what);
+    std::vector<std::uint32_t> sorted = samples;
+    std::sort(sorted.begin(), sorted.end());
+    const auto at = [&](double q) {
+      return std::uint64_t{sorted[static_cast<std::size_t>(
+          std::llround(q * static_cast<double>(sorted.size() - 1)))]};
+    };
+    const Distribution d = Distribution::of(samples);
+    EXPECT_EQ(d.count, samples.size());
+    EXPECT_EQ(d.min, std::uint64_t{sorted.front()});
+    EXPECT_EQ(d.max, std::uint64_t{sorted.back()});
+    EXPECT_EQ(d.p50, at(0.50));
+    EXPECT_EQ(d.p95, at(0.95));
+    EXPECT_EQ(d.p99, at(0.99));
+    expect_histogram_consistent(d, samples, 32);
+  }
 }
 
 TEST(Distribution, SingleSampleAndRepeatedValue) {
