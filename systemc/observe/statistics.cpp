@@ -34,7 +34,7 @@ Distribution Distribution::of(std::vector<std::uint32_t> samples, std::size_t bi
   if (span <= 4 * static_cast<std::uint64_t>(d.count) + 4096) {
     std::vector<std::uint32_t> counts(static_cast<std::size_t>(span), 0);
     for (std::uint32_t s : samples) ++counts[s - d.min];
-    std::size_t below = 0;  // samples smaller than the value v looked at
+    std::size_t below = 0;  // samples at or below the value d.min + v
     std::size_t next = 0;   // the next rank to find (ranks ascend)
     for (std::size_t v = 0; v < counts.size(); ++v) {
       below += counts[v];
