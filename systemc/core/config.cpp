@@ -41,6 +41,8 @@ constexpr NameTable<Replication, 2> kReplicationNames{
     {{Replication::kSynchronous, "synchronous"}, {Replication::kAsynchronous, "asynchronous"}}};
 constexpr NameTable<ReplicationFlow, 2> kReplicationFlowNames{
     {{ReplicationFlow::kWormhole, "wormhole"}, {ReplicationFlow::kCutThrough, "cut_through"}}};
+constexpr NameTable<CacheHints, 3> kCacheHintNames{
+    {{CacheHints::kAuto, "auto"}, {CacheHints::kOn, "on"}, {CacheHints::kOff, "off"}}};
 constexpr NameTable<HeaderEncoding, 3> kEncodingNames{
     {{HeaderEncoding::kAddressList, "address_list"},
      {HeaderEncoding::kBitString, "bit_string"},
@@ -222,6 +224,7 @@ WORMSIM_ENUM_TABLE(RouterImplementation, kImplementationNames)
 WORMSIM_ENUM_TABLE(MultidestMode, kMultidestNames)
 WORMSIM_ENUM_TABLE(Replication, kReplicationNames)
 WORMSIM_ENUM_TABLE(ReplicationFlow, kReplicationFlowNames)
+WORMSIM_ENUM_TABLE(CacheHints, kCacheHintNames)
 WORMSIM_ENUM_TABLE(HeaderEncoding, kEncodingNames)
 WORMSIM_ENUM_TABLE(PathIr, kPathIrNames)
 WORMSIM_ENUM_TABLE(HeaderDecode, kHeaderDecodeNames)

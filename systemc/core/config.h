@@ -61,6 +61,10 @@ enum class Replication { kSynchronous, kAsynchronous };
 // branch points), so a replicating worm never stalls with flits spread over a branch point
 // (docs/multidestination.md, "Deadlock and its avoidance").
 enum class ReplicationFlow { kWormhole, kCutThrough };
+// Whether the network's cycle loop gives the components cache hints (docs/architecture.md,
+// "Cache hints"): auto = timed trials pick on or off while the run goes (kernel/hint_tuner.h),
+// on, off = always, never. They never change a result, only the speed.
+enum class CacheHints { kAuto, kOn, kOff };
 // How a multidestination header encodes its destinations: a list of node addresses packed
 // into the header flits, a bit-string with one bit per node, or one address per header flit
 // (address flits: the header flits before the last carry no payload; the minimal path-IR
@@ -329,6 +333,7 @@ struct SimulationConfig {
   // With threads > 1: cycles with fewer active routers than this run serially (the hand-off
   // to the threads costs more than it saves); 1 = every cycle in parallel (tests).
   int parallel_min_routers = 256;
+  CacheHints cache_hints = CacheHints::kAuto;
 };
 
 // The node layer: processor software costs and the NI (DESIGN.md section 6). A machine
@@ -458,6 +463,7 @@ std::string to_string(RouterImplementation v);
 std::string to_string(MultidestMode v);
 std::string to_string(Replication v);
 std::string to_string(ReplicationFlow v);
+std::string to_string(CacheHints v);
 std::string to_string(HeaderEncoding v);
 std::string to_string(PathIr v);
 std::string to_string(HeaderDecode v);

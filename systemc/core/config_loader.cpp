@@ -494,6 +494,11 @@ const std::vector<Field>& schema() {
       {"simulation.parallel_min_routers",
        [](const Val& v, Config& c) { c.simulation.parallel_min_routers = to_int(v); },
        [](const Config& c) -> Json { return c.simulation.parallel_min_routers; }},
+      {"simulation.cache_hints",
+       [](const Val& v, Config& c) {
+         c.simulation.cache_hints = to_enum<CacheHints>(v, "cache hints setting");
+       },
+       [](const Config& c) -> Json { return to_string(c.simulation.cache_hints); }},
       {"node.alpha_cycles", [](const Val& v, Config& c) { c.node.alpha_cycles = to_cycles(v); },
        [](const Config& c) -> Json { return c.node.alpha_cycles; }},
       {"node.gamma_cycles", [](const Val& v, Config& c) { c.node.gamma_cycles = to_cycles(v); },

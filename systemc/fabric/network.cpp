@@ -30,13 +30,9 @@ constexpr int kRoutersPerAutoThread = 512;
 
 // Network::evaluate's cache hints: stage s of a component is given kPrefetchDistance *
 // (kPrefetchStages - s) positions before its step (Router::prefetch, NetworkEndpoint::prefetch).
+// Which cycles get them: HintTuner (simulation.cache_hints).
 constexpr int kPrefetchStages = 4;
 constexpr std::size_t kPrefetchDistance = 4;
-// Networks from this many routers on give the hints: below it the state stays in cache and
-// the hints only cost instructions (measured single-threaded, 2026-11-27, docs/performance.md:
-// 16x16 and 32x32 matched cases 20 % and 8 % slower with them, 64x64 uniform random and EDN
-// broadcast 15-22 % faster).
-constexpr std::size_t kPrefetchMinRouters = 4096;
 
 // The cache hints due at position i of a sequence of n steps (component_at(k): the component of
 // position k): stage s for position i + kPrefetchDistance * (kPrefetchStages - s), from stage -1
@@ -91,7 +87,9 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config,
       calendar_(2 * node_count(config.network.topology)),
       stacks_(static_cast<std::size_t>(node_count(config.network.topology)),
               std::getenv("WORMSIM_STACK_HIGH_WATER") != nullptr),
-      period_(config.network.clock_period_ns, sc_core::SC_NS) {
+      period_(config.network.clock_period_ns, sc_core::SC_NS),
+      hints_(config.simulation.cache_hints,
+             static_cast<std::size_t>(node_count(config.network.topology))) {
   if (options.record_packets) stats_.enable_packet_log();
   stats_.track_consumption(layout_.ejection);
   const RouterConfig& rc = config.network.router;
@@ -182,7 +180,6 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config,
       }
   }
   min_parallel_routers_ = static_cast<std::size_t>(config.simulation.parallel_min_routers);
-  prefetching_ = routers_.size() >= kPrefetchMinRouters;
   stuck_watch_ = config.workload == Workload::kCollective && config.collective.background.load > 0;
   next_progress_report_ = config.simulation.progress_interval;
   next_progress_wall_ = std::chrono::steady_clock::now() + std::chrono::seconds(5);
@@ -260,8 +257,9 @@ void Network::evaluate(Cycle now) {
     moved = evaluate_parallel(now, measuring);
   } else {
     const std::size_t n = active_.size();
+    const bool hinting = hints_.hinting();
     for (std::size_t i = 0; i < n; ++i) {
-      if (prefetching_)
+      if (hinting)
         prefetch_ahead(
             i, n, [&](std::size_t k) { return active_[k]; },
             [&](int component, int stage) { prefetch(component, stage); });
@@ -278,6 +276,7 @@ void Network::evaluate(Cycle now) {
     probed_.clear();
   }
   for (NodeId r : probed_) calendar_.wake(static_cast<int>(r), now + 1);
+  hints_.after_cycle(now, active_.size());
   ++evaluated_;
   if (notify_evaluated_) evaluated_event_.notify(sc_core::SC_ZERO_TIME);
   if (moved > 0) last_progress_ = now;
@@ -394,6 +393,7 @@ int Network::evaluate_parallel(Cycle now, bool measuring) {
   // and every send's wake-up, to the thread's Deferred; endpoints leave their calls on the
   // statistics, scoreboard and calendar to the thread's EndpointEffects. Each position's count
   // of wake-ups or events lets the commit below take them without touching the components.
+  const bool hinting = hints_.hinting();
   const std::function<void(std::size_t)> step = [&](std::size_t t) {
     const std::vector<std::size_t>& bucket = buckets_[t];
     Router::Deferred& deferred = deferred_[t];
@@ -403,7 +403,7 @@ int Network::evaluate_parallel(Cycle now, bool measuring) {
     effects.clear();
     for (std::size_t k = 0; k < bucket.size(); ++k) {
       // Hints for this thread's own components only (they read only the component's state).
-      if (prefetching_)
+      if (hinting)
         prefetch_ahead(
             k, bucket.size(), [&](std::size_t b) { return active_[bucket[b]]; },
             [&](int component, int stage) { prefetch(component, stage); });

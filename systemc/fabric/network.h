@@ -29,6 +29,7 @@
 #include "activity_calendar.h"
 #include "config.h"
 #include "deadlock_detector.h"
+#include "hint_tuner.h"
 #include "link.h"
 #include "multicast_route.h"
 #include "multicast_table.h"
@@ -92,6 +93,8 @@ class Network : public sc_core::sc_module, public EndpointHost {
   int threads() const { return pool_ ? pool_->threads() : 1; }
   // Cycles whose routers were evaluated in parallel (the others had too few active routers).
   Cycle parallel_cycles() const { return parallel_cycles_; }
+  // The cache-hint choice (simulation.cache_hints): its trials so far, for tests.
+  const HintTuner& hint_tuner() const { return hints_; }
   // Endpoint steps made in the parallel phase (set_parallel_endpoints).
   std::uint64_t parallel_endpoint_steps() const { return parallel_endpoint_steps_; }
   const std::optional<DeadlockReport>& deadlock() const { return deadlock_; }
@@ -207,7 +210,7 @@ class Network : public sc_core::sc_module, public EndpointHost {
   std::uint64_t parallel_endpoint_steps_ = 0;
   Cycle parallel_cycles_ = 0;
   std::size_t min_parallel_routers_ = 1;
-  bool prefetching_ = false;  // cache hints while stepping (large networks only)
+  HintTuner hints_;  // whether this cycle's steps get cache hints (simulation.cache_hints)
 };
 
 }  // namespace wormsim

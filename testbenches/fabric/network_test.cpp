@@ -460,6 +460,56 @@ TEST(ParallelEvaluation, FourThreadsGiveTheSerialDeliveriesAndDepartures) {
   }
 }
 
+// ---- Cache hints -------------------------------------------------------------------------------
+// The cache hints change no state (docs/architecture.md, "Cache hints"): a 32x32 mesh (1,024
+// routers, enough for simulation.cache_hints auto to run its timed trials) gives the same
+// departures in the same order and the same deliveries with the hints always on, never, and
+// chosen by trial, on one thread and, with them always on, on two (each thread hints its own
+// routers).
+TEST(CacheHints, OnOffAndAutoGiveIdenticalDeparturesAndDeliveries) {
+  Config c = mesh_config({32, 32});
+  c.network.router.vcs = 2;
+  c.network.router.pipeline_depth = 4;
+  c.traffic.injection_rate = 0.05;
+  c.simulation.warmup_cycles = 100;
+  c.simulation.measure_cycles = 700;  // the first trial ends after 513 cycles
+  c.simulation.parallel_min_routers = 1;
+  struct Variant {
+    CacheHints hints;
+    int threads;
+  };
+  const std::vector<Variant> variants{
+      {CacheHints::kOff, 1}, {CacheHints::kOn, 1}, {CacheHints::kAuto, 1}, {CacheHints::kOn, 2}};
+  std::vector<std::unique_ptr<SyntheticNetwork>> nets;
+  std::vector<std::vector<FlitEvent>> logs(variants.size());
+  std::vector<std::unique_ptr<FlitEventRecorder>> recorders;
+  for (const Variant& v : variants) {
+    c.simulation.cache_hints = v.hints;
+    c.simulation.threads = v.threads;
+    c.validate();
+    NetworkOptions opt;
+    opt.record_packets = true;
+    opt.quiet = true;
+    nets.push_back(
+        std::make_unique<SyntheticNetwork>(fmt::format("hints{}", nets.size()).c_str(), c, opt));
+    recorders.push_back(std::make_unique<FlitEventRecorder>(&logs[nets.size() - 1]));
+    nets.back()->add_router_observer(recorders.back().get());
+  }
+  sc_core::sc_start();
+  EXPECT_EQ(nets[2]->hint_tuner().trials(), 1) << "auto ran no trial";
+  EXPECT_GT(nets[3]->parallel_cycles(), 100u);
+  ASSERT_GT(logs[0].size(), 100000u);
+  for (std::size_t i = 1; i < nets.size(); ++i) {
+    SCOPED_TRACE(
+        fmt::format("{}, {} thread(s)", to_string(variants[i].hints), variants[i].threads));
+    EXPECT_EQ(nets[i]->outcome(), RunOutcome::kCompleted);
+    EXPECT_TRUE(logs[0] == logs[i]) << "departures differ";
+    EXPECT_EQ(delivery_log(*nets[0]), delivery_log(*nets[i]));
+    EXPECT_EQ(nets[0]->cycles(), nets[i]->cycles());
+    EXPECT_EQ(nets[0]->stats().latencies(), nets[i]->stats().latencies());
+  }
+}
+
 // ---- Scripted traffic is checked ------------------------------------------------------------
 TEST(ScheduledPackets, BadArgumentsAreRejectedWithNodeAndCycle) {
   Config c = mesh_config({4, 4});
