@@ -46,7 +46,7 @@ class HintTuner {
     window_steps_ += steps;
     if (now + 1 >= next_event_) advance(now);
   }
-  // Trials finished so far and how many of them chose hints (reports and tests).
+  // Trials finished so far and how many of them chose hints (for tests).
   int trials() const { return trials_; }
   int trials_with_hints() const { return trials_with_hints_; }
 
