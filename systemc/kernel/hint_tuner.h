@@ -1,8 +1,8 @@
 // Whether the network's cycle loop gives cache hints (docs/architecture.md, "Cache hints";
 // simulation.cache_hints). The hints change no state, only the speed, and whether they pay
 // depends on the machine's caches as much as on the network: on the project's AMD EPYC VM
-// they cost 8 % on a 32x32 mesh and saved 15-22 % from 64x64 on; on its Intel Xeon VM they
-// saved 12-17 % on 32x32 and cost 40-75 % on 8x8 and 16x16 (docs/performance.md, "Cache hints
+// they cost 8-20 % on a 32x32 mesh and saved 15-22 % from 64x64 on; on its Intel Xeon VM they
+// saved 8-17 % on 32x32 and cost 36-76 % on 8x8 and 16x16 (docs/performance.md, "Cache hints
 // chosen by trial"). So under CacheHints::kAuto networks below kTrialMinRouters routers get
 // no hints, networks of kHintMinRouters routers or more always get them (they paid on both
 // machines), and the ones between are decided by timing: trials of alternating windows of
