@@ -392,6 +392,25 @@ TEST(OrderIndependence, ForwardAndReverseEvaluationGiveIdenticalDeliveries) {
 }
 
 // ---- Parallel evaluation ----------------------------------------------------------------------
+// A synthetic network elaborated for a later sc_start() that records every router departure
+// (the recorder points at `log`, so the whole record stays where it was made).
+struct RecordedNetwork {
+  std::unique_ptr<SyntheticNetwork> net;
+  std::vector<FlitEvent> log;
+  std::unique_ptr<FlitEventRecorder> recorder;
+};
+
+std::unique_ptr<RecordedNetwork> elaborate_recorded(const std::string& name, const Config& c) {
+  NetworkOptions opt;
+  opt.record_packets = true;
+  opt.quiet = true;
+  auto r = std::make_unique<RecordedNetwork>();
+  r->net = std::make_unique<SyntheticNetwork>(name.c_str(), c, opt);
+  r->recorder = std::make_unique<FlitEventRecorder>(&r->log);
+  r->net->add_router_observer(r->recorder.get());
+  return r;
+}
+
 // Routers stepped on 4 threads (every cycle in parallel) and committed in component order give
 // the serial run's deliveries and the same departures in the same order (docs/architecture.md,
 // "One cycle"); a unicast torus, whose terminals step in parallel too, and two tree-multicast
@@ -412,9 +431,7 @@ TEST(ParallelEvaluation, FourThreadsGiveTheSerialDeliveriesAndDepartures) {
   Config staged_mcast = mcast;
   staged_mcast.network.router.pipeline = PipelineModel::kClassic;
   staged_mcast.network.router.pipeline_depth = 4;
-  std::vector<std::unique_ptr<SyntheticNetwork>> nets;
-  std::vector<std::vector<FlitEvent>> logs(6);
-  std::vector<std::unique_ptr<FlitEventRecorder>> recorders;
+  std::vector<std::unique_ptr<RecordedNetwork>> runs;
   for (Config* c : {&torus, &mcast, &staged_mcast}) {
     c->simulation.warmup_cycles = 100;
     c->simulation.measure_cycles = 1000;
@@ -422,41 +439,37 @@ TEST(ParallelEvaluation, FourThreadsGiveTheSerialDeliveriesAndDepartures) {
     for (int threads : {1, 4}) {
       c->simulation.threads = threads;
       c->validate();
-      NetworkOptions opt;
-      opt.record_packets = true;
-      opt.quiet = true;
-      nets.push_back(
-          std::make_unique<SyntheticNetwork>(fmt::format("net{}", nets.size()).c_str(), *c, opt));
-      recorders.push_back(std::make_unique<FlitEventRecorder>(&logs[nets.size() - 1]));
-      nets.back()->add_router_observer(recorders.back().get());
+      runs.push_back(elaborate_recorded(fmt::format("net{}", runs.size()), *c));
     }
   }
   sc_core::sc_start();
-  for (std::size_t i = 0; i < nets.size(); i += 2) {
+  for (std::size_t i = 0; i < runs.size(); i += 2) {
     SCOPED_TRACE(i == 0   ? "speculative torus"
                  : i == 2 ? "multicast mesh"
                           : "classic multicast mesh");
-    EXPECT_EQ(nets[i]->outcome(), RunOutcome::kCompleted);
-    EXPECT_EQ(nets[i + 1]->outcome(), RunOutcome::kCompleted);
-    EXPECT_EQ(nets[i]->threads(), 1);
-    EXPECT_EQ(nets[i + 1]->threads(), 4);
-    EXPECT_EQ(nets[i]->parallel_cycles(), 0u);
-    EXPECT_GT(nets[i + 1]->parallel_cycles(), 1000u);
-    ASSERT_GT(logs[i].size(), 10000u);
-    EXPECT_TRUE(logs[i] == logs[i + 1]) << "departures differ";
-    EXPECT_EQ(delivery_log(*nets[i]), delivery_log(*nets[i + 1]));
-    EXPECT_EQ(nets[i]->cycles(), nets[i + 1]->cycles());
-    EXPECT_EQ(nets[i]->stats().flits_ejected(), nets[i + 1]->stats().flits_ejected());
-    EXPECT_EQ(nets[i]->stats().latencies(), nets[i + 1]->stats().latencies());
-    EXPECT_EQ(nets[i]->stats().network_latencies(), nets[i + 1]->stats().network_latencies());
-    EXPECT_EQ(nets[i]->stats().header_flits_injected(),
-              nets[i + 1]->stats().header_flits_injected());
-    EXPECT_EQ(nets[i]->stats().consumption_busy(), nets[i + 1]->stats().consumption_busy());
-    EXPECT_EQ(nets[i]->parallel_endpoint_steps(), 0u);
+    EXPECT_EQ(runs[i]->net->outcome(), RunOutcome::kCompleted);
+    EXPECT_EQ(runs[i + 1]->net->outcome(), RunOutcome::kCompleted);
+    EXPECT_EQ(runs[i]->net->threads(), 1);
+    EXPECT_EQ(runs[i + 1]->net->threads(), 4);
+    EXPECT_EQ(runs[i]->net->parallel_cycles(), 0u);
+    EXPECT_GT(runs[i + 1]->net->parallel_cycles(), 1000u);
+    ASSERT_GT(runs[i]->log.size(), 10000u);
+    EXPECT_TRUE(runs[i]->log == runs[i + 1]->log) << "departures differ";
+    EXPECT_EQ(delivery_log(*runs[i]->net), delivery_log(*runs[i + 1]->net));
+    EXPECT_EQ(runs[i]->net->cycles(), runs[i + 1]->net->cycles());
+    EXPECT_EQ(runs[i]->net->stats().flits_ejected(), runs[i + 1]->net->stats().flits_ejected());
+    EXPECT_EQ(runs[i]->net->stats().latencies(), runs[i + 1]->net->stats().latencies());
+    EXPECT_EQ(runs[i]->net->stats().network_latencies(),
+              runs[i + 1]->net->stats().network_latencies());
+    EXPECT_EQ(runs[i]->net->stats().header_flits_injected(),
+              runs[i + 1]->net->stats().header_flits_injected());
+    EXPECT_EQ(runs[i]->net->stats().consumption_busy(),
+              runs[i + 1]->net->stats().consumption_busy());
+    EXPECT_EQ(runs[i]->net->parallel_endpoint_steps(), 0u);
     if (i == 0)  // unicast: the terminals step in the parallel phase
-      EXPECT_GT(nets[i + 1]->parallel_endpoint_steps(), 10000u);
+      EXPECT_GT(runs[i + 1]->net->parallel_endpoint_steps(), 10000u);
     else  // multicasts: in the commit
-      EXPECT_EQ(nets[i + 1]->parallel_endpoint_steps(), 0u);
+      EXPECT_EQ(runs[i + 1]->net->parallel_endpoint_steps(), 0u);
   }
 }
 
@@ -480,33 +493,25 @@ TEST(CacheHints, OnOffAndAutoGiveIdenticalDeparturesAndDeliveries) {
   };
   const std::vector<Variant> variants{
       {CacheHints::kOff, 1}, {CacheHints::kOn, 1}, {CacheHints::kAuto, 1}, {CacheHints::kOn, 2}};
-  std::vector<std::unique_ptr<SyntheticNetwork>> nets;
-  std::vector<std::vector<FlitEvent>> logs(variants.size());
-  std::vector<std::unique_ptr<FlitEventRecorder>> recorders;
+  std::vector<std::unique_ptr<RecordedNetwork>> runs;
   for (const Variant& v : variants) {
     c.simulation.cache_hints = v.hints;
     c.simulation.threads = v.threads;
     c.validate();
-    NetworkOptions opt;
-    opt.record_packets = true;
-    opt.quiet = true;
-    nets.push_back(
-        std::make_unique<SyntheticNetwork>(fmt::format("hints{}", nets.size()).c_str(), c, opt));
-    recorders.push_back(std::make_unique<FlitEventRecorder>(&logs[nets.size() - 1]));
-    nets.back()->add_router_observer(recorders.back().get());
+    runs.push_back(elaborate_recorded(fmt::format("hints{}", runs.size()), c));
   }
   sc_core::sc_start();
-  EXPECT_EQ(nets[2]->hint_tuner().trials(), 1) << "auto ran no trial";
-  EXPECT_GT(nets[3]->parallel_cycles(), 100u);
-  ASSERT_GT(logs[0].size(), 100000u);
-  for (std::size_t i = 1; i < nets.size(); ++i) {
+  EXPECT_EQ(runs[2]->net->hint_tuner().trials(), 1) << "auto ran no trial";
+  EXPECT_GT(runs[3]->net->parallel_cycles(), 100u);
+  ASSERT_GT(runs[0]->log.size(), 100000u);
+  for (std::size_t i = 1; i < runs.size(); ++i) {
     SCOPED_TRACE(
         fmt::format("{}, {} thread(s)", to_string(variants[i].hints), variants[i].threads));
-    EXPECT_EQ(nets[i]->outcome(), RunOutcome::kCompleted);
-    EXPECT_TRUE(logs[0] == logs[i]) << "departures differ";
-    EXPECT_EQ(delivery_log(*nets[0]), delivery_log(*nets[i]));
-    EXPECT_EQ(nets[0]->cycles(), nets[i]->cycles());
-    EXPECT_EQ(nets[0]->stats().latencies(), nets[i]->stats().latencies());
+    EXPECT_EQ(runs[i]->net->outcome(), RunOutcome::kCompleted);
+    EXPECT_TRUE(runs[0]->log == runs[i]->log) << "departures differ";
+    EXPECT_EQ(delivery_log(*runs[0]->net), delivery_log(*runs[i]->net));
+    EXPECT_EQ(runs[0]->net->cycles(), runs[i]->net->cycles());
+    EXPECT_EQ(runs[0]->net->stats().latencies(), runs[i]->net->stats().latencies());
   }
 }
 
