@@ -43,6 +43,8 @@ constexpr NameTable<ReplicationFlow, 2> kReplicationFlowNames{
     {{ReplicationFlow::kWormhole, "wormhole"}, {ReplicationFlow::kCutThrough, "cut_through"}}};
 constexpr NameTable<CacheHints, 3> kCacheHintNames{
     {{CacheHints::kAuto, "auto"}, {CacheHints::kOn, "on"}, {CacheHints::kOff, "off"}}};
+constexpr NameTable<Engine, 3> kEngineNames{
+    {{Engine::kAuto, "auto"}, {Engine::kReference, "reference"}, {Engine::kFlat, "flat"}}};
 constexpr NameTable<HeaderEncoding, 3> kEncodingNames{
     {{HeaderEncoding::kAddressList, "address_list"},
      {HeaderEncoding::kBitString, "bit_string"},
@@ -225,6 +227,7 @@ WORMSIM_ENUM_TABLE(MultidestMode, kMultidestNames)
 WORMSIM_ENUM_TABLE(Replication, kReplicationNames)
 WORMSIM_ENUM_TABLE(ReplicationFlow, kReplicationFlowNames)
 WORMSIM_ENUM_TABLE(CacheHints, kCacheHintNames)
+WORMSIM_ENUM_TABLE(Engine, kEngineNames)
 WORMSIM_ENUM_TABLE(HeaderEncoding, kEncodingNames)
 WORMSIM_ENUM_TABLE(PathIr, kPathIrNames)
 WORMSIM_ENUM_TABLE(HeaderDecode, kHeaderDecodeNames)

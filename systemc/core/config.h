@@ -65,6 +65,11 @@ enum class ReplicationFlow { kWormhole, kCutThrough };
 // "Cache hints"): auto = timed trials pick on or off while the run goes (kernel/hint_tuner.h),
 // on, off = always, never. They never change a result, only the speed.
 enum class CacheHints { kAuto, kOn, kOff };
+// Which engine evaluates the routers (docs/architecture.md, "The flat engine"): reference = Router
+// objects (every feature), flat = FlatRouters (synthetic unicast runs with the delay pipeline,
+// separable input-first allocation, latency-1 links, no tracing, one thread), auto = flat where
+// it can run, reference elsewhere. The engines give the same results.
+enum class Engine { kAuto, kReference, kFlat };
 // How a multidestination header encodes its destinations: a list of node addresses packed
 // into the header flits, a bit-string with one bit per node, or one address per header flit
 // (address flits: the header flits before the last carry no payload; the minimal path-IR
@@ -334,6 +339,7 @@ struct SimulationConfig {
   // to the threads costs more than it saves); 1 = every cycle in parallel (tests).
   int parallel_min_routers = 256;
   CacheHints cache_hints = CacheHints::kAuto;
+  Engine engine = Engine::kAuto;
 };
 
 // The node layer: processor software costs and the NI (DESIGN.md section 6). A machine
@@ -464,6 +470,7 @@ std::string to_string(MultidestMode v);
 std::string to_string(Replication v);
 std::string to_string(ReplicationFlow v);
 std::string to_string(CacheHints v);
+std::string to_string(Engine v);
 std::string to_string(HeaderEncoding v);
 std::string to_string(PathIr v);
 std::string to_string(HeaderDecode v);

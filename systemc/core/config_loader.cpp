@@ -499,6 +499,9 @@ const std::vector<Field>& schema() {
          c.simulation.cache_hints = to_enum<CacheHints>(v, "cache hints setting");
        },
        [](const Config& c) -> Json { return to_string(c.simulation.cache_hints); }},
+      {"simulation.engine",
+       [](const Val& v, Config& c) { c.simulation.engine = to_enum<Engine>(v, "engine"); },
+       [](const Config& c) -> Json { return to_string(c.simulation.engine); }},
       {"node.alpha_cycles", [](const Val& v, Config& c) { c.node.alpha_cycles = to_cycles(v); },
        [](const Config& c) -> Json { return c.node.alpha_cycles; }},
       {"node.gamma_cycles", [](const Val& v, Config& c) { c.node.gamma_cycles = to_cycles(v); },

@@ -179,6 +179,23 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config,
             true, l.downstream.port);
       }
   }
+  // The engine (simulation.engine): flat where the run allows it under auto, always under flat
+  // (an error naming the feature that rules it out), never under reference.
+  const Engine engine = config.simulation.engine;
+  if (engine != Engine::kReference) {
+    std::string why = FlatRouters::ineligible(config, threads);
+    if (why.empty() && options_.mode != RunMode::kWindowed) why = "a hosted (firmware) run";
+    if (why.empty() && options_.router_factory) why = "a router factory (other router models)";
+    if (engine == Engine::kFlat && !why.empty())
+      throw ConfigError("simulation.engine",
+                        fmt::format("'flat' cannot run this network: {}; use 'auto' or "
+                                    "'reference'",
+                                    why));
+    if (why.empty()) {
+      flat_ = std::make_unique<FlatRouters>(config, topology_, layout_, route_compute_);
+      flat_->attach(links_, nodes);
+    }
+  }
   min_parallel_routers_ = static_cast<std::size_t>(config.simulation.parallel_min_routers);
   stuck_watch_ = config.workload == Workload::kCollective && config.collective.background.load > 0;
   next_progress_report_ = config.simulation.progress_interval;
@@ -216,7 +233,28 @@ int Network::resolve_threads(const Config& config) {
   return std::max(1, std::min(cores, useful));
 }
 
+void Network::use_reference_engine(const char* why) {
+  if (!flat_) return;
+  if (config_.simulation.engine == Engine::kFlat)
+    throw ConfigError("simulation.engine",
+                      fmt::format("'flat' cannot run this network: {}; use 'auto' or 'reference'",
+                                  why));
+  if (evaluated_ > 0)
+    throw std::logic_error(fmt::format("Network: {} attached after the run started", why));
+  flat_.reset();
+  // Give the endpoints' links back to the Router objects (FlatRouters::attach took their watches).
+  for (Link& l : links_) {
+    const int routers = static_cast<int>(routers_.size());
+    if (l.downstream.component < routers)
+      routers_[static_cast<std::size_t>(l.downstream.component)]->attach_input(l.downstream.port,
+                                                                               &l);
+    if (l.upstream.component < routers)
+      routers_[static_cast<std::size_t>(l.upstream.component)]->attach_output(l.upstream.port, &l);
+  }
+}
+
 void Network::enable_probes(const std::vector<NodeId>& routers) {
+  use_reference_engine("router probes (waveforms)");
   for (NodeId r : routers) {
     routers_.at(r)->enable_probes();
     probed_.push_back(r);
@@ -235,7 +273,10 @@ void Network::close_router_traces() {
 
 std::uint64_t Network::flits_in_network() const {
   std::uint64_t n = 0;
-  for (const auto& r : routers_) n += static_cast<std::uint64_t>(r->buffered());
+  if (flat_)
+    n += flat_->flits_held();
+  else
+    for (const auto& r : routers_) n += static_cast<std::uint64_t>(r->buffered());
   for (const Link& l : links_) n += static_cast<std::uint64_t>(l.flits.size());
   return n;
 }
@@ -257,14 +298,16 @@ void Network::evaluate(Cycle now) {
     moved = evaluate_parallel(now, measuring);
   } else {
     const std::size_t n = active_.size();
-    const bool hinting = hints_.hinting();
+    const bool hinting = hints_.hinting() && !flat_;
     for (std::size_t i = 0; i < n; ++i) {
       if (hinting)
         prefetch_ahead(
             i, n, [&](std::size_t k) { return active_[k]; },
             [&](int component, int stage) { prefetch(component, stage); });
       const int c = active_[i];
-      if (c < router_count)
+      if (c < router_count && flat_)
+        moved += flat_->step(c, now, calendar_, measuring);
+      else if (c < router_count)
         moved += account_router_step(
             c, routers_[static_cast<std::size_t>(c)]->step(now, calendar_, measuring));
       else
@@ -283,6 +326,7 @@ void Network::evaluate(Cycle now) {
   const std::uint64_t in_flight = stats_.flits_in_flight();
   const Cycle watchdog = config_.simulation.watchdog_cycles;
   if (in_flight > 0 && now - last_progress_ >= watchdog) {
+    if (flat_) flat_->export_state(routers_);
     deadlock_ = build_deadlock_report(routers_, topology_, now, last_progress_, in_flight);
     outcome_ = RunOutcome::kDeadlock;
   } else if (stuck_watch_ && in_flight > 0 && now >= next_stuck_check_) {
@@ -515,9 +559,13 @@ void Network::stop_statistics(Cycle end) {
   // not depend on the order of the reports.
   for (bool multidest : {false, true}) {
     std::uint64_t cycles = 0;
-    for (const auto& r : routers_) cycles += r->blocked_flit_cycles(multidest);
+    if (flat_)
+      cycles = multidest ? 0 : flat_->blocked_flit_cycles();
+    else
+      for (const auto& r : routers_) cycles += r->blocked_flit_cycles(multidest);
     if (cycles > 0) stats_.on_blocked(multidest, cycles);
   }
+  if (flat_) flat_->finish();
 }
 
 void Network::finish() {

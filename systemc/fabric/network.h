@@ -29,6 +29,7 @@
 #include "activity_calendar.h"
 #include "config.h"
 #include "deadlock_detector.h"
+#include "flat_routers.h"
 #include "hint_tuner.h"
 #include "link.h"
 #include "multicast_route.h"
@@ -76,10 +77,15 @@ class Network : public sc_core::sc_module, public EndpointHost {
   const Statistics& stats() const { return stats_; }
   const Scoreboard& scoreboard() const { return scoreboard_; }
   const MulticastTable& multicast_table() const { return multicast_table_; }
-  const std::vector<std::unique_ptr<Router>>& routers() const { return routers_; }
+  // The Router objects, holding the routers' state now (with the flat engine, a copy of its
+  // state made by this call: FlatRouters::export_state).
+  const std::vector<std::unique_ptr<Router>>& routers() const {
+    if (flat_) flat_->export_state(routers_);
+    return routers_;
+  }
   const std::deque<Link>& links() const { return links_; }
   const StackArena& fibre_stacks() const { return stacks_; }
-  Router& router(NodeId n) { return *routers_[n]; }
+  Router& router(NodeId n) { return *routers()[n]; }
   NetworkEndpoint& endpoint(NodeId n) { return *endpoints_[n]; }
   bool hosted() const { return options_.mode == RunMode::kHosted; }
   sc_core::sc_time clock_period() const override { return period_; }
@@ -88,6 +94,8 @@ class Network : public sc_core::sc_module, public EndpointHost {
   RunOutcome outcome() const { return outcome_; }
   Cycle cycles() const { return cycle_; }                // last evaluated cycle + 1
   Cycle evaluated_cycles() const { return evaluated_; }  // cycles with any activity
+  // The engine that evaluates the routers (simulation.engine resolved: reference or flat).
+  Engine engine() const { return flat_ ? Engine::kFlat : Engine::kReference; }
   // Threads that evaluate routers (simulation.threads resolved; 1 = serial). Results do not
   // depend on it (docs/architecture.md, "One cycle").
   int threads() const { return pool_ ? pool_->threads() : 1; }
@@ -118,6 +126,11 @@ class Network : public sc_core::sc_module, public EndpointHost {
   // Every router reports to `observer` (observe/router_observer.h; not owned): the collective
   // harness's message log (contention), the lock-step checker's flit event log (departures).
   void add_router_observer(RouterObserver* observer) {
+    if (flat_ && !observer->wants_contention() && !observer->wants_blocking()) {
+      if (observer->wants_departures()) flat_->add_departure_observer(observer);
+      return;
+    }
+    use_reference_engine("router observers of contention or blocking (a message log)");
     for (auto& r : routers_) r->add_observer(observer);
   }
   // A traced cycle counter, updated every evaluated cycle.
@@ -136,6 +149,10 @@ class Network : public sc_core::sc_module, public EndpointHost {
   void set_parallel_endpoints(bool on);
 
  private:
+  // Before the run starts: a feature that needs the Router objects (`why`) switches an auto
+  // engine from flat to the reference engine; an explicit simulation.engine: flat is a
+  // ConfigError naming `why`.
+  void use_reference_engine(const char* why);
   void tick();
   void tick_hosted();
   void evaluate(Cycle now);
@@ -211,6 +228,9 @@ class Network : public sc_core::sc_module, public EndpointHost {
   Cycle parallel_cycles_ = 0;
   std::size_t min_parallel_routers_ = 1;
   HintTuner hints_;  // whether this cycle's steps get cache hints (simulation.cache_hints)
+  // The flat engine (simulation.engine), or null: the Router objects are stepped. With it the
+  // Router objects only hold the state copied for a deadlock report.
+  std::unique_ptr<FlatRouters> flat_;
 };
 
 }  // namespace wormsim

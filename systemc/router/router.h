@@ -51,6 +51,8 @@ struct RouterParams {
 };
 
 class Router : public sc_core::sc_module {
+  friend class FlatRouters;  // export_state: the flat engine's state for deadlock reports
+
  public:
   // `multicast` routes multidestination worms; null when the network has none.
   Router(const sc_core::sc_module_name& name, const RouterParams& params,

@@ -1,8 +1,9 @@
 // Multi-core evaluation (docs/architecture.md "One cycle"; issue 23): the same seeded run with
 // 1, 2 and 4 threads gives the same results.json and the same flit event log, byte for byte.
 // results.json is compared without the fields that say how the run was made rather than what
-// it computed: wall_seconds, command_line, threads, parallel_cycles and the config echo's
-// simulation.threads. The flit event log (`wormsim run --flit-log`) lists every router
+// it computed: wall_seconds, command_line, engine (one thread runs the flat engine, more the
+// reference engine: docs/architecture.md, "The flat engine"), threads, parallel_cycles and the
+// config echo's simulation.threads. The flit event log (`wormsim run --flit-log`) lists every router
 // departure in the order the routers report them, so it also pins the commit order. Every
 // multi-threaded run must have evaluated cycles in parallel (parallel_cycles > 0), or the
 // comparison would prove nothing. Runs the `wormsim` executable (WORMSIM_BIN, set by CTest).
@@ -67,7 +68,8 @@ TEST_P(Threads, ResultsAndFlitLogAreBitIdenticalFor124Threads) {
       EXPECT_EQ(j.at("parallel_cycles").get<std::uint64_t>(), 0u);
     else
       EXPECT_GT(j.at("parallel_cycles").get<std::uint64_t>(), 0u) << "never ran in parallel";
-    for (const char* k : {"wall_seconds", "command_line", "threads", "parallel_cycles"}) j.erase(k);
+    for (const char* k : {"wall_seconds", "command_line", "engine", "threads", "parallel_cycles"})
+      j.erase(k);
     j.at("config").at("simulation").erase("threads");
     const std::string results = j.dump(2);
     const std::string flits = read_file(log);

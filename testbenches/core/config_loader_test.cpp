@@ -89,7 +89,7 @@ TEST(ConfigLoaderDefaults, BuiltInDefaultIsTheMainJobOnStructDefaults) {
   EXPECT_EQ(c.node.alpha_cycles, 225u);  // 0.75 us at 300 MB/s (seed 000 section 3.3.5)
   const nlohmann::json j = to_json(c);
   EXPECT_EQ(j, to_json(main_job)) << j.dump(2);
-  EXPECT_EQ(leaf_count(j), 82) << j.dump(2);  // every field of Config
+  EXPECT_EQ(leaf_count(j), 83) << j.dump(2);  // every field of Config
   // The default text gives every key the run reads, except routing.algorithm (which follows
   // the topology) and the clock period and flit width (which follow machine.preset); the keys
   // it does not read are commented out, so running a copy of it warns about nothing.
@@ -195,6 +195,7 @@ simulation:
   threads: 3
   parallel_min_routers: 17
   cache_hints: off
+  engine: reference
 trace:
   enabled: true
   routers: [1, 2, 70]
@@ -273,6 +274,7 @@ void expect_every_field(const Config& c) {
   EXPECT_EQ(c.simulation.threads, 3);
   EXPECT_EQ(c.simulation.parallel_min_routers, 17);
   EXPECT_EQ(c.simulation.cache_hints, CacheHints::kOff);
+  EXPECT_EQ(c.simulation.engine, Engine::kReference);
   EXPECT_TRUE(c.trace.enabled);
   EXPECT_EQ(c.trace.routers, (std::vector<NodeId>{1, 2, 70}));
   EXPECT_EQ(c.trace.file, "run42");
@@ -293,7 +295,7 @@ TEST(ConfigLoaderStrings, WellFormedUtf8NamesLoad) {
 TEST(ConfigLoaderRoundTrip, JsonHasYamlLayoutAndLoadsBack) {
   const Config c = load_config(kEveryField, kSource);
   const nlohmann::json j = to_json(c);
-  EXPECT_EQ(leaf_count(j), 82);
+  EXPECT_EQ(leaf_count(j), 83);
   EXPECT_EQ(j["machine"]["preset"], "none");
   EXPECT_EQ(j["network"]["topology"], "torus");
   EXPECT_EQ(j["network"]["dims"], nlohmann::json({4, 6, 3}));

@@ -1,0 +1,160 @@
+// The flat router engine (simulation.engine: flat; docs/architecture.md, "The flat engine";
+// docs/drafts/issue23-engine.md): every router of a network as one set of flat arrays, and the
+// links between routers as one register per input port and cycle parity, for the runs whose
+// routers need no more than the delay pipeline and unicast routing. It evaluates the same
+// model as Router (router/router.h) with the same rules in the same order: the same requests,
+// in ascending input port and VC, into separable input-first VC and switch allocation with the
+// same round-robin pointers, the same conflict-free grant, the same credits, blocked flit-cycles
+// and wake-ups, so a run gives the same results.json as with Router objects (tested by
+// engine_test.cpp against the reference engine).
+//
+// What it leaves to the network: the endpoints (NIs) and their links (Link objects, as for
+// Router), the activity calendar, statistics and the watchdog. Links between routers carry
+// one flit and one credit per cycle each way with latency 1: a router writes the register of
+// parity (now + 1) & 1 and the receiver reads and clears the one of parity now & 1 in its step,
+// so routers can be evaluated in any order.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "activity_calendar.h"
+#include "config.h"
+#include "flit.h"
+#include "link.h"
+#include "port_layout.h"
+#include "route_compute.h"
+#include "router.h"
+#include "router_observer.h"
+#include "topology.h"
+
+namespace wormsim {
+
+class FlatRouters {
+ public:
+  // Why `config` cannot run on the flat engine (the first feature that rules it out, naming its
+  // key), or "" when it can. `threads`: simulation.threads as resolved by the network.
+  static std::string ineligible(const Config& config, int threads);
+
+  FlatRouters(const Config& config, const Topology& topology, const PortLayout& layout,
+              const RouteCompute& route_compute);
+
+  // The network's links, in the order it made them: the links between routers become registers
+  // (their Link objects keep only the utilisation counts, written by finish()); the links to and
+  // from the endpoints stay Link objects, which this engine reads and writes as Router does.
+  void attach(std::deque<Link>& links, int routers);
+  // One cycle of router `r`: like Router::step. Wakes itself in `calendar` when it has work in a
+  // later cycle and the components its sends reach. Returns the flits it moved.
+  int step(int r, Cycle now, ActivityCalendar& calendar, bool measuring);
+  // Departure observers (RouterObserver::on_departure, in the order Router objects report them;
+  // the flit log and the engine tests). Observers of contention or blocking need Router objects.
+  void add_departure_observer(RouterObserver* observer) { observers_.push_back(observer); }
+  // Blocked flit-cycles of measured steps (Router::blocked_flit_cycles; unicast only here).
+  std::uint64_t blocked_flit_cycles() const { return blocked_; }
+  // Flits buffered in routers or in a register between routers.
+  std::uint64_t flits_held() const;
+  // Writes the utilisation counts into the router-to-router Link objects (results.json reads
+  // them there).
+  void finish();
+  // Copies every router's state into `routers` (buffers, VC states, owners, credits), for the
+  // deadlock report, which reads Router objects.
+  void export_state(const std::vector<std::unique_ptr<Router>>& routers) const;
+
+ private:
+  struct Entry {
+    Cycle ready;
+    Flit flit;
+  };
+  struct Vc {  // one input VC
+    std::uint16_t head = 0;
+    std::uint16_t count = 0;
+    VcState state = VcState::kIdle;
+    std::uint8_t out_vc = 0;
+    std::int16_t out_port = -1;
+    RouteResult route;
+    PacketId packet = 0;
+    Cycle head_at = 0;
+    Cycle front_since = 0;
+  };
+  struct Register {
+    Flit flit;
+  };
+  struct Request {
+    int in_port;
+    int vc;
+    int out_port;
+  };
+  struct Peer {  // the router and port at the other end of a network link, or router -1
+    int router = -1;
+    int port = -1;
+  };
+
+  Entry& slot(std::size_t ivc, int i) {
+    int s = vcs_[ivc].head + i;
+    if (s >= depth_) s -= depth_;
+    return buffers_[ivc * static_cast<std::size_t>(depth_) + static_cast<std::size_t>(s)];
+  }
+  void arrive(int r, int port, const Flit& flit, Cycle ready);
+  void allocate_vcs(int r, Cycle now, bool measuring);
+  void allocate_switch(int r, Cycle now, bool measuring);
+  int traverse(int r, Cycle now, ActivityCalendar& calendar, bool measuring);
+  int first_free(int r, const RouteResult& route, int from) const;
+
+  int routers_ = 0;
+  int inputs_ = 0;   // ports per router
+  int outputs_ = 0;
+  int network_ = 0;  // network ports (the first of both inputs and outputs)
+  int nvcs_ = 1;
+  int depth_ = 1;
+  Cycle delay_ = 0;  // pipeline_depth - 1
+  PortLayout layout_;
+  const RouteCompute& route_compute_;
+
+  // Per router.
+  std::vector<std::uint64_t> busy_ports_;   // input ports with a non-empty VC
+  std::vector<int> buffered_;
+  std::vector<std::uint64_t> local_flits_;    // injection links with flits in flight (Link watch)
+  std::vector<std::uint64_t> local_credits_;  // ejection links with credits in flight
+  std::vector<std::uint64_t> reg_flits_[2];   // network input ports whose register is full
+  std::vector<std::uint64_t> reg_credits_[2];  // network output ports with a credit register set
+  // Per router and input port.
+  std::vector<std::uint32_t> busy_vcs_;
+  std::vector<std::uint32_t> active_vcs_;
+  std::vector<std::uint8_t> sa_in_ptr_;    // switch allocation, over the port's VCs
+  std::vector<Link*> in_links_;            // endpoint links (null for network ports)
+  std::vector<Peer> upstream_;             // network ports: the sender
+  // Per router and output port.
+  std::vector<std::uint8_t> sa_out_ptr_;  // switch allocation, over input ports
+  std::vector<Link*> out_links_;          // endpoint links; network ports: the Link for counts
+  std::vector<Peer> downstream_;
+  std::vector<std::uint64_t> carried_;  // flits sent on network ports while measuring
+  std::vector<Register> regs_[2];        // per router and network input port
+  std::vector<std::uint8_t> credit_regs_[2];  // per router and network output port: the VC
+  // Per router and input VC.
+  std::vector<Vc> vcs_;
+  std::vector<Entry> buffers_;             // depth_ entries per input VC
+  std::vector<std::uint16_t> va_in_ptr_;   // VC allocation, over output VCs
+  // Per router and output VC.
+  std::vector<int> credits_;  // -1: unlimited (ports to endpoints)
+  std::vector<int> owner_;    // input VC (in_port * vcs + vc) or -1
+  std::vector<std::uint16_t> va_out_ptr_;  // VC allocation, over input VCs
+
+  // Scratch of one step.
+  std::vector<VcRequest> vc_requests_;
+  std::vector<int> vc_choice_;
+  std::vector<std::uint8_t> vc_mark_;
+  std::vector<Request> requests_;
+  std::vector<Request> grants_;
+  std::vector<std::uint64_t> sa_vc_mask_;
+  std::vector<std::uint64_t> sa_port_mask_;
+  std::vector<int> sa_pick_;
+  std::vector<int> sa_touched_;
+  bool changed_ = false;
+  Cycle next_ready_ = 0;
+  std::uint64_t blocked_ = 0;
+  std::vector<RouterObserver*> observers_;
+};
+
+}  // namespace wormsim
