@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "scoreboard.h"
+
 namespace wormsim {
 
 std::string FlatRouters::ineligible(const Config& config, int threads) {
@@ -110,57 +112,74 @@ void FlatRouters::attach(std::deque<Link>& links, int routers) {
   }
 }
 
-inline void FlatRouters::arrive(int r, int port, const Flit& flit, Cycle ready) {
-  const std::size_t pi = static_cast<std::size_t>(r * inputs_ + port);
-  if (flit.vc >= nvcs_)
-    throw std::logic_error(fmt::format("r{}: flit on nonexistent VC {}", r, flit.vc));
-  const std::size_t ivc = pi * static_cast<std::size_t>(nvcs_) + flit.vc;
-  Vc& q = vcs_[ivc];
-  if (q.count == depth_)
-    throw std::logic_error(
-        fmt::format("r{}: flit buffer overflow: credit protocol violated", r));
-  q.front_since = q.count == 0 ? ready : q.front_since;
-  Entry& e = slot(ivc, q.count);
-  e.flit = flit;
-  e.ready = ready;
-  ++q.count;
-  busy_vcs_[pi] |= 1u << flit.vc;
-  busy_ports_[static_cast<std::size_t>(r)] |= std::uint64_t{1} << port;
-  ++buffered_[static_cast<std::size_t>(r)];
+FlatRouters::Record FlatRouters::compact(const Flit& f) {
+  return {f.packet_id, f.src, f.dst, f.hops, f.index, f.vc, f.type, f.payload_bytes};
+}
+
+Flit FlatRouters::expand(const Record& r) {
+  Flit f;
+  f.packet_id = r.packet_id;
+  f.src = r.src;
+  f.dst = r.dst;
+  f.index = r.index;
+  f.vc = r.vc;
+  f.type = r.type;
+  f.hops = r.hops;
+  fill_payload(r.packet_id, r.index, r.payload_bytes, f);
+  return f;
+}
+
+FlatRouters::Record FlatRouters::admit(int r, const Flit& flit) const {
+  const Record record = compact(flit);
+  const Flit rebuilt = expand(record);
+  const bool same = rebuilt.packet_id == flit.packet_id && rebuilt.src == flit.src &&
+                    rebuilt.dst == flit.dst && rebuilt.index == flit.index &&
+                    rebuilt.vc == flit.vc && rebuilt.type == flit.type &&
+                    rebuilt.payload_bytes == flit.payload_bytes && rebuilt.payload == flit.payload &&
+                    rebuilt.message == flit.message && rebuilt.tag == flit.tag &&
+                    rebuilt.message_bytes == flit.message_bytes && rebuilt.offset == flit.offset &&
+                    rebuilt.mcast == flit.mcast && rebuilt.mpos == flit.mpos &&
+                    rebuilt.hops == flit.hops;
+  if (!same)
+    throw std::logic_error(fmt::format(
+        "r{}: flit {} of packet {} is not a synthetic terminal's flit (its payload or message "
+        "fields are not rebuilt from the packet and index): the flat engine cannot carry it",
+        r, flit.index, flit.packet_id));
+  return record;
 }
 
 int FlatRouters::step(int r, Cycle now, ActivityCalendar& calendar, bool measuring) {
   const auto ri = static_cast<std::size_t>(r);
   const int par = static_cast<int>(now & 1);
+  const View v = view(r);
   // Flits from the routers upstream (sent last cycle) and from the endpoint.
+  const Register* regs = &regs_[par][ri * static_cast<std::size_t>(inputs_)];
   for (std::uint64_t ports = reg_flits_[par][ri]; ports != 0; ports &= ports - 1) {
     const int p = __builtin_ctzll(ports);
-    arrive(r, p, regs_[par][ri * static_cast<std::size_t>(inputs_) + static_cast<std::size_t>(p)].flit,
-           now + delay_);
+    arrive(v, p, regs[p].flit, now + delay_);
   }
   reg_flits_[par][ri] = 0;
   for (std::uint64_t ports = local_flits_[ri]; ports != 0; ports &= ports - 1) {
     const int p = __builtin_ctzll(ports);
-    Link* link = in_links_[ri * static_cast<std::size_t>(inputs_) + static_cast<std::size_t>(p)];
+    Link* link = v.in_links[p];
     while (link->flits.ready(now)) {
-      arrive(r, p, link->flits.front(), link->flits.front_arrival() + delay_);
+      arrive(v, p, admit(r, link->flits.front()), link->flits.front_arrival() + delay_);
       link->flits.pop();
     }
     if (link->flits.empty()) local_flits_[ri] &= ~(std::uint64_t{1} << p);
   }
   // Credits.
-  const std::size_t obase = ri * static_cast<std::size_t>(outputs_);
+  const std::uint8_t* credit_regs = &credit_regs_[par][ri * static_cast<std::size_t>(outputs_)];
   for (std::uint64_t ports = reg_credits_[par][ri]; ports != 0; ports &= ports - 1) {
     const int p = __builtin_ctzll(ports);
-    const std::size_t o = obase + static_cast<std::size_t>(p);
-    int& c = credits_[o * static_cast<std::size_t>(nvcs_) + credit_regs_[par][o]];
+    int& c = v.credits[p * nvcs_ + credit_regs[p]];
     if (c >= depth_) throw std::logic_error(fmt::format("r{}: credit counter overflow", r));
     ++c;
   }
   reg_credits_[par][ri] = 0;
   for (std::uint64_t ports = local_credits_[ri]; ports != 0; ports &= ports - 1) {
     const int p = __builtin_ctzll(ports);
-    Link* link = out_links_[obase + static_cast<std::size_t>(p)];
+    Link* link = v.out_links[p];
     while (link->credits.ready(now)) link->credits.pop();  // unlimited at an endpoint
     if (link->credits.empty()) local_credits_[ri] &= ~(std::uint64_t{1} << p);
   }
@@ -168,9 +187,9 @@ int FlatRouters::step(int r, Cycle now, ActivityCalendar& calendar, bool measuri
   if (buffered_[ri] > 0) {
     changed_ = false;
     next_ready_ = ActivityCalendar::kNever;
-    allocate_vcs(r, now, measuring);
-    allocate_switch(r, now, measuring);
-    moved = traverse(r, now, calendar, measuring);
+    allocate_vcs(v, now, measuring);
+    allocate_switch(v, now, measuring);
+    moved = traverse(v, now, calendar, measuring);
     if (buffered_[ri] > 0) {
       const Cycle wake = (moved > 0 || changed_) ? now + 1 : next_ready_;
       if (wake != ActivityCalendar::kNever) calendar.wake(r, wake);
@@ -179,14 +198,58 @@ int FlatRouters::step(int r, Cycle now, ActivityCalendar& calendar, bool measuri
   return moved;
 }
 
+FlatRouters::View FlatRouters::view(int r) {
+  const auto ri = static_cast<std::size_t>(r);
+  const std::size_t in = ri * static_cast<std::size_t>(inputs_);
+  const std::size_t out = ri * static_cast<std::size_t>(outputs_);
+  const auto nv = static_cast<std::size_t>(nvcs_);
+  View v;
+  v.r = r;
+  v.vcs = &vcs_[in * nv];
+  v.buffers = &buffers_[in * nv * static_cast<std::size_t>(depth_)];
+  v.busy = &busy_vcs_[in];
+  v.active = &active_vcs_[in];
+  v.busy_ports = &busy_ports_[ri];
+  v.buffered = &buffered_[ri];
+  v.credits = &credits_[out * nv];
+  v.owner = &owner_[out * nv];
+  v.sa_in = &sa_in_ptr_[in];
+  v.sa_out = &sa_out_ptr_[out];
+  v.va_in = &va_in_ptr_[in * nv];
+  v.va_out = &va_out_ptr_[out * nv];
+  v.in_links = &in_links_[in];
+  v.out_links = &out_links_[out];
+  v.upstream = &upstream_[in];
+  v.downstream = &downstream_[out];
+  v.carried = carried_.data() + ri * static_cast<std::size_t>(network_);
+  return v;
+}
+
+inline void FlatRouters::arrive(const View& v, int port, const Record& flit, Cycle ready) {
+  if (flit.vc >= nvcs_)
+    throw std::logic_error(fmt::format("r{}: flit on nonexistent VC {}", v.r, flit.vc));
+  const int ivc = port * nvcs_ + flit.vc;
+  Vc& q = v.vcs[ivc];
+  if (q.count == depth_)
+    throw std::logic_error(
+        fmt::format("r{}: flit buffer overflow: credit protocol violated", v.r));
+  q.front_since = q.count == 0 ? ready : q.front_since;
+  Entry& e = slot(v, ivc, q.count);
+  e.flit = flit;
+  e.ready = ready;
+  ++q.count;
+  v.busy[port] |= 1u << flit.vc;
+  *v.busy_ports |= std::uint64_t{1} << port;
+  ++*v.buffered;
+}
+
 // VcAllocator::first_free_candidate.
-int FlatRouters::first_free(int r, const RouteResult& route, int from) const {
-  const std::size_t base = static_cast<std::size_t>(r * outputs_ * nvcs_);
+inline int FlatRouters::first_free(const View& v, const RouteResult& route, int from) const {
   int wrapped = -1;
   for (int port = route.port_lo; port < route.port_hi; ++port)
     for (int vc = route.vc_lo; vc < route.vc_hi; ++vc) {
       const int o = port * nvcs_ + vc;
-      if (owner_[base + static_cast<std::size_t>(o)] >= 0) continue;
+      if (v.owner[o] >= 0) continue;
       if (o >= from) return o;
       if (wrapped < 0) wrapped = o;
     }
@@ -194,40 +257,32 @@ int FlatRouters::first_free(int r, const RouteResult& route, int from) const {
 }
 
 // Router::allocate_vcs for the delay model and unicast worms, with VcAllocator::input_first.
-void FlatRouters::allocate_vcs(int r, Cycle now, bool measuring) {
-  const auto ri = static_cast<std::size_t>(r);
+inline void FlatRouters::allocate_vcs(const View& v, Cycle now, bool measuring) {
   vc_requests_.clear();
-  for (std::uint64_t ports = busy_ports_[ri]; ports != 0; ports &= ports - 1) {
+  for (std::uint64_t ports = *v.busy_ports; ports != 0; ports &= ports - 1) {
     const int p = __builtin_ctzll(ports);
-    const std::size_t pi = ri * static_cast<std::size_t>(inputs_) + static_cast<std::size_t>(p);
-    for (std::uint32_t m = busy_vcs_[pi] & ~active_vcs_[pi]; m != 0; m &= m - 1) {
-      const int v = __builtin_ctz(m);
-      const std::size_t ivc = pi * static_cast<std::size_t>(nvcs_) + static_cast<std::size_t>(v);
-      Vc& q = vcs_[ivc];
-      const Entry& front = slot(ivc, 0);
+    for (std::uint32_t m = v.busy[p] & ~v.active[p]; m != 0; m &= m - 1) {
+      const int vc = __builtin_ctz(m);
+      const int ivc = p * nvcs_ + vc;
+      Vc& q = v.vcs[ivc];
+      const Entry& front = slot(v, ivc, 0);
       if (q.state == VcState::kIdle) {
         if (!front.flit.head())
           throw std::logic_error(fmt::format(
-              "r{}: input {} VC {} has a {} flit of packet {} with no packet in progress", r, p,
-              v, to_string(front.flit.type), front.flit.packet_id));
-        if (front.flit.mcast != 0)
-          throw std::logic_error(fmt::format(
-              "r{}: multidestination worm {} in a network without multidestination support", r,
-              front.flit.packet_id));
+              "r{}: input {} VC {} has a {} flit of packet {} with no packet in progress", v.r, p,
+              vc, to_string(front.flit.type), front.flit.packet_id));
         q.packet = front.flit.packet_id;
         q.head_at = now;
         q.state = VcState::kRouted;
-        q.route = route_compute_.route(static_cast<NodeId>(r), front.flit.dst, p, v);
+        q.route = route_compute_.route(static_cast<NodeId>(v.r), front.flit.dst, p, vc);
       }
       if (front.ready > now)
         next_ready_ = std::min(next_ready_, front.ready);
       else
-        vc_requests_.push_back({p * nvcs_ + v, q.route});
+        vc_requests_.push_back({ivc, q.route});
     }
   }
   if (vc_requests_.empty()) return;
-  const std::size_t ivc_base = ri * static_cast<std::size_t>(inputs_ * nvcs_);
-  const std::size_t ovc_base = ri * static_cast<std::size_t>(outputs_ * nvcs_);
   const int ovcs = outputs_ * nvcs_;
   const int ivcs = inputs_ * nvcs_;
   const auto update = [](std::uint16_t& ptr, int winner, int n) {
@@ -236,47 +291,41 @@ void FlatRouters::allocate_vcs(int r, Cycle now, bool measuring) {
   };
   const auto grant = [&](int input_vc, int o) {
     changed_ = true;
-    Vc& q = vcs_[ivc_base + static_cast<std::size_t>(input_vc)];
+    Vc& q = v.vcs[input_vc];
     q.state = VcState::kActive;
-    active_vcs_[ri * static_cast<std::size_t>(inputs_) + static_cast<std::size_t>(input_vc / nvcs_)] |=
-        1u << (input_vc % nvcs_);
+    v.active[input_vc / nvcs_] |= 1u << (input_vc % nvcs_);
     q.out_port = static_cast<std::int16_t>(o / nvcs_);
     q.out_vc = static_cast<std::uint8_t>(o % nvcs_);
-    if (measuring) {
-      const Entry& front = slot(ivc_base + static_cast<std::size_t>(input_vc), 0);
-      blocked_ += now - std::max(front.ready, q.head_at);
-    }
-    owner_[ovc_base + static_cast<std::size_t>(o)] = input_vc;
+    if (measuring) blocked_ += now - std::max(slot(v, input_vc, 0).ready, q.head_at);
+    v.owner[o] = input_vc;
   };
   if (vc_requests_.size() == 1) {
     const VcRequest& rq = vc_requests_.front();
-    std::uint16_t& in = va_in_ptr_[ivc_base + static_cast<std::size_t>(rq.input_vc)];
-    const int o = first_free(r, rq.route, in);
+    std::uint16_t& in = v.va_in[rq.input_vc];
+    const int o = first_free(v, rq.route, in);
     if (o < 0) return;
     update(in, o, ovcs);
-    update(va_out_ptr_[ovc_base + static_cast<std::size_t>(o)], rq.input_vc, ivcs);
+    update(v.va_out[o], rq.input_vc, ivcs);
     grant(rq.input_vc, o);
     return;
   }
   // All choices are made against the owners at the start of the allocation, grants after.
   vc_choice_.assign(vc_requests_.size(), -1);
   for (std::size_t i = 0; i < vc_requests_.size(); ++i)
-    vc_choice_[i] = first_free(
-        r, vc_requests_[i].route,
-        va_in_ptr_[ivc_base + static_cast<std::size_t>(vc_requests_[i].input_vc)]);
-  std::vector<std::pair<int, int>> granted;  // (input VC, output VC), in the allocator's order
+    vc_choice_[i] = first_free(v, vc_requests_[i].route, v.va_in[vc_requests_[i].input_vc]);
+  vc_granted_.clear();
   for (std::size_t i = 0; i < vc_requests_.size(); ++i) {
     const int o = vc_choice_[i];
     if (o < 0) continue;
-    std::uint16_t& out = va_out_ptr_[ovc_base + static_cast<std::size_t>(o)];
+    std::uint16_t& out = v.va_out[o];
     bool contended = false;
     for (std::size_t j = i + 1; j < vc_requests_.size() && !contended; ++j)
       contended = vc_choice_[j] == o;
     if (!contended) {
       const int winner = vc_requests_[i].input_vc;
-      update(va_in_ptr_[ivc_base + static_cast<std::size_t>(winner)], o, ovcs);
+      update(v.va_in[winner], o, ovcs);
       update(out, winner, ivcs);
-      granted.emplace_back(winner, o);
+      vc_granted_.emplace_back(winner, o);
       continue;
     }
     for (std::size_t j = i; j < vc_requests_.size(); ++j)
@@ -290,50 +339,42 @@ void FlatRouters::allocate_vcs(int r, Cycle now, bool measuring) {
     for (std::size_t j = i; j < vc_requests_.size(); ++j) {
       if (vc_choice_[j] != o) continue;
       vc_mark_[static_cast<std::size_t>(vc_requests_[j].input_vc)] = 0;
-      if (vc_requests_[j].input_vc == winner)
-        update(va_in_ptr_[ivc_base + static_cast<std::size_t>(winner)], o, ovcs);
+      if (vc_requests_[j].input_vc == winner) update(v.va_in[winner], o, ovcs);
       vc_choice_[j] = -1;
     }
     update(out, winner, ivcs);
-    granted.emplace_back(winner, o);
+    vc_granted_.emplace_back(winner, o);
   }
-  for (const auto& [input_vc, o] : granted) grant(input_vc, o);
+  for (const auto& [input_vc, o] : vc_granted_) grant(input_vc, o);
 }
 
 // Router::allocate_switch for the delay model and unicast worms, with SwitchAllocator's
 // grant_all and input_first.
-void FlatRouters::allocate_switch(int r, Cycle now, bool measuring) {
-  const auto ri = static_cast<std::size_t>(r);
+inline void FlatRouters::allocate_switch(const View& v, Cycle now, bool measuring) {
   requests_.clear();
   grants_.clear();
   std::uint64_t request_outs = 0;
   bool conflict = false;
-  const std::size_t obase = ri * static_cast<std::size_t>(outputs_);
-  for (std::uint64_t ports = busy_ports_[ri]; ports != 0; ports &= ports - 1) {
+  for (std::uint64_t ports = *v.busy_ports; ports != 0; ports &= ports - 1) {
     const int p = __builtin_ctzll(ports);
-    const std::size_t pi = ri * static_cast<std::size_t>(inputs_) + static_cast<std::size_t>(p);
     bool port_requested = false;
-    for (std::uint32_t m = busy_vcs_[pi] & active_vcs_[pi]; m != 0; m &= m - 1) {
-      const int v = __builtin_ctz(m);
-      const std::size_t ivc = pi * static_cast<std::size_t>(nvcs_) + static_cast<std::size_t>(v);
-      const Vc& q = vcs_[ivc];
-      const Cycle eligible = slot(ivc, 0).ready;
+    for (std::uint32_t m = v.busy[p] & v.active[p]; m != 0; m &= m - 1) {
+      const int vc = __builtin_ctz(m);
+      const int ivc = p * nvcs_ + vc;
+      const Vc& q = v.vcs[ivc];
+      const Cycle eligible = slot(v, ivc, 0).ready;
       if (eligible > now) {
         next_ready_ = std::min(next_ready_, eligible);
         continue;
       }
-      const int c = credits_[(obase + static_cast<std::size_t>(q.out_port)) *
-                                 static_cast<std::size_t>(nvcs_) +
-                             q.out_vc];
-      if (c == 0) continue;
-      requests_.push_back({p, v, q.out_port});
+      if (v.credits[q.out_port * nvcs_ + q.out_vc] == 0) continue;
+      requests_.push_back({p, vc, q.out_port});
       const std::uint64_t out_bit = std::uint64_t{1} << q.out_port;
       conflict |= (request_outs & out_bit) != 0 || port_requested;
       request_outs |= out_bit;
       port_requested = true;
     }
   }
-  const std::size_t ibase = ri * static_cast<std::size_t>(inputs_);
   const auto update = [](std::uint8_t& ptr, int winner, int n) {
     const int next = winner + 1;
     ptr = static_cast<std::uint8_t>(next < n ? next : 0);
@@ -344,8 +385,8 @@ void FlatRouters::allocate_switch(int r, Cycle now, bool measuring) {
   };
   if (!conflict) {
     for (const Request& q : requests_) {
-      update(sa_out_ptr_[obase + static_cast<std::size_t>(q.out_port)], q.in_port, inputs_);
-      update(sa_in_ptr_[ibase + static_cast<std::size_t>(q.in_port)], q.vc, nvcs_);
+      update(v.sa_out[q.out_port], q.in_port, inputs_);
+      update(v.sa_in[q.in_port], q.vc, nvcs_);
     }
     grants_.swap(requests_);
     return;
@@ -357,24 +398,21 @@ void FlatRouters::allocate_switch(int r, Cycle now, bool measuring) {
   for (const Request& q : requests_) {
     std::uint64_t& mask = sa_vc_mask_[static_cast<std::size_t>(q.in_port)];
     if (mask == 0) continue;
-    const int vc = pick_mask(sa_in_ptr_[ibase + static_cast<std::size_t>(q.in_port)], mask);
+    const int vc = pick_mask(v.sa_in[q.in_port], mask);
     mask = 0;
     sa_pick_[static_cast<std::size_t>(q.in_port)] = vc;
-    const int out = vcs_[(ibase + static_cast<std::size_t>(q.in_port)) *
-                             static_cast<std::size_t>(nvcs_) +
-                         static_cast<std::size_t>(vc)]
-                        .out_port;
+    const int out = v.vcs[q.in_port * nvcs_ + vc].out_port;
     if (sa_port_mask_[static_cast<std::size_t>(out)] == 0) sa_touched_.push_back(out);
     sa_port_mask_[static_cast<std::size_t>(out)] |= std::uint64_t{1} << q.in_port;
   }
   for (int out : sa_touched_) {
     std::uint64_t& mask = sa_port_mask_[static_cast<std::size_t>(out)];
-    std::uint8_t& ptr = sa_out_ptr_[obase + static_cast<std::size_t>(out)];
+    std::uint8_t& ptr = v.sa_out[out];
     const int in = pick_mask(ptr, mask);
     mask = 0;
     const int vc = sa_pick_[static_cast<std::size_t>(in)];
     update(ptr, in, inputs_);
-    update(sa_in_ptr_[ibase + static_cast<std::size_t>(in)], vc, nvcs_);
+    update(v.sa_in[in], vc, nvcs_);
     grants_.push_back({in, vc, out});
   }
   if (!measuring) return;
@@ -385,67 +423,62 @@ void FlatRouters::allocate_switch(int r, Cycle now, bool measuring) {
 }
 
 // Router::traverse with pop_input and send for the delay model.
-int FlatRouters::traverse(int r, Cycle now, ActivityCalendar& calendar, bool measuring) {
-  const auto ri = static_cast<std::size_t>(r);
+inline int FlatRouters::traverse(const View& v, Cycle now, ActivityCalendar& calendar,
+                                 bool measuring) {
   const int nxt = static_cast<int>((now + 1) & 1);
-  const std::size_t ibase = ri * static_cast<std::size_t>(inputs_);
-  const std::size_t obase = ri * static_cast<std::size_t>(outputs_);
   for (const Request& g : grants_) {
-    const std::size_t pi = ibase + static_cast<std::size_t>(g.in_port);
-    const std::size_t ivc = pi * static_cast<std::size_t>(nvcs_) + static_cast<std::size_t>(g.vc);
-    Vc& q = vcs_[ivc];
-    Flit& flit = slot(ivc, 0).flit;  // a pop leaves the slot intact until the next push
+    const int ivc = g.in_port * nvcs_ + g.vc;
+    Vc& q = v.vcs[ivc];
+    Record& flit = slot(v, ivc, 0).flit;  // a pop leaves the slot intact until the next push
     // Pop, and the freed slot's credit upstream.
     q.head = static_cast<std::uint16_t>(q.head + 1 == depth_ ? 0 : q.head + 1);
     --q.count;
-    if (q.count == 0) q.head = 0;
-    q.front_since = now;
     if (q.count == 0) {
-      busy_vcs_[pi] &= ~(1u << g.vc);
-      if (busy_vcs_[pi] == 0) busy_ports_[ri] &= ~(std::uint64_t{1} << g.in_port);
+      q.head = 0;
+      v.busy[g.in_port] &= ~(1u << g.vc);
+      if (v.busy[g.in_port] == 0) *v.busy_ports &= ~(std::uint64_t{1} << g.in_port);
     }
-    --buffered_[ri];
+    q.front_since = now;
+    --*v.buffered;
     if (g.in_port < network_) {
-      const Peer& up = upstream_[pi];
-      const std::size_t uo =
-          static_cast<std::size_t>(up.router * outputs_) + static_cast<std::size_t>(up.port);
-      credit_regs_[nxt][uo] = static_cast<std::uint8_t>(g.vc);
+      const Peer& up = v.upstream[g.in_port];
+      credit_regs_[nxt][static_cast<std::size_t>(up.router * outputs_ + up.port)] =
+          static_cast<std::uint8_t>(g.vc);
       reg_credits_[nxt][static_cast<std::size_t>(up.router)] |= std::uint64_t{1} << up.port;
       calendar.wake(up.router, now + 1);
     } else {
-      Link* link = in_links_[pi];
+      Link* link = v.in_links[g.in_port];
       calendar.wake(link->upstream.component,
                     link->send_credit(now, static_cast<std::uint8_t>(g.vc)));
     }
     // Send.
     const int out_vc = q.out_vc;
-    const std::size_t po = obase + static_cast<std::size_t>(g.out_port);
     flit.vc = static_cast<std::uint8_t>(out_vc);
     if (!observers_.empty()) {
-      const FlitEvent e{now, static_cast<NodeId>(r), g.out_port, out_vc, flit.packet_id,
+      const FlitEvent e{now, static_cast<NodeId>(v.r), g.out_port, out_vc, flit.packet_id,
                         flit.index};
       for (RouterObserver* o : observers_) o->on_departure(e);
     }
-    int& c = credits_[po * static_cast<std::size_t>(nvcs_) + static_cast<std::size_t>(out_vc)];
+    const int ovc = g.out_port * nvcs_ + out_vc;
     if (g.out_port < network_) {
       ++flit.hops;
-      if (c <= 0) throw std::logic_error(fmt::format("r{}: sent without credit", r));
+      int& c = v.credits[ovc];
+      if (c <= 0) throw std::logic_error(fmt::format("r{}: sent without credit", v.r));
       --c;
-      if (measuring) ++carried_[ri * static_cast<std::size_t>(network_) +
-                                static_cast<std::size_t>(g.out_port)];
-      const Peer& down = downstream_[po];
+      if (measuring) ++v.carried[g.out_port];
+      const Peer& down = v.downstream[g.out_port];
       regs_[nxt][static_cast<std::size_t>(down.router * inputs_ + down.port)].flit = flit;
       reg_flits_[nxt][static_cast<std::size_t>(down.router)] |= std::uint64_t{1} << down.port;
       calendar.wake(down.router, now + 1);
     } else {
-      Link* link = out_links_[po];
+      Link* link = v.out_links[g.out_port];
       if (measuring) ++link->flits_carried;
-      calendar.wake(link->downstream.component, link->send_flit(now, flit));
+      calendar.wake(link->downstream.component, link->send_flit(now, expand(flit)));
     }
     if (flit.tail()) {
-      owner_[po * static_cast<std::size_t>(nvcs_) + static_cast<std::size_t>(out_vc)] = -1;
+      v.owner[ovc] = -1;
       q.state = VcState::kIdle;
-      active_vcs_[pi] &= ~(1u << g.vc);
+      v.active[g.in_port] &= ~(1u << g.vc);
       q.out_port = -1;
     }
   }
@@ -483,7 +516,7 @@ void FlatRouters::export_state(const std::vector<std::unique_ptr<Router>>& route
           int s = q.head + i;
           if (s >= depth_) s -= depth_;
           const Entry& e = buffers_[ivc * static_cast<std::size_t>(depth_) + static_cast<std::size_t>(s)];
-          dst.buffer.push(e.flit, e.ready);
+          dst.buffer.push(expand(e.flit), e.ready);
         }
         dst.state = q.state;
         dst.route = q.route;

@@ -8,6 +8,12 @@
 // and wake-ups, so a run gives the same results.json as with Router objects (tested by
 // engine_test.cpp against the reference engine).
 //
+// Flits travel between the routers as 32-byte records without their payload: a synthetic
+// terminal's payload is a function of the packet and flit index (fill_payload), so a flit
+// entering from an endpoint is checked to be rebuilt exactly from its record (else a
+// std::logic_error), and a flit leaving to an endpoint is rebuilt from it; the scoreboard's
+// end-to-end checksum still compares what arrives with what was sent.
+//
 // What it leaves to the network: the endpoints (NIs) and their links (Link objects, as for
 // Router), the activity calendar, statistics and the watchdog. Links between routers carry
 // one flit and one credit per cycle each way with latency 1: a router writes the register of
@@ -63,9 +69,24 @@ class FlatRouters {
   void export_state(const std::vector<std::unique_ptr<Router>>& routers) const;
 
  private:
+  // A synthetic flit without its payload (the header of Flit and the hop count).
+  struct Record {
+    PacketId packet_id;
+    NodeId src;
+    NodeId dst;
+    std::uint32_t hops;
+    std::uint16_t index;
+    std::uint8_t vc;
+    FlitType type;
+    std::uint8_t payload_bytes;
+    bool head() const { return is_head(type); }
+    bool tail() const { return is_tail(type); }
+  };
+  static Record compact(const Flit& flit);
+  static Flit expand(const Record& record);
   struct Entry {
     Cycle ready;
-    Flit flit;
+    Record flit;
   };
   struct Vc {  // one input VC
     std::uint16_t head = 0;
@@ -79,7 +100,7 @@ class FlatRouters {
     Cycle front_since = 0;
   };
   struct Register {
-    Flit flit;
+    Record flit;
   };
   struct Request {
     int in_port;
@@ -91,16 +112,40 @@ class FlatRouters {
     int port = -1;
   };
 
-  Entry& slot(std::size_t ivc, int i) {
-    int s = vcs_[ivc].head + i;
+  // One router's slices of the arrays below, for the length of a step.
+  struct View {
+    int r;
+    Vc* vcs;           // input VCs
+    Entry* buffers;    // depth_ per input VC
+    std::uint32_t* busy;
+    std::uint32_t* active;
+    std::uint64_t* busy_ports;
+    int* buffered;
+    int* credits;      // output VCs
+    int* owner;
+    std::uint8_t* sa_in;
+    std::uint8_t* sa_out;
+    std::uint16_t* va_in;
+    std::uint16_t* va_out;
+    Link** in_links;
+    Link** out_links;
+    Peer* upstream;
+    Peer* downstream;
+    std::uint64_t* carried;
+  };
+  View view(int r);
+  Entry& slot(const View& v, int ivc, int i) const {
+    int s = v.vcs[ivc].head + i;
     if (s >= depth_) s -= depth_;
-    return buffers_[ivc * static_cast<std::size_t>(depth_) + static_cast<std::size_t>(s)];
+    return v.buffers[ivc * depth_ + s];
   }
-  void arrive(int r, int port, const Flit& flit, Cycle ready);
-  void allocate_vcs(int r, Cycle now, bool measuring);
-  void allocate_switch(int r, Cycle now, bool measuring);
-  int traverse(int r, Cycle now, ActivityCalendar& calendar, bool measuring);
-  int first_free(int r, const RouteResult& route, int from) const;
+  void arrive(const View& v, int port, const Record& flit, Cycle ready);
+  // A flit from an endpoint's link: its record, checked to rebuild it exactly.
+  Record admit(int r, const Flit& flit) const;
+  void allocate_vcs(const View& v, Cycle now, bool measuring);
+  void allocate_switch(const View& v, Cycle now, bool measuring);
+  int traverse(const View& v, Cycle now, ActivityCalendar& calendar, bool measuring);
+  int first_free(const View& v, const RouteResult& route, int from) const;
 
   int routers_ = 0;
   int inputs_ = 0;   // ports per router
@@ -145,6 +190,7 @@ class FlatRouters {
   std::vector<VcRequest> vc_requests_;
   std::vector<int> vc_choice_;
   std::vector<std::uint8_t> vc_mark_;
+  std::vector<std::pair<int, int>> vc_granted_;  // (input VC, output VC), in grant order
   std::vector<Request> requests_;
   std::vector<Request> grants_;
   std::vector<std::uint64_t> sa_vc_mask_;
