@@ -87,6 +87,7 @@ FlatRouters::FlatRouters(const Config& config, const Topology& topology, const P
   sa_port_mask_.assign(static_cast<std::size_t>(outputs_), 0);
   sa_pick_.assign(static_cast<std::size_t>(inputs_), -1);
   sa_touched_.reserve(static_cast<std::size_t>(outputs_));
+  for (int r = 0; r < routers_; ++r) views_.push_back(make_view(r));
 }
 
 void FlatRouters::attach(std::deque<Link>& links, int routers) {
@@ -151,7 +152,7 @@ FlatRouters::Record FlatRouters::admit(int r, const Flit& flit) const {
 int FlatRouters::step(int r, Cycle now, ActivityCalendar& calendar, bool measuring) {
   const auto ri = static_cast<std::size_t>(r);
   const int par = static_cast<int>(now & 1);
-  const View v = view(r);
+  const View& v = views_[ri];
   // Flits from the routers upstream (sent last cycle) and from the endpoint.
   const Register* regs = &regs_[par][ri * static_cast<std::size_t>(inputs_)];
   for (std::uint64_t ports = reg_flits_[par][ri]; ports != 0; ports &= ports - 1) {
@@ -198,7 +199,7 @@ int FlatRouters::step(int r, Cycle now, ActivityCalendar& calendar, bool measuri
   return moved;
 }
 
-FlatRouters::View FlatRouters::view(int r) {
+FlatRouters::View FlatRouters::make_view(int r) {
   const auto ri = static_cast<std::size_t>(r);
   const std::size_t in = ri * static_cast<std::size_t>(inputs_);
   const std::size_t out = ri * static_cast<std::size_t>(outputs_);
@@ -225,7 +226,7 @@ FlatRouters::View FlatRouters::view(int r) {
   return v;
 }
 
-inline void FlatRouters::arrive(const View& v, int port, const Record& flit, Cycle ready) {
+[[gnu::always_inline]] inline void FlatRouters::arrive(const View& v, int port, const Record& flit, Cycle ready) {
   if (flit.vc >= nvcs_)
     throw std::logic_error(fmt::format("r{}: flit on nonexistent VC {}", v.r, flit.vc));
   const int ivc = port * nvcs_ + flit.vc;
@@ -244,7 +245,7 @@ inline void FlatRouters::arrive(const View& v, int port, const Record& flit, Cyc
 }
 
 // VcAllocator::first_free_candidate.
-inline int FlatRouters::first_free(const View& v, const RouteResult& route, int from) const {
+[[gnu::always_inline]] inline int FlatRouters::first_free(const View& v, const RouteResult& route, int from) const {
   int wrapped = -1;
   for (int port = route.port_lo; port < route.port_hi; ++port)
     for (int vc = route.vc_lo; vc < route.vc_hi; ++vc) {
@@ -257,7 +258,7 @@ inline int FlatRouters::first_free(const View& v, const RouteResult& route, int 
 }
 
 // Router::allocate_vcs for the delay model and unicast worms, with VcAllocator::input_first.
-inline void FlatRouters::allocate_vcs(const View& v, Cycle now, bool measuring) {
+[[gnu::always_inline]] inline void FlatRouters::allocate_vcs(const View& v, Cycle now, bool measuring) {
   vc_requests_.clear();
   for (std::uint64_t ports = *v.busy_ports; ports != 0; ports &= ports - 1) {
     const int p = __builtin_ctzll(ports);
@@ -350,7 +351,7 @@ inline void FlatRouters::allocate_vcs(const View& v, Cycle now, bool measuring) 
 
 // Router::allocate_switch for the delay model and unicast worms, with SwitchAllocator's
 // grant_all and input_first.
-inline void FlatRouters::allocate_switch(const View& v, Cycle now, bool measuring) {
+[[gnu::always_inline]] inline void FlatRouters::allocate_switch(const View& v, Cycle now, bool measuring) {
   requests_.clear();
   grants_.clear();
   std::uint64_t request_outs = 0;
@@ -423,7 +424,7 @@ inline void FlatRouters::allocate_switch(const View& v, Cycle now, bool measurin
 }
 
 // Router::traverse with pop_input and send for the delay model.
-inline int FlatRouters::traverse(const View& v, Cycle now, ActivityCalendar& calendar,
+[[gnu::always_inline]] inline int FlatRouters::traverse(const View& v, Cycle now, ActivityCalendar& calendar,
                                  bool measuring) {
   const int nxt = static_cast<int>((now + 1) & 1);
   for (const Request& g : grants_) {

@@ -133,7 +133,7 @@ class FlatRouters {
     Peer* downstream;
     std::uint64_t* carried;
   };
-  View view(int r);
+  View make_view(int r);
   Entry& slot(const View& v, int ivc, int i) const {
     int s = v.vcs[ivc].head + i;
     if (s >= depth_) s -= depth_;
@@ -201,6 +201,7 @@ class FlatRouters {
   Cycle next_ready_ = 0;
   std::uint64_t blocked_ = 0;
   std::vector<RouterObserver*> observers_;
+  std::vector<View> views_;  // per router, made once (the arrays above never move)
 };
 
 }  // namespace wormsim
