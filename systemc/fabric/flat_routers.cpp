@@ -25,7 +25,8 @@ std::string FlatRouters::ineligible(const Config& config, int threads) {
   if (r.link_latency != 1) return "network.router.link_latency other than 1";
   if (r.credit_latency != 1) return "network.router.credit_latency other than 1";
   if (config.trace.enabled) return "trace.enabled: true (router probes)";
-  if (threads > 1) return fmt::format("simulation.threads: {} (the flat engine runs on one)", threads);
+  if (threads > 1)
+    return fmt::format("simulation.threads: {} (the flat engine runs on one)", threads);
   return "";
 }
 
@@ -38,7 +39,6 @@ FlatRouters::FlatRouters(const Config& config, const Topology& topology, const P
       nvcs_(config.network.router.vcs),
       depth_(config.network.router.buffer_depth),
       delay_(static_cast<Cycle>(config.network.router.pipeline_depth - 1)),
-      layout_(layout),
       route_compute_(route_compute) {
   const auto n = static_cast<std::size_t>(routers_);
   const auto in = n * static_cast<std::size_t>(inputs_);
@@ -133,14 +133,13 @@ Flit FlatRouters::expand(const Record& r) {
 FlatRouters::Record FlatRouters::admit(int r, const Flit& flit) const {
   const Record record = compact(flit);
   const Flit rebuilt = expand(record);
-  const bool same = rebuilt.packet_id == flit.packet_id && rebuilt.src == flit.src &&
-                    rebuilt.dst == flit.dst && rebuilt.index == flit.index &&
-                    rebuilt.vc == flit.vc && rebuilt.type == flit.type &&
-                    rebuilt.payload_bytes == flit.payload_bytes && rebuilt.payload == flit.payload &&
-                    rebuilt.message == flit.message && rebuilt.tag == flit.tag &&
-                    rebuilt.message_bytes == flit.message_bytes && rebuilt.offset == flit.offset &&
-                    rebuilt.mcast == flit.mcast && rebuilt.mpos == flit.mpos &&
-                    rebuilt.hops == flit.hops;
+  const bool same =
+      rebuilt.packet_id == flit.packet_id && rebuilt.src == flit.src && rebuilt.dst == flit.dst &&
+      rebuilt.index == flit.index && rebuilt.vc == flit.vc && rebuilt.type == flit.type &&
+      rebuilt.payload_bytes == flit.payload_bytes && rebuilt.payload == flit.payload &&
+      rebuilt.message == flit.message && rebuilt.tag == flit.tag &&
+      rebuilt.message_bytes == flit.message_bytes && rebuilt.offset == flit.offset &&
+      rebuilt.mcast == flit.mcast && rebuilt.mpos == flit.mpos && rebuilt.hops == flit.hops;
   if (!same)
     throw std::logic_error(fmt::format(
         "r{}: flit {} of packet {} is not a synthetic terminal's flit (its payload or message "
@@ -226,14 +225,14 @@ FlatRouters::View FlatRouters::make_view(int r) {
   return v;
 }
 
-[[gnu::always_inline]] inline void FlatRouters::arrive(const View& v, int port, const Record& flit, Cycle ready) {
+[[gnu::always_inline]] inline void FlatRouters::arrive(const View& v, int port, const Record& flit,
+                                                       Cycle ready) {
   if (flit.vc >= nvcs_)
     throw std::logic_error(fmt::format("r{}: flit on nonexistent VC {}", v.r, flit.vc));
   const int ivc = port * nvcs_ + flit.vc;
   Vc& q = v.vcs[ivc];
   if (q.count == depth_)
-    throw std::logic_error(
-        fmt::format("r{}: flit buffer overflow: credit protocol violated", v.r));
+    throw std::logic_error(fmt::format("r{}: flit buffer overflow: credit protocol violated", v.r));
   q.front_since = q.count == 0 ? ready : q.front_since;
   Entry& e = slot(v, ivc, q.count);
   e.flit = flit;
@@ -245,7 +244,8 @@ FlatRouters::View FlatRouters::make_view(int r) {
 }
 
 // VcAllocator::first_free_candidate.
-[[gnu::always_inline]] inline int FlatRouters::first_free(const View& v, const RouteResult& route, int from) const {
+[[gnu::always_inline]] inline int FlatRouters::first_free(const View& v, const RouteResult& route,
+                                                          int from) const {
   int wrapped = -1;
   for (int port = route.port_lo; port < route.port_hi; ++port)
     for (int vc = route.vc_lo; vc < route.vc_hi; ++vc) {
@@ -258,7 +258,8 @@ FlatRouters::View FlatRouters::make_view(int r) {
 }
 
 // Router::allocate_vcs for the delay model and unicast worms, with VcAllocator::input_first.
-[[gnu::always_inline]] inline void FlatRouters::allocate_vcs(const View& v, Cycle now, bool measuring) {
+[[gnu::always_inline]] inline void FlatRouters::allocate_vcs(const View& v, Cycle now,
+                                                             bool measuring) {
   vc_requests_.clear();
   for (std::uint64_t ports = *v.busy_ports; ports != 0; ports &= ports - 1) {
     const int p = __builtin_ctzll(ports);
@@ -351,7 +352,8 @@ FlatRouters::View FlatRouters::make_view(int r) {
 
 // Router::allocate_switch for the delay model and unicast worms, with SwitchAllocator's
 // grant_all and input_first.
-[[gnu::always_inline]] inline void FlatRouters::allocate_switch(const View& v, Cycle now, bool measuring) {
+[[gnu::always_inline]] inline void FlatRouters::allocate_switch(const View& v, Cycle now,
+                                                                bool measuring) {
   requests_.clear();
   grants_.clear();
   std::uint64_t request_outs = 0;
@@ -424,8 +426,9 @@ FlatRouters::View FlatRouters::make_view(int r) {
 }
 
 // Router::traverse with pop_input and send for the delay model.
-[[gnu::always_inline]] inline int FlatRouters::traverse(const View& v, Cycle now, ActivityCalendar& calendar,
-                                 bool measuring) {
+[[gnu::always_inline]] inline int FlatRouters::traverse(const View& v, Cycle now,
+                                                        ActivityCalendar& calendar,
+                                                        bool measuring) {
   const int nxt = static_cast<int>((now + 1) & 1);
   for (const Request& g : grants_) {
     const int ivc = g.in_port * nvcs_ + g.vc;
@@ -456,8 +459,8 @@ FlatRouters::View FlatRouters::make_view(int r) {
     const int out_vc = q.out_vc;
     flit.vc = static_cast<std::uint8_t>(out_vc);
     if (!observers_.empty()) {
-      const FlitEvent e{now, static_cast<NodeId>(v.r), g.out_port, out_vc, flit.packet_id,
-                        flit.index};
+      const FlitEvent e{now,    static_cast<NodeId>(v.r), g.out_port,
+                        out_vc, flit.packet_id,           flit.index};
       for (RouterObserver* o : observers_) o->on_departure(e);
     }
     const int ovc = g.out_port * nvcs_ + out_vc;
@@ -489,8 +492,8 @@ FlatRouters::View FlatRouters::make_view(int r) {
 std::uint64_t FlatRouters::flits_held() const {
   std::uint64_t n = 0;
   for (int b : buffered_) n += static_cast<std::uint64_t>(b);
-  for (int p = 0; p < 2; ++p)
-    for (std::uint64_t m : reg_flits_[p]) n += static_cast<std::uint64_t>(__builtin_popcountll(m));
+  for (const std::vector<std::uint64_t>& parity : reg_flits_)
+    for (std::uint64_t m : parity) n += static_cast<std::uint64_t>(__builtin_popcountll(m));
   return n;
 }
 
@@ -516,7 +519,8 @@ void FlatRouters::export_state(const std::vector<std::unique_ptr<Router>>& route
         for (int i = 0; i < q.count; ++i) {
           int s = q.head + i;
           if (s >= depth_) s -= depth_;
-          const Entry& e = buffers_[ivc * static_cast<std::size_t>(depth_) + static_cast<std::size_t>(s)];
+          const Entry& e =
+              buffers_[ivc * static_cast<std::size_t>(depth_) + static_cast<std::size_t>(s)];
           dst.buffer.push(expand(e.flit), e.ready);
         }
         dst.state = q.state;
@@ -532,7 +536,8 @@ void FlatRouters::export_state(const std::vector<std::unique_ptr<Router>>& route
         const std::size_t ovc = static_cast<std::size_t>((r * outputs_ + o) * nvcs_ + v);
         router.owner_[static_cast<std::size_t>(o * nvcs_ + v)] = owner_[ovc];
         if (credits_[ovc] < 0) continue;
-        CreditCounter& c = router.outputs_[static_cast<std::size_t>(o)].credits[static_cast<std::size_t>(v)];
+        CreditCounter& c =
+            router.outputs_[static_cast<std::size_t>(o)].credits[static_cast<std::size_t>(v)];
         c = CreditCounter(depth_);
         for (int k = credits_[ovc]; k < depth_; ++k) c.consume();
       }

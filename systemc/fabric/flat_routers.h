@@ -5,8 +5,9 @@
 // model as Router (router/router.h) with the same rules in the same order: the same requests,
 // in ascending input port and VC, into separable input-first VC and switch allocation with the
 // same round-robin pointers, the same conflict-free grant, the same credits, blocked flit-cycles
-// and wake-ups, so a run gives the same results.json as with Router objects (tested by
-// engine_test.cpp against the reference engine).
+// and wake-ups, so a run gives the same results as with Router objects (results.json differs
+// only in its `engine` field; testbenches/fabric/flat_routers_test.cpp checks departures,
+// deliveries and statistics against the reference engine).
 //
 // Flits travel between the routers as 32-byte records without their payload: a synthetic
 // terminal's payload is a function of the packet and flit index (fill_payload), so a flit
@@ -22,8 +23,10 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "activity_calendar.h"
@@ -115,13 +118,13 @@ class FlatRouters {
   // One router's slices of the arrays below, for the length of a step.
   struct View {
     int r;
-    Vc* vcs;           // input VCs
-    Entry* buffers;    // depth_ per input VC
+    Vc* vcs;         // input VCs
+    Entry* buffers;  // depth_ per input VC
     std::uint32_t* busy;
     std::uint32_t* active;
     std::uint64_t* busy_ports;
     int* buffered;
-    int* credits;      // output VCs
+    int* credits;  // output VCs
     int* owner;
     std::uint8_t* sa_in;
     std::uint8_t* sa_out;
@@ -148,42 +151,41 @@ class FlatRouters {
   int first_free(const View& v, const RouteResult& route, int from) const;
 
   int routers_ = 0;
-  int inputs_ = 0;   // ports per router
+  int inputs_ = 0;  // ports per router
   int outputs_ = 0;
   int network_ = 0;  // network ports (the first of both inputs and outputs)
   int nvcs_ = 1;
   int depth_ = 1;
   Cycle delay_ = 0;  // pipeline_depth - 1
-  PortLayout layout_;
   const RouteCompute& route_compute_;
 
   // Per router.
-  std::vector<std::uint64_t> busy_ports_;   // input ports with a non-empty VC
+  std::vector<std::uint64_t> busy_ports_;  // input ports with a non-empty VC
   std::vector<int> buffered_;
-  std::vector<std::uint64_t> local_flits_;    // injection links with flits in flight (Link watch)
-  std::vector<std::uint64_t> local_credits_;  // ejection links with credits in flight
-  std::vector<std::uint64_t> reg_flits_[2];   // network input ports whose register is full
+  std::vector<std::uint64_t> local_flits_;     // injection links with flits in flight (Link watch)
+  std::vector<std::uint64_t> local_credits_;   // ejection links with credits in flight
+  std::vector<std::uint64_t> reg_flits_[2];    // network input ports whose register is full
   std::vector<std::uint64_t> reg_credits_[2];  // network output ports with a credit register set
   // Per router and input port.
   std::vector<std::uint32_t> busy_vcs_;
   std::vector<std::uint32_t> active_vcs_;
-  std::vector<std::uint8_t> sa_in_ptr_;    // switch allocation, over the port's VCs
-  std::vector<Link*> in_links_;            // endpoint links (null for network ports)
-  std::vector<Peer> upstream_;             // network ports: the sender
+  std::vector<std::uint8_t> sa_in_ptr_;  // switch allocation, over the port's VCs
+  std::vector<Link*> in_links_;          // endpoint links (null for network ports)
+  std::vector<Peer> upstream_;           // network ports: the sender
   // Per router and output port.
   std::vector<std::uint8_t> sa_out_ptr_;  // switch allocation, over input ports
   std::vector<Link*> out_links_;          // endpoint links; network ports: the Link for counts
   std::vector<Peer> downstream_;
-  std::vector<std::uint64_t> carried_;  // flits sent on network ports while measuring
-  std::vector<Register> regs_[2];        // per router and network input port
-  std::vector<std::uint8_t> credit_regs_[2];  // per router and network output port: the VC
+  std::vector<std::uint64_t> carried_;        // flits sent on network ports while measuring
+  std::vector<Register> regs_[2];             // per router and input port (network ports used)
+  std::vector<std::uint8_t> credit_regs_[2];  // per router and output port: the credit's VC
   // Per router and input VC.
   std::vector<Vc> vcs_;
-  std::vector<Entry> buffers_;             // depth_ entries per input VC
-  std::vector<std::uint16_t> va_in_ptr_;   // VC allocation, over output VCs
+  std::vector<Entry> buffers_;            // depth_ entries per input VC
+  std::vector<std::uint16_t> va_in_ptr_;  // VC allocation, over output VCs
   // Per router and output VC.
-  std::vector<int> credits_;  // -1: unlimited (ports to endpoints)
-  std::vector<int> owner_;    // input VC (in_port * vcs + vc) or -1
+  std::vector<int> credits_;               // -1: unlimited (ports to endpoints)
+  std::vector<int> owner_;                 // input VC (in_port * vcs + vc) or -1
   std::vector<std::uint16_t> va_out_ptr_;  // VC allocation, over input VCs
 
   // Scratch of one step.

@@ -236,9 +236,9 @@ int Network::resolve_threads(const Config& config) {
 void Network::use_reference_engine(const char* why) {
   if (!flat_) return;
   if (config_.simulation.engine == Engine::kFlat)
-    throw ConfigError("simulation.engine",
-                      fmt::format("'flat' cannot run this network: {}; use 'auto' or 'reference'",
-                                  why));
+    throw ConfigError(
+        "simulation.engine",
+        fmt::format("'flat' cannot run this network: {}; use 'auto' or 'reference'", why));
   if (evaluated_ > 0)
     throw std::logic_error(fmt::format("Network: {} attached after the run started", why));
   flat_.reset();

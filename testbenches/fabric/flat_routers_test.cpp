@@ -238,7 +238,8 @@ TEST(FlatEngine, AutoChoosesAndFlatRefusesWhatItCannotRun) {
        [](Config& k) { k.network.router.multidest = MultidestMode::kTree; }},
       {"network.router.allocator: separable_output_first",
        [](Config& k) { k.network.router.allocator = AllocatorKind::kSeparableOutputFirst; }},
-      {"network.router.link_latency other than 1", [](Config& k) { k.network.router.link_latency = 2; }},
+      {"network.router.link_latency other than 1",
+       [](Config& k) { k.network.router.link_latency = 2; }},
       {"simulation.threads: 2", [](Config& k) { k.simulation.threads = 2; }},
   };
   int n = 0;

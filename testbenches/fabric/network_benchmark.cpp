@@ -34,9 +34,11 @@ Config mesh(int side, int packet_length, double rate, Cycle measure) {
   return c;
 }
 
-// Thread scaling (simulation.threads; docs/performance.md "Threads"): the same run on n threads.
+// Thread scaling (simulation.threads; docs/performance.md "Threads"): the same run on n threads
+// of the reference engine (the flat engine runs on one thread: the *_Flat cases).
 Config threads(Config c, int n) {
   c.simulation.threads = n;
+  c.simulation.engine = Engine::kReference;
   c.validate();
   return c;
 }
@@ -88,6 +90,9 @@ WORMSIM_BENCH(Mesh32x32_UR0p1_5flit_T1, threads(mesh(32, 5, 0.1, 3000), 1));
 WORMSIM_BENCH(Mesh32x32_UR0p1_5flit_T2, threads(mesh(32, 5, 0.1, 3000), 2));
 WORMSIM_BENCH(Mesh64x64_UR0p02_5flit_T1, threads(mesh(64, 5, 0.02, 1000), 1));
 WORMSIM_BENCH(Mesh64x64_UR0p02_5flit_T2, threads(mesh(64, 5, 0.02, 1000), 2));
+// The same two runs on the flat engine (one thread; docs/architecture.md "The flat engine").
+WORMSIM_BENCH(Mesh32x32_UR0p1_5flit_Flat, mesh(32, 5, 0.1, 3000));
+WORMSIM_BENCH(Mesh64x64_UR0p02_5flit_Flat, mesh(64, 5, 0.02, 1000));
 // One thread per core (scripts/bench skips these on 2-core machines, where they are *_T2).
 WORMSIM_BENCH(Mesh32x32_UR0p1_5flit_Tcores, threads(mesh(32, 5, 0.1, 3000), cores()));
 WORMSIM_BENCH(Mesh64x64_UR0p02_5flit_Tcores, threads(mesh(64, 5, 0.02, 1000), cores()));
