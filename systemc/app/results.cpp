@@ -125,7 +125,7 @@ nlohmann::json results_json(const Network& net, const RunInfo& info) {
   j["evaluated_cycles"] = net.evaluated_cycles();
   j["wall_seconds"] = info.wall_seconds;
   // How the run was evaluated, not what it computed: with wall_seconds, command_line and
-  // config.simulation.threads, the only fields that differ between thread counts.
+  // config.simulation.threads, the only fields that differ between thread counts or engines.
   j["engine"] = to_string(net.engine());
   j["threads"] = net.threads();
   j["parallel_cycles"] = net.parallel_cycles();
