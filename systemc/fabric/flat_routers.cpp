@@ -78,15 +78,16 @@ FlatRouters::FlatRouters(const Config& config, const Topology& topology, const P
   owner_.assign(ovcs, -1);
   va_out_ptr_.assign(ovcs, 0);
   const auto per_router_ivcs = static_cast<std::size_t>(inputs_ * nvcs_);
-  vc_requests_.reserve(per_router_ivcs);
-  vc_choice_.reserve(per_router_ivcs);
+  vc_requests_.resize(per_router_ivcs);
+  vc_choice_.assign(per_router_ivcs, -1);
   vc_mark_.assign(per_router_ivcs, 0);
-  requests_.reserve(per_router_ivcs);
-  grants_.reserve(per_router_ivcs);
+  vc_granted_.resize(per_router_ivcs);
+  requests_.resize(per_router_ivcs);
+  grants_.resize(per_router_ivcs);
   sa_vc_mask_.assign(static_cast<std::size_t>(inputs_), 0);
   sa_port_mask_.assign(static_cast<std::size_t>(outputs_), 0);
   sa_pick_.assign(static_cast<std::size_t>(inputs_), -1);
-  sa_touched_.reserve(static_cast<std::size_t>(outputs_));
+  sa_touched_.assign(static_cast<std::size_t>(outputs_), 0);
   for (int r = 0; r < routers_; ++r) views_.push_back(make_view(r));
 }
 
@@ -131,71 +132,376 @@ Flit FlatRouters::expand(const Record& r) {
 }
 
 FlatRouters::Record FlatRouters::admit(int r, const Flit& flit) const {
-  const Record record = compact(flit);
-  const Flit rebuilt = expand(record);
-  const bool same =
-      rebuilt.packet_id == flit.packet_id && rebuilt.src == flit.src && rebuilt.dst == flit.dst &&
-      rebuilt.index == flit.index && rebuilt.vc == flit.vc && rebuilt.type == flit.type &&
-      rebuilt.payload_bytes == flit.payload_bytes && rebuilt.payload == flit.payload &&
-      rebuilt.message == flit.message && rebuilt.tag == flit.tag &&
-      rebuilt.message_bytes == flit.message_bytes && rebuilt.offset == flit.offset &&
-      rebuilt.mcast == flit.mcast && rebuilt.mpos == flit.mpos && rebuilt.hops == flit.hops;
-  if (!same)
+  // A synthetic terminal's flit has no message fields and no multicast handle, and its
+  // payload is fill_payload's (Terminal::inject): the header is checked here, the payload end
+  // to end by the scoreboard, whose checksum of what was created meets the one of what
+  // arrives, rebuilt by expand().
+  if (flit.message != 0 || flit.tag != 0 || flit.message_bytes != 0 || flit.offset != 0 ||
+      flit.mcast != 0 || flit.mpos != 0)
     throw std::logic_error(fmt::format(
-        "r{}: flit {} of packet {} is not a synthetic terminal's flit (its payload or message "
-        "fields are not rebuilt from the packet and index): the flat engine cannot carry it",
+        "r{}: flit {} of packet {} is not a synthetic terminal's flit (it has message or "
+        "multicast fields): the flat engine cannot carry it",
         r, flit.index, flit.packet_id));
-  return record;
+  return compact(flit);
 }
 
+// One step keeps the router's state it touches most (its busy ports, buffered count, the
+// wake-up it computes, the blocked flit-cycles it counts) and the shape of the network in
+// locals, and the requests and grants in fixed-capacity scratch arrays: the compiler cannot
+// keep members in registers across the stores into the flat arrays.
 int FlatRouters::step(int r, Cycle now, ActivityCalendar& calendar, bool measuring) {
   const auto ri = static_cast<std::size_t>(r);
   const int par = static_cast<int>(now & 1);
+  const int nxt = par ^ 1;
+  const int nv = nvcs_;
+  const int depth = depth_;
+  const Cycle delay = delay_;
   const View& v = views_[ri];
+  Vc* const vcs = v.vcs;
+  Entry* const buffers = v.buffers;
+  std::uint32_t* const busy = v.busy;
+  std::uint32_t* const active = v.active;
+  int* const credits = v.credits;
+  std::uint64_t busy_ports = *v.busy_ports;
+  int buffered = *v.buffered;
+
+  const auto arrive = [&](int port, const Record& flit, Cycle ready) {
+    if (flit.vc >= nv)
+      throw std::logic_error(fmt::format("r{}: flit on nonexistent VC {}", r, flit.vc));
+    const int ivc = port * nv + flit.vc;
+    Vc& q = vcs[ivc];
+    if (q.count == depth)
+      throw std::logic_error(fmt::format("r{}: flit buffer overflow: credit protocol violated", r));
+    int s = q.head + q.count;
+    if (s >= depth) s -= depth;
+    Entry& e = buffers[ivc * depth + s];
+    e.flit = flit;
+    e.ready = ready;
+    if (q.count == 0) {
+      q.front_since = ready;
+      q.front_ready = ready;
+    }
+    ++q.count;
+    busy[port] |= 1u << flit.vc;
+    busy_ports |= std::uint64_t{1} << port;
+    ++buffered;
+  };
   // Flits from the routers upstream (sent last cycle) and from the endpoint.
-  const Register* regs = &regs_[par][ri * static_cast<std::size_t>(inputs_)];
-  for (std::uint64_t ports = reg_flits_[par][ri]; ports != 0; ports &= ports - 1) {
-    const int p = __builtin_ctzll(ports);
-    arrive(v, p, regs[p].flit, now + delay_);
+  std::uint64_t& arrived = reg_flits_[par][ri];
+  if (arrived != 0) {
+    const Register* regs = regs_[par].data() + ri * static_cast<std::size_t>(inputs_);
+    for (std::uint64_t ports = arrived; ports != 0; ports &= ports - 1) {
+      const int p = __builtin_ctzll(ports);
+      arrive(p, regs[p].flit, now + delay);
+    }
+    arrived = 0;
   }
-  reg_flits_[par][ri] = 0;
   for (std::uint64_t ports = local_flits_[ri]; ports != 0; ports &= ports - 1) {
     const int p = __builtin_ctzll(ports);
     Link* link = v.in_links[p];
     while (link->flits.ready(now)) {
-      arrive(v, p, admit(r, link->flits.front()), link->flits.front_arrival() + delay_);
+      arrive(p, admit(r, link->flits.front()), link->flits.front_arrival() + delay);
       link->flits.pop();
     }
     if (link->flits.empty()) local_flits_[ri] &= ~(std::uint64_t{1} << p);
   }
   // Credits.
-  const std::uint8_t* credit_regs = &credit_regs_[par][ri * static_cast<std::size_t>(outputs_)];
-  for (std::uint64_t ports = reg_credits_[par][ri]; ports != 0; ports &= ports - 1) {
-    const int p = __builtin_ctzll(ports);
-    int& c = v.credits[p * nvcs_ + credit_regs[p]];
-    if (c >= depth_) throw std::logic_error(fmt::format("r{}: credit counter overflow", r));
-    ++c;
+  std::uint64_t& credited = reg_credits_[par][ri];
+  if (credited != 0) {
+    const std::uint16_t* credit_regs =
+        credit_regs_[par].data() + ri * static_cast<std::size_t>(outputs_);
+    for (std::uint64_t ports = credited; ports != 0; ports &= ports - 1) {
+      const int p = __builtin_ctzll(ports);
+      int& c = credits[p * nv + credit_regs[p]];
+      if (c >= depth) throw std::logic_error(fmt::format("r{}: credit counter overflow", r));
+      ++c;
+    }
+    credited = 0;
   }
-  reg_credits_[par][ri] = 0;
   for (std::uint64_t ports = local_credits_[ri]; ports != 0; ports &= ports - 1) {
     const int p = __builtin_ctzll(ports);
     Link* link = v.out_links[p];
     while (link->credits.ready(now)) link->credits.pop();  // unlimited at an endpoint
     if (link->credits.empty()) local_credits_[ri] &= ~(std::uint64_t{1} << p);
   }
-  int moved = 0;
-  if (buffered_[ri] > 0) {
-    changed_ = false;
-    next_ready_ = ActivityCalendar::kNever;
-    allocate_vcs(v, now, measuring);
-    allocate_switch(v, now, measuring);
-    moved = traverse(v, now, calendar, measuring);
-    if (buffered_[ri] > 0) {
-      const Cycle wake = (moved > 0 || changed_) ? now + 1 : next_ready_;
-      if (wake != ActivityCalendar::kNever) calendar.wake(r, wake);
+  if (buffered == 0) {
+    *v.busy_ports = busy_ports;
+    *v.buffered = 0;
+    return 0;
+  }
+
+  bool changed = false;
+  Cycle next_ready = ActivityCalendar::kNever;
+  std::uint64_t blocked = 0;
+  int* const owner = v.owner;
+
+  // VC allocation: Router::allocate_vcs for the delay model and unicast worms, with
+  // VcAllocator::input_first. Heads are routed when they reach the front.
+  VcRequest* const vreq = vc_requests_.data();
+  int nvreq = 0;
+  for (std::uint64_t ports = busy_ports; ports != 0; ports &= ports - 1) {
+    const int p = __builtin_ctzll(ports);
+    for (std::uint32_t m = busy[p] & ~active[p]; m != 0; m &= m - 1) {
+      const int vc = __builtin_ctz(m);
+      const int ivc = p * nv + vc;
+      Vc& q = vcs[ivc];
+      if (q.state == VcState::kIdle) {
+        const Record& front = buffers[ivc * depth + q.head].flit;
+        if (!front.head())
+          throw std::logic_error(fmt::format(
+              "r{}: input {} VC {} has a {} flit of packet {} with no packet in progress", r, p, vc,
+              to_string(front.type), front.packet_id));
+        q.packet = front.packet_id;
+        q.head_at = now;
+        q.state = VcState::kRouted;
+        q.route = route_compute_.route(static_cast<NodeId>(r), front.dst, p, vc);
+      }
+      if (q.front_ready > now)
+        next_ready = std::min(next_ready, q.front_ready);
+      else
+        vreq[nvreq++] = {ivc, q.route};
     }
   }
-  return moved;
+  if (nvreq > 0) {
+    const int ovcs = outputs_ * nv;
+    const int ivcs = inputs_ * nv;
+    std::uint16_t* const va_in = v.va_in;
+    std::uint16_t* const va_out = v.va_out;
+    // VcAllocator::first_free_candidate: the first free output VC of the route at or after
+    // `from`, cyclically, or -1.
+    const auto first_free = [&](const RouteResult& route, int from) {
+      int wrapped = -1;
+      for (int port = route.port_lo; port < route.port_hi; ++port)
+        for (int vc = route.vc_lo; vc < route.vc_hi; ++vc) {
+          const int o = port * nv + vc;
+          if (owner[o] >= 0) continue;
+          if (o >= from) return o;
+          if (wrapped < 0) wrapped = o;
+        }
+      return wrapped;
+    };
+    const auto update = [](std::uint16_t& ptr, int winner, int n) {
+      const int next = winner + 1;
+      ptr = static_cast<std::uint16_t>(next < n ? next : 0);
+    };
+    const auto grant = [&](int input_vc, int o) {
+      changed = true;
+      Vc& q = vcs[input_vc];
+      q.state = VcState::kActive;
+      active[input_vc / nv] |= 1u << (input_vc % nv);
+      q.out_port = static_cast<std::int16_t>(o / nv);
+      q.out_vc = static_cast<std::uint8_t>(o % nv);
+      if (measuring) blocked += now - std::max(q.front_ready, q.head_at);
+      owner[o] = input_vc;
+    };
+    if (nvreq == 1) {
+      const VcRequest& rq = vreq[0];
+      std::uint16_t& in = va_in[rq.input_vc];
+      const int o = first_free(rq.route, in);
+      if (o >= 0) {
+        update(in, o, ovcs);
+        update(va_out[o], rq.input_vc, ivcs);
+        grant(rq.input_vc, o);
+      }
+    } else {
+      // All choices are made against the owners at the start of the allocation, grants after.
+      int* const choice = vc_choice_.data();
+      std::uint8_t* const mark = vc_mark_.data();
+      std::pair<int, int>* const granted = vc_granted_.data();
+      int ngranted = 0;
+      for (int i = 0; i < nvreq; ++i)
+        choice[i] = first_free(vreq[i].route, va_in[vreq[i].input_vc]);
+      for (int i = 0; i < nvreq; ++i) {
+        const int o = choice[i];
+        if (o < 0) continue;
+        std::uint16_t& out = va_out[o];
+        bool contended = false;
+        for (int j = i + 1; j < nvreq && !contended; ++j) contended = choice[j] == o;
+        if (!contended) {
+          const int winner = vreq[i].input_vc;
+          update(va_in[winner], o, ovcs);
+          update(out, winner, ivcs);
+          granted[ngranted++] = {winner, o};
+          continue;
+        }
+        for (int j = i; j < nvreq; ++j)
+          if (choice[j] == o) mark[vreq[j].input_vc] = 1;
+        int winner = -1;
+        for (int k = 0; k < ivcs && winner < 0; ++k) {
+          int c = out + k;
+          if (c >= ivcs) c -= ivcs;
+          if (mark[c] != 0) winner = c;
+        }
+        for (int j = i; j < nvreq; ++j) {
+          if (choice[j] != o) continue;
+          mark[vreq[j].input_vc] = 0;
+          if (vreq[j].input_vc == winner) update(va_in[winner], o, ovcs);
+          choice[j] = -1;
+        }
+        update(out, winner, ivcs);
+        granted[ngranted++] = {winner, o};
+      }
+      for (int i = 0; i < ngranted; ++i) grant(granted[i].first, granted[i].second);
+    }
+  }
+
+  // Switch allocation: Router::allocate_switch for the delay model and unicast worms, with
+  // SwitchAllocator's grant_all (no two requests share an input or output port) and
+  // input_first otherwise.
+  Request* const req = requests_.data();
+  int nreq = 0;
+  std::uint64_t request_outs = 0;
+  bool conflict = false;
+  for (std::uint64_t ports = busy_ports; ports != 0; ports &= ports - 1) {
+    const int p = __builtin_ctzll(ports);
+    bool port_requested = false;
+    for (std::uint32_t m = busy[p] & active[p]; m != 0; m &= m - 1) {
+      const int vc = __builtin_ctz(m);
+      const Vc& q = vcs[p * nv + vc];
+      if (q.front_ready > now) {
+        next_ready = std::min(next_ready, q.front_ready);
+        continue;
+      }
+      if (credits[q.out_port * nv + q.out_vc] == 0) continue;
+      req[nreq++] = {p, vc, q.out_port};
+      const std::uint64_t out_bit = std::uint64_t{1} << q.out_port;
+      conflict |= (request_outs & out_bit) != 0 || port_requested;
+      request_outs |= out_bit;
+      port_requested = true;
+    }
+  }
+  std::uint16_t* const sa_in = v.sa_in;
+  std::uint16_t* const sa_out = v.sa_out;
+  const auto update = [](std::uint16_t& ptr, int winner, int n) {
+    const int next = winner + 1;
+    ptr = static_cast<std::uint16_t>(next < n ? next : 0);
+  };
+  const Request* grants = req;
+  int ngrants = nreq;
+  if (!conflict) {
+    for (int i = 0; i < nreq; ++i) {
+      update(sa_out[req[i].out_port], req[i].in_port, inputs_);
+      update(sa_in[req[i].in_port], req[i].vc, nv);
+    }
+  } else {
+    const auto pick_mask = [](int ptr, std::uint64_t mask) {
+      const std::uint64_t after = ptr >= 64 ? 0 : mask & (~std::uint64_t{0} << ptr);
+      return __builtin_ctzll(after != 0 ? after : mask);
+    };
+    // Stage 1: per input port with requests, one VC; stage 2: per output port, one input port.
+    std::uint64_t* const vc_mask = sa_vc_mask_.data();
+    std::uint64_t* const port_mask = sa_port_mask_.data();
+    int* const pick = sa_pick_.data();
+    int* const touched = sa_touched_.data();
+    int ntouched = 0;
+    for (int i = 0; i < nreq; ++i) vc_mask[req[i].in_port] |= std::uint64_t{1} << req[i].vc;
+    for (int i = 0; i < nreq; ++i) {
+      const int in = req[i].in_port;
+      std::uint64_t& mask = vc_mask[in];
+      if (mask == 0) continue;
+      const int vc = pick_mask(sa_in[in], mask);
+      mask = 0;
+      pick[in] = vc;
+      const int out = vcs[in * nv + vc].out_port;
+      if (port_mask[out] == 0) touched[ntouched++] = out;
+      port_mask[out] |= std::uint64_t{1} << in;
+    }
+    Request* const won = grants_.data();
+    ngrants = 0;
+    for (int k = 0; k < ntouched; ++k) {
+      const int out = touched[k];
+      const int in = pick_mask(sa_out[out], port_mask[out]);
+      port_mask[out] = 0;
+      const int vc = pick[in];
+      update(sa_out[out], in, inputs_);
+      update(sa_in[in], vc, nv);
+      won[ngrants++] = {in, vc, out};
+    }
+    grants = won;
+    // A ready flit that lost its output port to another packet (Router::allocate_switch).
+    if (measuring)
+      for (int i = 0; i < nreq; ++i)
+        for (int k = 0; k < ngrants; ++k)
+          if (won[k].out_port == req[i].out_port &&
+              (won[k].in_port != req[i].in_port || won[k].vc != req[i].vc))
+            ++blocked;
+  }
+
+  // Traversal: Router::traverse with pop_input and send for the delay model.
+  const int network = network_;
+  Register* const regs_next = regs_[nxt].data();
+  std::uint64_t* const flits_next = reg_flits_[nxt].data();
+  std::uint16_t* const credit_regs_next = credit_regs_[nxt].data();
+  std::uint64_t* const credits_next = reg_credits_[nxt].data();
+  const bool observed = !observers_.empty();
+  for (int k = 0; k < ngrants; ++k) {
+    const Request g = grants[k];
+    const int ivc = g.in_port * nv + g.vc;
+    Vc& q = vcs[ivc];
+    Record& flit = buffers[ivc * depth + q.head].flit;  // a pop leaves the slot intact
+    // Pop, and the freed slot's credit upstream.
+    --q.count;
+    if (q.count == 0) {
+      q.head = 0;
+      busy[g.in_port] &= ~(1u << g.vc);
+      if (busy[g.in_port] == 0) busy_ports &= ~(std::uint64_t{1} << g.in_port);
+    } else {
+      q.head = static_cast<std::uint16_t>(q.head + 1 == depth ? 0 : q.head + 1);
+      q.front_ready = buffers[ivc * depth + q.head].ready;
+    }
+    q.front_since = now;
+    --buffered;
+    if (g.in_port < network) {
+      const Peer& up = v.upstream[g.in_port];
+      credit_regs_next[up.router * outputs_ + up.port] = static_cast<std::uint16_t>(g.vc);
+      credits_next[up.router] |= std::uint64_t{1} << up.port;
+      calendar.wake_next(up.router);
+    } else {
+      Link* link = v.in_links[g.in_port];
+      calendar.wake(link->upstream.component,
+                    link->send_credit(now, static_cast<std::uint8_t>(g.vc)));
+    }
+    // Send.
+    const int out_vc = q.out_vc;
+    flit.vc = static_cast<std::uint8_t>(out_vc);
+    if (observed) {
+      const FlitEvent e{now,    static_cast<NodeId>(r), g.out_port,
+                        out_vc, flit.packet_id,         flit.index};
+      for (RouterObserver* o : observers_) o->on_departure(e);
+    }
+    const int ovc = g.out_port * nv + out_vc;
+    if (g.out_port < network) {
+      ++flit.hops;
+      int& c = credits[ovc];
+      if (c <= 0) throw std::logic_error(fmt::format("r{}: sent without credit", r));
+      --c;
+      if (measuring) ++v.carried[g.out_port];
+      const Peer& down = v.downstream[g.out_port];
+      regs_next[down.router * inputs_ + down.port].flit = flit;
+      flits_next[down.router] |= std::uint64_t{1} << down.port;
+      calendar.wake_next(down.router);
+    } else {
+      Link* link = v.out_links[g.out_port];
+      if (measuring) ++link->flits_carried;
+      calendar.wake(link->downstream.component, link->send_flit(now, expand(flit)));
+    }
+    if (flit.tail()) {
+      owner[ovc] = -1;
+      q.state = VcState::kIdle;
+      active[g.in_port] &= ~(1u << g.vc);
+      q.out_port = -1;
+    }
+  }
+  *v.busy_ports = busy_ports;
+  *v.buffered = buffered;
+  blocked_ += blocked;
+  if (buffered > 0) {
+    if (ngrants > 0 || changed)
+      calendar.wake_next(r);
+    else if (next_ready != ActivityCalendar::kNever)
+      calendar.wake(r, next_ready);
+  }
+  return ngrants;
 }
 
 FlatRouters::View FlatRouters::make_view(int r) {
@@ -204,7 +510,6 @@ FlatRouters::View FlatRouters::make_view(int r) {
   const std::size_t out = ri * static_cast<std::size_t>(outputs_);
   const auto nv = static_cast<std::size_t>(nvcs_);
   View v;
-  v.r = r;
   v.vcs = &vcs_[in * nv];
   v.buffers = &buffers_[in * nv * static_cast<std::size_t>(depth_)];
   v.busy = &busy_vcs_[in];
@@ -223,270 +528,6 @@ FlatRouters::View FlatRouters::make_view(int r) {
   v.downstream = &downstream_[out];
   v.carried = carried_.data() + ri * static_cast<std::size_t>(network_);
   return v;
-}
-
-[[gnu::always_inline]] inline void FlatRouters::arrive(const View& v, int port, const Record& flit,
-                                                       Cycle ready) {
-  if (flit.vc >= nvcs_)
-    throw std::logic_error(fmt::format("r{}: flit on nonexistent VC {}", v.r, flit.vc));
-  const int ivc = port * nvcs_ + flit.vc;
-  Vc& q = v.vcs[ivc];
-  if (q.count == depth_)
-    throw std::logic_error(fmt::format("r{}: flit buffer overflow: credit protocol violated", v.r));
-  q.front_since = q.count == 0 ? ready : q.front_since;
-  Entry& e = slot(v, ivc, q.count);
-  e.flit = flit;
-  e.ready = ready;
-  ++q.count;
-  v.busy[port] |= 1u << flit.vc;
-  *v.busy_ports |= std::uint64_t{1} << port;
-  ++*v.buffered;
-}
-
-// VcAllocator::first_free_candidate.
-[[gnu::always_inline]] inline int FlatRouters::first_free(const View& v, const RouteResult& route,
-                                                          int from) const {
-  int wrapped = -1;
-  for (int port = route.port_lo; port < route.port_hi; ++port)
-    for (int vc = route.vc_lo; vc < route.vc_hi; ++vc) {
-      const int o = port * nvcs_ + vc;
-      if (v.owner[o] >= 0) continue;
-      if (o >= from) return o;
-      if (wrapped < 0) wrapped = o;
-    }
-  return wrapped;
-}
-
-// Router::allocate_vcs for the delay model and unicast worms, with VcAllocator::input_first.
-[[gnu::always_inline]] inline void FlatRouters::allocate_vcs(const View& v, Cycle now,
-                                                             bool measuring) {
-  vc_requests_.clear();
-  for (std::uint64_t ports = *v.busy_ports; ports != 0; ports &= ports - 1) {
-    const int p = __builtin_ctzll(ports);
-    for (std::uint32_t m = v.busy[p] & ~v.active[p]; m != 0; m &= m - 1) {
-      const int vc = __builtin_ctz(m);
-      const int ivc = p * nvcs_ + vc;
-      Vc& q = v.vcs[ivc];
-      const Entry& front = slot(v, ivc, 0);
-      if (q.state == VcState::kIdle) {
-        if (!front.flit.head())
-          throw std::logic_error(fmt::format(
-              "r{}: input {} VC {} has a {} flit of packet {} with no packet in progress", v.r, p,
-              vc, to_string(front.flit.type), front.flit.packet_id));
-        q.packet = front.flit.packet_id;
-        q.head_at = now;
-        q.state = VcState::kRouted;
-        q.route = route_compute_.route(static_cast<NodeId>(v.r), front.flit.dst, p, vc);
-      }
-      if (front.ready > now)
-        next_ready_ = std::min(next_ready_, front.ready);
-      else
-        vc_requests_.push_back({ivc, q.route});
-    }
-  }
-  if (vc_requests_.empty()) return;
-  const int ovcs = outputs_ * nvcs_;
-  const int ivcs = inputs_ * nvcs_;
-  const auto update = [](std::uint16_t& ptr, int winner, int n) {
-    const int next = winner + 1;
-    ptr = static_cast<std::uint16_t>(next < n ? next : 0);
-  };
-  const auto grant = [&](int input_vc, int o) {
-    changed_ = true;
-    Vc& q = v.vcs[input_vc];
-    q.state = VcState::kActive;
-    v.active[input_vc / nvcs_] |= 1u << (input_vc % nvcs_);
-    q.out_port = static_cast<std::int16_t>(o / nvcs_);
-    q.out_vc = static_cast<std::uint8_t>(o % nvcs_);
-    if (measuring) blocked_ += now - std::max(slot(v, input_vc, 0).ready, q.head_at);
-    v.owner[o] = input_vc;
-  };
-  if (vc_requests_.size() == 1) {
-    const VcRequest& rq = vc_requests_.front();
-    std::uint16_t& in = v.va_in[rq.input_vc];
-    const int o = first_free(v, rq.route, in);
-    if (o < 0) return;
-    update(in, o, ovcs);
-    update(v.va_out[o], rq.input_vc, ivcs);
-    grant(rq.input_vc, o);
-    return;
-  }
-  // All choices are made against the owners at the start of the allocation, grants after.
-  vc_choice_.assign(vc_requests_.size(), -1);
-  for (std::size_t i = 0; i < vc_requests_.size(); ++i)
-    vc_choice_[i] = first_free(v, vc_requests_[i].route, v.va_in[vc_requests_[i].input_vc]);
-  vc_granted_.clear();
-  for (std::size_t i = 0; i < vc_requests_.size(); ++i) {
-    const int o = vc_choice_[i];
-    if (o < 0) continue;
-    std::uint16_t& out = v.va_out[o];
-    bool contended = false;
-    for (std::size_t j = i + 1; j < vc_requests_.size() && !contended; ++j)
-      contended = vc_choice_[j] == o;
-    if (!contended) {
-      const int winner = vc_requests_[i].input_vc;
-      update(v.va_in[winner], o, ovcs);
-      update(out, winner, ivcs);
-      vc_granted_.emplace_back(winner, o);
-      continue;
-    }
-    for (std::size_t j = i; j < vc_requests_.size(); ++j)
-      if (vc_choice_[j] == o) vc_mark_[static_cast<std::size_t>(vc_requests_[j].input_vc)] = 1;
-    int winner = -1;
-    for (int k = 0; k < ivcs && winner < 0; ++k) {
-      int c = out + k;
-      if (c >= ivcs) c -= ivcs;
-      if (vc_mark_[static_cast<std::size_t>(c)] != 0) winner = c;
-    }
-    for (std::size_t j = i; j < vc_requests_.size(); ++j) {
-      if (vc_choice_[j] != o) continue;
-      vc_mark_[static_cast<std::size_t>(vc_requests_[j].input_vc)] = 0;
-      if (vc_requests_[j].input_vc == winner) update(v.va_in[winner], o, ovcs);
-      vc_choice_[j] = -1;
-    }
-    update(out, winner, ivcs);
-    vc_granted_.emplace_back(winner, o);
-  }
-  for (const auto& [input_vc, o] : vc_granted_) grant(input_vc, o);
-}
-
-// Router::allocate_switch for the delay model and unicast worms, with SwitchAllocator's
-// grant_all and input_first.
-[[gnu::always_inline]] inline void FlatRouters::allocate_switch(const View& v, Cycle now,
-                                                                bool measuring) {
-  requests_.clear();
-  grants_.clear();
-  std::uint64_t request_outs = 0;
-  bool conflict = false;
-  for (std::uint64_t ports = *v.busy_ports; ports != 0; ports &= ports - 1) {
-    const int p = __builtin_ctzll(ports);
-    bool port_requested = false;
-    for (std::uint32_t m = v.busy[p] & v.active[p]; m != 0; m &= m - 1) {
-      const int vc = __builtin_ctz(m);
-      const int ivc = p * nvcs_ + vc;
-      const Vc& q = v.vcs[ivc];
-      const Cycle eligible = slot(v, ivc, 0).ready;
-      if (eligible > now) {
-        next_ready_ = std::min(next_ready_, eligible);
-        continue;
-      }
-      if (v.credits[q.out_port * nvcs_ + q.out_vc] == 0) continue;
-      requests_.push_back({p, vc, q.out_port});
-      const std::uint64_t out_bit = std::uint64_t{1} << q.out_port;
-      conflict |= (request_outs & out_bit) != 0 || port_requested;
-      request_outs |= out_bit;
-      port_requested = true;
-    }
-  }
-  const auto update = [](std::uint8_t& ptr, int winner, int n) {
-    const int next = winner + 1;
-    ptr = static_cast<std::uint8_t>(next < n ? next : 0);
-  };
-  const auto pick_mask = [](std::uint8_t ptr, std::uint64_t mask) {
-    const std::uint64_t after = ptr >= 64 ? 0 : mask & (~std::uint64_t{0} << ptr);
-    return __builtin_ctzll(after != 0 ? after : mask);
-  };
-  if (!conflict) {
-    for (const Request& q : requests_) {
-      update(v.sa_out[q.out_port], q.in_port, inputs_);
-      update(v.sa_in[q.in_port], q.vc, nvcs_);
-    }
-    grants_.swap(requests_);
-    return;
-  }
-  // Stage 1: per input port with requests, one VC; stage 2: per output port, one input port.
-  for (const Request& q : requests_)
-    sa_vc_mask_[static_cast<std::size_t>(q.in_port)] |= std::uint64_t{1} << q.vc;
-  sa_touched_.clear();
-  for (const Request& q : requests_) {
-    std::uint64_t& mask = sa_vc_mask_[static_cast<std::size_t>(q.in_port)];
-    if (mask == 0) continue;
-    const int vc = pick_mask(v.sa_in[q.in_port], mask);
-    mask = 0;
-    sa_pick_[static_cast<std::size_t>(q.in_port)] = vc;
-    const int out = v.vcs[q.in_port * nvcs_ + vc].out_port;
-    if (sa_port_mask_[static_cast<std::size_t>(out)] == 0) sa_touched_.push_back(out);
-    sa_port_mask_[static_cast<std::size_t>(out)] |= std::uint64_t{1} << q.in_port;
-  }
-  for (int out : sa_touched_) {
-    std::uint64_t& mask = sa_port_mask_[static_cast<std::size_t>(out)];
-    std::uint8_t& ptr = v.sa_out[out];
-    const int in = pick_mask(ptr, mask);
-    mask = 0;
-    const int vc = sa_pick_[static_cast<std::size_t>(in)];
-    update(ptr, in, inputs_);
-    update(v.sa_in[in], vc, nvcs_);
-    grants_.push_back({in, vc, out});
-  }
-  if (!measuring) return;
-  // A ready flit that lost its output port to another packet (Router::allocate_switch).
-  for (const Request& q : requests_)
-    for (const Request& g : grants_)
-      if (g.out_port == q.out_port && (g.in_port != q.in_port || g.vc != q.vc)) ++blocked_;
-}
-
-// Router::traverse with pop_input and send for the delay model.
-[[gnu::always_inline]] inline int FlatRouters::traverse(const View& v, Cycle now,
-                                                        ActivityCalendar& calendar,
-                                                        bool measuring) {
-  const int nxt = static_cast<int>((now + 1) & 1);
-  for (const Request& g : grants_) {
-    const int ivc = g.in_port * nvcs_ + g.vc;
-    Vc& q = v.vcs[ivc];
-    Record& flit = slot(v, ivc, 0).flit;  // a pop leaves the slot intact until the next push
-    // Pop, and the freed slot's credit upstream.
-    q.head = static_cast<std::uint16_t>(q.head + 1 == depth_ ? 0 : q.head + 1);
-    --q.count;
-    if (q.count == 0) {
-      q.head = 0;
-      v.busy[g.in_port] &= ~(1u << g.vc);
-      if (v.busy[g.in_port] == 0) *v.busy_ports &= ~(std::uint64_t{1} << g.in_port);
-    }
-    q.front_since = now;
-    --*v.buffered;
-    if (g.in_port < network_) {
-      const Peer& up = v.upstream[g.in_port];
-      credit_regs_[nxt][static_cast<std::size_t>(up.router * outputs_ + up.port)] =
-          static_cast<std::uint8_t>(g.vc);
-      reg_credits_[nxt][static_cast<std::size_t>(up.router)] |= std::uint64_t{1} << up.port;
-      calendar.wake(up.router, now + 1);
-    } else {
-      Link* link = v.in_links[g.in_port];
-      calendar.wake(link->upstream.component,
-                    link->send_credit(now, static_cast<std::uint8_t>(g.vc)));
-    }
-    // Send.
-    const int out_vc = q.out_vc;
-    flit.vc = static_cast<std::uint8_t>(out_vc);
-    if (!observers_.empty()) {
-      const FlitEvent e{now,    static_cast<NodeId>(v.r), g.out_port,
-                        out_vc, flit.packet_id,           flit.index};
-      for (RouterObserver* o : observers_) o->on_departure(e);
-    }
-    const int ovc = g.out_port * nvcs_ + out_vc;
-    if (g.out_port < network_) {
-      ++flit.hops;
-      int& c = v.credits[ovc];
-      if (c <= 0) throw std::logic_error(fmt::format("r{}: sent without credit", v.r));
-      --c;
-      if (measuring) ++v.carried[g.out_port];
-      const Peer& down = v.downstream[g.out_port];
-      regs_[nxt][static_cast<std::size_t>(down.router * inputs_ + down.port)].flit = flit;
-      reg_flits_[nxt][static_cast<std::size_t>(down.router)] |= std::uint64_t{1} << down.port;
-      calendar.wake(down.router, now + 1);
-    } else {
-      Link* link = v.out_links[g.out_port];
-      if (measuring) ++link->flits_carried;
-      calendar.wake(link->downstream.component, link->send_flit(now, expand(flit)));
-    }
-    if (flit.tail()) {
-      v.owner[ovc] = -1;
-      q.state = VcState::kIdle;
-      v.active[g.in_port] &= ~(1u << g.vc);
-      q.out_port = -1;
-    }
-  }
-  return static_cast<int>(grants_.size());
 }
 
 std::uint64_t FlatRouters::flits_held() const {

@@ -11,9 +11,10 @@
 //
 // Flits travel between the routers as 32-byte records without their payload: a synthetic
 // terminal's payload is a function of the packet and flit index (fill_payload), so a flit
-// entering from an endpoint is checked to be rebuilt exactly from its record (else a
-// std::logic_error), and a flit leaving to an endpoint is rebuilt from it; the scoreboard's
-// end-to-end checksum still compares what arrives with what was sent.
+// leaving to an endpoint is rebuilt from its record, and the scoreboard's end-to-end checksum
+// still compares what arrives with what was created. A flit entering from an endpoint is
+// checked to carry no fields a record drops (message fields, multicast handle; else a
+// std::logic_error).
 //
 // What it leaves to the network: the endpoints (NIs) and their links (Link objects, as for
 // Router), the activity calendar, statistics and the watchdog. Links between routers carry
@@ -101,6 +102,7 @@ class FlatRouters {
     PacketId packet = 0;
     Cycle head_at = 0;
     Cycle front_since = 0;
+    Cycle front_ready = 0;  // the front flit's eligibility (its Entry::ready) while count > 0
   };
   struct Register {
     Record flit;
@@ -117,7 +119,6 @@ class FlatRouters {
 
   // One router's slices of the arrays below, for the length of a step.
   struct View {
-    int r;
     Vc* vcs;         // input VCs
     Entry* buffers;  // depth_ per input VC
     std::uint32_t* busy;
@@ -126,8 +127,8 @@ class FlatRouters {
     int* buffered;
     int* credits;  // output VCs
     int* owner;
-    std::uint8_t* sa_in;
-    std::uint8_t* sa_out;
+    std::uint16_t* sa_in;
+    std::uint16_t* sa_out;
     std::uint16_t* va_in;
     std::uint16_t* va_out;
     Link** in_links;
@@ -137,18 +138,8 @@ class FlatRouters {
     std::uint64_t* carried;
   };
   View make_view(int r);
-  Entry& slot(const View& v, int ivc, int i) const {
-    int s = v.vcs[ivc].head + i;
-    if (s >= depth_) s -= depth_;
-    return v.buffers[ivc * depth_ + s];
-  }
-  void arrive(const View& v, int port, const Record& flit, Cycle ready);
-  // A flit from an endpoint's link: its record, checked to rebuild it exactly.
+  // A flit from an endpoint's link: its record, checked to have no fields the record drops.
   Record admit(int r, const Flit& flit) const;
-  void allocate_vcs(const View& v, Cycle now, bool measuring);
-  void allocate_switch(const View& v, Cycle now, bool measuring);
-  int traverse(const View& v, Cycle now, ActivityCalendar& calendar, bool measuring);
-  int first_free(const View& v, const RouteResult& route, int from) const;
 
   int routers_ = 0;
   int inputs_ = 0;  // ports per router
@@ -169,16 +160,16 @@ class FlatRouters {
   // Per router and input port.
   std::vector<std::uint32_t> busy_vcs_;
   std::vector<std::uint32_t> active_vcs_;
-  std::vector<std::uint8_t> sa_in_ptr_;  // switch allocation, over the port's VCs
-  std::vector<Link*> in_links_;          // endpoint links (null for network ports)
-  std::vector<Peer> upstream_;           // network ports: the sender
+  std::vector<std::uint16_t> sa_in_ptr_;  // switch allocation, over the port's VCs
+  std::vector<Link*> in_links_;           // endpoint links (null for network ports)
+  std::vector<Peer> upstream_;            // network ports: the sender
   // Per router and output port.
-  std::vector<std::uint8_t> sa_out_ptr_;  // switch allocation, over input ports
-  std::vector<Link*> out_links_;          // endpoint links; network ports: the Link for counts
+  std::vector<std::uint16_t> sa_out_ptr_;  // switch allocation, over input ports
+  std::vector<Link*> out_links_;           // endpoint links; network ports: the Link for counts
   std::vector<Peer> downstream_;
-  std::vector<std::uint64_t> carried_;        // flits sent on network ports while measuring
-  std::vector<Register> regs_[2];             // per router and input port (network ports used)
-  std::vector<std::uint8_t> credit_regs_[2];  // per router and output port: the credit's VC
+  std::vector<std::uint64_t> carried_;         // flits sent on network ports while measuring
+  std::vector<Register> regs_[2];              // per router and input port (network ports used)
+  std::vector<std::uint16_t> credit_regs_[2];  // per router and output port: the credit's VC
   // Per router and input VC.
   std::vector<Vc> vcs_;
   std::vector<Entry> buffers_;            // depth_ entries per input VC
@@ -188,7 +179,7 @@ class FlatRouters {
   std::vector<int> owner_;                 // input VC (in_port * vcs + vc) or -1
   std::vector<std::uint16_t> va_out_ptr_;  // VC allocation, over input VCs
 
-  // Scratch of one step.
+  // Scratch of one step, sized for one router's input VCs or ports.
   std::vector<VcRequest> vc_requests_;
   std::vector<int> vc_choice_;
   std::vector<std::uint8_t> vc_mark_;
@@ -199,8 +190,6 @@ class FlatRouters {
   std::vector<std::uint64_t> sa_port_mask_;
   std::vector<int> sa_pick_;
   std::vector<int> sa_touched_;
-  bool changed_ = false;
-  Cycle next_ready_ = 0;
   std::uint64_t blocked_ = 0;
   std::vector<RouterObserver*> observers_;
   std::vector<View> views_;  // per router, made once (the arrays above never move)

@@ -27,6 +27,8 @@ namespace {
 // networks rarely have enough active routers in a cycle to pay for the hand-off to the threads
 // (simulation.parallel_min_routers; docs/performance.md "Threads").
 constexpr int kRoutersPerAutoThread = 512;
+// With `simulation.threads: 0`, up to this many threads give way to the flat engine.
+constexpr int kFlatOverThreads = 2;
 
 // Network::evaluate's cache hints: stage s of a component is given kPrefetchDistance *
 // (kPrefetchStages - s) positions before its step (Router::prefetch, NetworkEndpoint::prefetch).
@@ -230,7 +232,15 @@ int Network::resolve_threads(const Config& config) {
   if (config.workload == Workload::kCollective) return 1;
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int useful = node_count(config.network.topology) / kRoutersPerAutoThread;
-  return std::max(1, std::min(cores, useful));
+  const int threads = std::max(1, std::min(cores, useful));
+  // One flat-engine thread beats two reference-engine threads (2-core VM, 2026-11-28/29: 32x32
+  // at 0.1 and 64x64 at 0.02; docs/performance.md, "The flat engine"), so where the flat
+  // engine can run, `auto` takes it rather than a second thread. From three threads on the
+  // reference engine keeps them (not measured: these machines have two cores).
+  if (threads <= kFlatOverThreads && config.simulation.engine != Engine::kReference &&
+      FlatRouters::ineligible(config, 1).empty())
+    return 1;
+  return threads;
 }
 
 void Network::use_reference_engine(const char* why) {

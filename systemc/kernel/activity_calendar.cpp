@@ -44,6 +44,8 @@ void ActivityCalendar::take(Cycle now, std::vector<int>& out) {
   if (now < now_) throw std::logic_error("activity calendar: time went backwards");
   if (taken_any_ && now <= now_) throw std::logic_error("activity calendar: cycle taken twice");
   now_ = now;
+  next_ = now + 1;
+  next_bucket_ = &wheel_[next_ % kWheel];
   taken_any_ = true;
   while (!far_.empty() && far_.top().at < now_ + kWheel) {
     const Far f = far_.top();

@@ -95,7 +95,8 @@ TEST(ThreadsOption, BadValueExitsTwoNamingTheKey) {
 }
 
 // simulation.threads 0 (the default): one thread per core, at most one per 512 routers, for
-// synthetic runs; one thread for collective runs, whose observed routers and serial NIs make
+// synthetic runs, but one where the flat engine can run instead of two threads; one thread for
+// collective runs, whose observed routers and serial NIs make
 // a second thread cost more than it saves (systemc/fabric/network.cpp, resolve_threads).
 TEST(ThreadsOption, DefaultIsOnePerCoreAndPer512RoutersAndOneForCollectives) {
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -112,8 +113,15 @@ TEST(ThreadsOption, DefaultIsOnePerCoreAndPer512RoutersAndOneForCollectives) {
       std::string(WORMSIM_SOURCE_DIR) +
       "/configs/bench/booksim_matched.yaml "
       "--set simulation.warmup_cycles=10 --set simulation.measure_cycles=40";
-  // 32x32: 1,024 routers, two threads' worth; 8x8: 64 routers, below one thread's 512.
-  EXPECT_EQ(threads_of(synthetic + " --set network.dims=[32,32]"), std::min(cores, 2));
+  // 32x32: 1,024 routers, two threads' worth on the reference engine, which one flat-engine
+  // thread beats (so `auto` takes that); 64x64: 4,096 routers, eight threads' worth, which the
+  // flat engine gives way to from three on; 8x8: 64 routers, below one thread's 512.
+  const std::string reference = " --set simulation.engine=reference";
+  EXPECT_EQ(threads_of(synthetic + " --set network.dims=[32,32]" + reference), std::min(cores, 2));
+  EXPECT_EQ(threads_of(synthetic + " --set network.dims=[32,32]"), 1);
+  EXPECT_EQ(threads_of(synthetic + " --set network.dims=[64,64]" + reference), std::min(cores, 8));
+  EXPECT_EQ(threads_of(synthetic + " --set network.dims=[64,64]"),
+            cores <= 2 ? 1 : std::min(cores, 8));
   EXPECT_EQ(threads_of(synthetic + " --set network.dims=[8,8]"), 1);
   EXPECT_EQ(threads_of("--set network.dims=[32,32] --set collective.algorithms=[edn_broadcast] "
                        "--set collective.roots=one --set collective.message_bytes=[16] "

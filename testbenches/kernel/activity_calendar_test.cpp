@@ -280,6 +280,39 @@ TEST_P(ActivityCalendarTest, TakeOrderIsDeterministic) {
   EXPECT_EQ(out_b, (std::vector<int>{5}));
 }
 
+// wake_next(c) in a step of cycle `now` is wake(c, now + 1): the same components in the same
+// take() order, with duplicates dropped the same way, mixed with wake() calls, over cycles that
+// reuse the wheel's slots.
+TEST(ActivityCalendar, WakeNextIsWakeForTheNextCycle) {
+  ActivityCalendar a(64);
+  ActivityCalendar b(64);
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<int> comp(0, 63);
+  std::uniform_int_distribution<int> kind(0, 9);
+  std::vector<int> out_a;
+  std::vector<int> out_b;
+  std::size_t taken = 0;
+  for (Cycle now = 0; now < 3000; ++now) {
+    a.take(now, out_a);
+    b.take(now, out_b);
+    ASSERT_EQ(out_a, out_b) << "cycle " << now;
+    taken += out_a.size();
+    for (int i = 0; i < 12; ++i) {
+      const int c = comp(rng);
+      if (kind(rng) < 7) {
+        a.wake(c, now + 1);
+        b.wake_next(c);
+      } else {
+        const Cycle at = now + 2 + static_cast<Cycle>(kind(rng));
+        a.wake(c, at);
+        b.wake(c, at);
+      }
+    }
+  }
+  EXPECT_GT(taken, 20000u);  // most cycles had components to compare
+  EXPECT_EQ(a.next_cycle(2999), b.next_cycle(2999));
+}
+
 TEST(ActivityCalendar, UnknownComponentThrowsWhenCountGiven) {
   ActivityCalendar cal(8);
   EXPECT_NO_THROW(cal.wake(7, 1));
