@@ -548,41 +548,42 @@ void FlatRouters::finish() {
 }
 
 void FlatRouters::export_state(const std::vector<std::unique_ptr<Router>>& routers) const {
-  for (int r = 0; r < routers_; ++r) {
-    Router& router = *routers[static_cast<std::size_t>(r)];
-    router.buffered_ = buffered_[static_cast<std::size_t>(r)];
-    for (int p = 0; p < inputs_; ++p)
-      for (int v = 0; v < nvcs_; ++v) {
-        const std::size_t ivc = static_cast<std::size_t>((r * inputs_ + p) * nvcs_ + v);
-        const Vc& q = vcs_[ivc];
-        InputVc& dst = router.inputs_[static_cast<std::size_t>(p)].vcs[static_cast<std::size_t>(v)];
-        dst.buffer = FlitBuffer(depth_);
-        for (int i = 0; i < q.count; ++i) {
-          int s = q.head + i;
-          if (s >= depth_) s -= depth_;
-          const Entry& e =
-              buffers_[ivc * static_cast<std::size_t>(depth_) + static_cast<std::size_t>(s)];
-          dst.buffer.push(expand(e.flit), e.ready);
-        }
-        dst.state = q.state;
-        dst.route = q.route;
-        dst.out_port = q.state == VcState::kActive ? q.out_port : -1;
-        dst.out_vc = q.state == VcState::kActive ? q.out_vc : -1;
-        dst.packet = q.packet;
-        dst.head_at = q.head_at;
-        dst.front_since = q.front_since;
+  for (int r = 0; r < routers_; ++r) export_router(r, *routers[static_cast<std::size_t>(r)]);
+}
+
+void FlatRouters::export_router(int r, Router& router) const {
+  router.buffered_ = buffered_[static_cast<std::size_t>(r)];
+  for (int p = 0; p < inputs_; ++p)
+    for (int v = 0; v < nvcs_; ++v) {
+      const std::size_t ivc = static_cast<std::size_t>((r * inputs_ + p) * nvcs_ + v);
+      const Vc& q = vcs_[ivc];
+      InputVc& dst = router.inputs_[static_cast<std::size_t>(p)].vcs[static_cast<std::size_t>(v)];
+      dst.buffer = FlitBuffer(depth_);
+      for (int i = 0; i < q.count; ++i) {
+        int s = q.head + i;
+        if (s >= depth_) s -= depth_;
+        const Entry& e =
+            buffers_[ivc * static_cast<std::size_t>(depth_) + static_cast<std::size_t>(s)];
+        dst.buffer.push(expand(e.flit), e.ready);
       }
-    for (int o = 0; o < outputs_; ++o)
-      for (int v = 0; v < nvcs_; ++v) {
-        const std::size_t ovc = static_cast<std::size_t>((r * outputs_ + o) * nvcs_ + v);
-        router.owner_[static_cast<std::size_t>(o * nvcs_ + v)] = owner_[ovc];
-        if (credits_[ovc] < 0) continue;
-        CreditCounter& c =
-            router.outputs_[static_cast<std::size_t>(o)].credits[static_cast<std::size_t>(v)];
-        c = CreditCounter(depth_);
-        for (int k = credits_[ovc]; k < depth_; ++k) c.consume();
-      }
-  }
+      dst.state = q.state;
+      dst.route = q.route;
+      dst.out_port = q.state == VcState::kActive ? q.out_port : -1;
+      dst.out_vc = q.state == VcState::kActive ? q.out_vc : -1;
+      dst.packet = q.packet;
+      dst.head_at = q.head_at;
+      dst.front_since = q.front_since;
+    }
+  for (int o = 0; o < outputs_; ++o)
+    for (int v = 0; v < nvcs_; ++v) {
+      const std::size_t ovc = static_cast<std::size_t>((r * outputs_ + o) * nvcs_ + v);
+      router.owner_[static_cast<std::size_t>(o * nvcs_ + v)] = owner_[ovc];
+      if (credits_[ovc] < 0) continue;
+      CreditCounter& c =
+          router.outputs_[static_cast<std::size_t>(o)].credits[static_cast<std::size_t>(v)];
+      c = CreditCounter(depth_);
+      for (int k = credits_[ovc]; k < depth_; ++k) c.consume();
+    }
 }
 
 }  // namespace wormsim

@@ -71,6 +71,8 @@ class FlatRouters {
   // Copies every router's state into `routers` (buffers, VC states, owners, credits), for the
   // deadlock report, which reads Router objects.
   void export_state(const std::vector<std::unique_ptr<Router>>& routers) const;
+  // The same for router `r` alone.
+  void export_router(int r, Router& router) const;
 
  private:
   // A synthetic flit without its payload (the header of Flit and the hop count).

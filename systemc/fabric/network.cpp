@@ -196,6 +196,8 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config,
     if (why.empty()) {
       flat_ = std::make_unique<FlatRouters>(config, topology_, layout_, route_compute_);
       flat_->attach(links_, nodes);
+      // Its step takes no cache hints: no trials for them either.
+      hints_ = HintTuner(CacheHints::kOff, static_cast<std::size_t>(nodes));
     }
   }
   min_parallel_routers_ = static_cast<std::size_t>(config.simulation.parallel_min_routers);
@@ -252,6 +254,7 @@ void Network::use_reference_engine(const char* why) {
   if (evaluated_ > 0)
     throw std::logic_error(fmt::format("Network: {} attached after the run started", why));
   flat_.reset();
+  hints_ = HintTuner(config_.simulation.cache_hints, routers_.size());
   // Give the endpoints' links back to the Router objects (FlatRouters::attach took their watches).
   for (Link& l : links_) {
     const int routers = static_cast<int>(routers_.size());
@@ -308,7 +311,7 @@ void Network::evaluate(Cycle now) {
     moved = evaluate_parallel(now, measuring);
   } else {
     const std::size_t n = active_.size();
-    const bool hinting = hints_.hinting() && !flat_;
+    const bool hinting = hints_.hinting();
     for (std::size_t i = 0; i < n; ++i) {
       if (hinting)
         prefetch_ahead(

@@ -85,7 +85,13 @@ class Network : public sc_core::sc_module, public EndpointHost {
   }
   const std::deque<Link>& links() const { return links_; }
   const StackArena& fibre_stacks() const { return stacks_; }
-  Router& router(NodeId n) { return *routers()[n]; }
+  // Router `n`, holding its state now (with the flat engine, a copy of its state made by this
+  // call: FlatRouters::export_router).
+  Router& router(NodeId n) {
+    Router& r = *routers_.at(n);
+    if (flat_) flat_->export_router(static_cast<int>(n), r);
+    return r;
+  }
   NetworkEndpoint& endpoint(NodeId n) { return *endpoints_[n]; }
   bool hosted() const { return options_.mode == RunMode::kHosted; }
   sc_core::sc_time clock_period() const override { return period_; }

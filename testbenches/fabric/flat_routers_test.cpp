@@ -16,30 +16,12 @@
 namespace wormsim::testing {
 namespace {
 
-struct EngineRun {
-  std::vector<FlitEvent> departures;
-  std::unique_ptr<SyntheticNetwork> net;
-  std::unique_ptr<FlitEventRecorder> recorder;
-};
-
-std::unique_ptr<EngineRun> elaborate_engine(const std::string& name, Config c, Engine engine) {
+// A recorded network (network_test_util.h) on `engine`.
+std::unique_ptr<RecordedNetwork> elaborate_engine(const std::string& name, Config c,
+                                                  Engine engine) {
   c.simulation.engine = engine;
   c.validate();
-  NetworkOptions opt;
-  opt.record_packets = true;
-  opt.quiet = true;
-  auto r = std::make_unique<EngineRun>();
-  r->net = std::make_unique<SyntheticNetwork>(name.c_str(), c, opt);
-  r->recorder = std::make_unique<FlitEventRecorder>(&r->departures);
-  r->net->add_router_observer(r->recorder.get());
-  return r;
-}
-
-std::vector<std::tuple<PacketId, Cycle, Cycle, Cycle, int>> engine_deliveries(const Network& net) {
-  std::vector<std::tuple<PacketId, Cycle, Cycle, Cycle, int>> log;
-  for (const DeliveredPacket& d : net.stats().packet_log())
-    log.emplace_back(d.id, d.record.created, d.record.injected, d.delivered, d.hops);
-  return log;
+  return elaborate_recorded(name, c);
 }
 
 std::vector<std::uint64_t> engine_link_counts(const Network& net) {
@@ -124,7 +106,7 @@ std::vector<EngineCase> engine_grid() {
 
 TEST(FlatEngine, GivesTheReferenceEnginesDeparturesDeliveriesAndStatistics) {
   const std::vector<EngineCase> cases = engine_grid();
-  std::vector<std::unique_ptr<EngineRun>> runs;
+  std::vector<std::unique_ptr<RecordedNetwork>> runs;
   for (const EngineCase& k : cases) {
     runs.push_back(elaborate_engine(k.name + "_reference", k.config, Engine::kReference));
     runs.push_back(elaborate_engine(k.name + "_flat", k.config, Engine::kFlat));
@@ -137,9 +119,9 @@ TEST(FlatEngine, GivesTheReferenceEnginesDeparturesDeliveriesAndStatistics) {
     ASSERT_EQ(ref.engine(), Engine::kReference);
     ASSERT_EQ(flat.engine(), Engine::kFlat);
     EXPECT_EQ(ref.outcome(), RunOutcome::kCompleted);
-    ASSERT_GT(runs[2 * i]->departures.size(), 1000u);
-    EXPECT_TRUE(runs[2 * i]->departures == runs[2 * i + 1]->departures) << "departures differ";
-    EXPECT_EQ(engine_deliveries(ref), engine_deliveries(flat));
+    ASSERT_GT(runs[2 * i]->log.size(), 1000u);
+    EXPECT_TRUE(runs[2 * i]->log == runs[2 * i + 1]->log) << "departures differ";
+    EXPECT_EQ(deliveries(ref), deliveries(flat));
     EXPECT_EQ(ref.outcome(), flat.outcome());
     EXPECT_EQ(ref.cycles(), flat.cycles());
     EXPECT_EQ(ref.evaluated_cycles(), flat.evaluated_cycles());
@@ -169,37 +151,46 @@ TEST(FlatEngine, RouterStateMidRunMatchesTheReferenceEngine) {
   c.simulation.measure_cycles = 100000;
   auto ref = elaborate_engine("ref", c, Engine::kReference);
   auto flat = elaborate_engine("flat", c, Engine::kFlat);
+  const auto expect_same = [&](const Router& x, const Router& y, NodeId r) {
+    for (int p = 0; p < ref->net->layout().inputs(); ++p)
+      for (int v = 0; v < c.network.router.vcs; ++v) {
+        SCOPED_TRACE(fmt::format("router {} input {} VC {}", r, p, v));
+        const InputVc& qx = x.input(p).vcs[static_cast<std::size_t>(v)];
+        const InputVc& qy = y.input(p).vcs[static_cast<std::size_t>(v)];
+        ASSERT_EQ(qx.buffer.size(), qy.buffer.size());
+        for (int i = 0; i < qx.buffer.size(); ++i) {
+          EXPECT_EQ(qx.buffer.at(i).flit.packet_id, qy.buffer.at(i).flit.packet_id);
+          EXPECT_EQ(qx.buffer.at(i).flit.index, qy.buffer.at(i).flit.index);
+          EXPECT_EQ(qx.buffer.at(i).ready, qy.buffer.at(i).ready);
+        }
+        EXPECT_EQ(qx.state, qy.state);
+        if (qx.state == VcState::kActive) {
+          EXPECT_EQ(qx.out_port, qy.out_port);
+          EXPECT_EQ(qx.out_vc, qy.out_vc);
+        }
+      }
+    for (int o = 0; o < ref->net->layout().outputs(); ++o)
+      for (int v = 0; v < c.network.router.vcs; ++v) {
+        SCOPED_TRACE(fmt::format("router {} output {} VC {}", r, o, v));
+        EXPECT_EQ(x.owner(o, v), y.owner(o, v));
+        EXPECT_EQ(x.output(o).credits[static_cast<std::size_t>(v)].credits(),
+                  y.output(o).credits[static_cast<std::size_t>(v)].credits());
+      }
+  };
+  // The whole network's state (Network::routers(), FlatRouters::export_state), then, later,
+  // one router's at a time (Network::router(n), FlatRouters::export_router).
   sc_core::sc_start(sc_core::sc_time(1500, sc_core::SC_NS));
   ASSERT_FALSE(flat->net->finished());
   EXPECT_EQ(flat->net->flits_in_network(), flat->net->stats().flits_in_flight());
   EXPECT_EQ(ref->net->flits_in_network(), flat->net->flits_in_network());
   const auto& a = ref->net->routers();
   const auto& b = flat->net->routers();
-  for (std::size_t r = 0; r < a.size(); ++r)
-    for (int p = 0; p < ref->net->layout().inputs(); ++p)
-      for (int v = 0; v < c.network.router.vcs; ++v) {
-        SCOPED_TRACE(fmt::format("router {} input {} VC {}", r, p, v));
-        const InputVc& x = a[r]->input(p).vcs[static_cast<std::size_t>(v)];
-        const InputVc& y = b[r]->input(p).vcs[static_cast<std::size_t>(v)];
-        ASSERT_EQ(x.buffer.size(), y.buffer.size());
-        for (int i = 0; i < x.buffer.size(); ++i) {
-          EXPECT_EQ(x.buffer.at(i).flit.packet_id, y.buffer.at(i).flit.packet_id);
-          EXPECT_EQ(x.buffer.at(i).flit.index, y.buffer.at(i).flit.index);
-          EXPECT_EQ(x.buffer.at(i).ready, y.buffer.at(i).ready);
-        }
-        EXPECT_EQ(x.state, y.state);
-        if (x.state == VcState::kActive) {
-          EXPECT_EQ(x.out_port, y.out_port);
-          EXPECT_EQ(x.out_vc, y.out_vc);
-        }
-      }
-  for (std::size_t r = 0; r < a.size(); ++r)
-    for (int o = 0; o < ref->net->layout().outputs(); ++o)
-      for (int v = 0; v < c.network.router.vcs; ++v) {
-        EXPECT_EQ(a[r]->owner(o, v), b[r]->owner(o, v));
-        EXPECT_EQ(a[r]->output(o).credits[static_cast<std::size_t>(v)].credits(),
-                  b[r]->output(o).credits[static_cast<std::size_t>(v)].credits());
-      }
+  for (std::size_t r = 0; r < a.size(); ++r) expect_same(*a[r], *b[r], static_cast<NodeId>(r));
+  sc_core::sc_start(sc_core::sc_time(777, sc_core::SC_NS));
+  ASSERT_FALSE(flat->net->finished());
+  EXPECT_EQ(ref->net->flits_in_network(), flat->net->flits_in_network());
+  for (NodeId r = 0; r < static_cast<NodeId>(a.size()); ++r)
+    expect_same(ref->net->router(r), flat->net->router(r), r);
 }
 
 // A deadlock found on the flat engine is reported from its state, as on the reference engine.

@@ -358,10 +358,8 @@ TEST(Scoreboard, InOrderExactlyOnceUnderHeavyLoadWithOneVc) {
 // Results must not depend on the order components are evaluated in within a cycle: elaborate
 // two identical networks in one simulation, one evaluated forwards and one backwards, and
 // compare every delivered packet.
-std::vector<std::tuple<PacketId, Cycle, Cycle, int>> delivery_log(const Network& net) {
-  std::vector<std::tuple<PacketId, Cycle, Cycle, int>> log;
-  for (const DeliveredPacket& d : net.stats().packet_log())
-    log.emplace_back(d.id, d.record.injected, d.delivered, d.hops);
+std::vector<Delivery> delivery_log(const Network& net) {
+  std::vector<Delivery> log = deliveries(net);
   std::sort(log.begin(), log.end());
   return log;
 }
@@ -392,25 +390,6 @@ TEST(OrderIndependence, ForwardAndReverseEvaluationGiveIdenticalDeliveries) {
 }
 
 // ---- Parallel evaluation ----------------------------------------------------------------------
-// A synthetic network elaborated for a later sc_start() that records every router departure
-// (the recorder points at `log`, so the whole record stays where it was made).
-struct RecordedNetwork {
-  std::unique_ptr<SyntheticNetwork> net;
-  std::vector<FlitEvent> log;
-  std::unique_ptr<FlitEventRecorder> recorder;
-};
-
-std::unique_ptr<RecordedNetwork> elaborate_recorded(const std::string& name, const Config& c) {
-  NetworkOptions opt;
-  opt.record_packets = true;
-  opt.quiet = true;
-  auto r = std::make_unique<RecordedNetwork>();
-  r->net = std::make_unique<SyntheticNetwork>(name.c_str(), c, opt);
-  r->recorder = std::make_unique<FlitEventRecorder>(&r->log);
-  r->net->add_router_observer(r->recorder.get());
-  return r;
-}
-
 // Routers stepped on 4 threads (every cycle in parallel) and committed in component order give
 // the serial run's deliveries and the same departures in the same order (docs/architecture.md,
 // "One cycle"); a unicast torus, whose terminals step in parallel too, and two tree-multicast
@@ -487,6 +466,7 @@ TEST(CacheHints, OnOffAndAutoGiveIdenticalDeparturesAndDeliveries) {
   c.simulation.warmup_cycles = 100;
   c.simulation.measure_cycles = 700;  // the first trial ends after 513 cycles
   c.simulation.parallel_min_routers = 1;
+  c.simulation.engine = Engine::kReference;  // the flat engine takes no hints
   struct Variant {
     CacheHints hints;
     int threads;

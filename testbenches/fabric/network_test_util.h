@@ -6,8 +6,12 @@
 
 #include <algorithm>
 #include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "config.h"
+#include "router_observer.h"
 #include "synthetic_network.h"
 
 namespace wormsim::testing {
@@ -91,6 +95,36 @@ inline std::unique_ptr<SyntheticNetwork> run(
   if (before) before(*net);
   sc_core::sc_start();
   return net;
+}
+
+// A synthetic network elaborated for a later sc_start() that records every router departure
+// (the recorder points at `log`, so the whole record stays where it was made).
+struct RecordedNetwork {
+  std::unique_ptr<SyntheticNetwork> net;
+  std::vector<FlitEvent> log;
+  std::unique_ptr<FlitEventRecorder> recorder;
+};
+
+inline std::unique_ptr<RecordedNetwork> elaborate_recorded(const std::string& name,
+                                                           const Config& c) {
+  NetworkOptions opt;
+  opt.record_packets = true;
+  opt.quiet = true;
+  auto r = std::make_unique<RecordedNetwork>();
+  r->net = std::make_unique<SyntheticNetwork>(name.c_str(), c, opt);
+  r->recorder = std::make_unique<FlitEventRecorder>(&r->log);
+  r->net->add_router_observer(r->recorder.get());
+  return r;
+}
+
+// Every delivered packet of a run that recorded them (NetworkOptions::record_packets), in
+// delivery order: id, created, injected, delivered, hops.
+using Delivery = std::tuple<PacketId, Cycle, Cycle, Cycle, int>;
+inline std::vector<Delivery> deliveries(const Network& net) {
+  std::vector<Delivery> log;
+  for (const DeliveredPacket& d : net.stats().packet_log())
+    log.emplace_back(d.id, d.record.created, d.record.injected, d.delivered, d.hops);
+  return log;
 }
 
 }  // namespace wormsim::testing
