@@ -89,6 +89,7 @@ FlatRouters::FlatRouters(const Config& config, const Topology& topology, const P
   sa_pick_.assign(static_cast<std::size_t>(inputs_), -1);
   sa_touched_.assign(static_cast<std::size_t>(outputs_), 0);
   for (int r = 0; r < routers_; ++r) views_.push_back(make_view(r));
+  step_ = step_for(nvcs_);
 }
 
 void FlatRouters::attach(std::deque<Link>& links, int routers) {
@@ -149,11 +150,12 @@ FlatRouters::Record FlatRouters::admit(int r, const Flit& flit) const {
 // wake-up it computes, the blocked flit-cycles it counts) and the shape of the network in
 // locals, and the requests and grants in fixed-capacity scratch arrays: the compiler cannot
 // keep members in registers across the stores into the flat arrays.
-int FlatRouters::step(int r, Cycle now, ActivityCalendar& calendar, bool measuring) {
+template <int kVcs>
+int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool measuring) {
   const auto ri = static_cast<std::size_t>(r);
   const int par = static_cast<int>(now & 1);
   const int nxt = par ^ 1;
-  const int nv = nvcs_;
+  const int nv = kVcs > 0 ? kVcs : nvcs_;
   const int depth = depth_;
   const Cycle delay = delay_;
   const View& v = views_[ri];
@@ -502,6 +504,15 @@ int FlatRouters::step(int r, Cycle now, ActivityCalendar& calendar, bool measuri
       calendar.wake(r, next_ready);
   }
   return ngrants;
+}
+
+FlatRouters::StepFn FlatRouters::step_for(int vcs) {
+  switch (vcs) {
+    case 1: return &FlatRouters::step_vcs<1>;
+    case 2: return &FlatRouters::step_vcs<2>;
+    case 4: return &FlatRouters::step_vcs<4>;
+    default: return &FlatRouters::step_vcs<0>;
+  }
 }
 
 FlatRouters::View FlatRouters::make_view(int r) {

@@ -57,7 +57,9 @@ class FlatRouters {
   void attach(std::deque<Link>& links, int routers);
   // One cycle of router `r`: like Router::step. Wakes itself in `calendar` when it has work in a
   // later cycle and the components its sends reach. Returns the flits it moved.
-  int step(int r, Cycle now, ActivityCalendar& calendar, bool measuring);
+  int step(int r, Cycle now, ActivityCalendar& calendar, bool measuring) {
+    return (this->*step_)(r, now, calendar, measuring);
+  }
   // Departure observers (RouterObserver::on_departure, in the order Router objects report them;
   // the flit log and the engine tests). Observers of contention or blocking need Router objects.
   void add_departure_observer(RouterObserver* observer) { observers_.push_back(observer); }
@@ -139,6 +141,13 @@ class FlatRouters {
     Peer* downstream;
     std::uint64_t* carried;
   };
+  // The step, compiled for a VC count (kVcs: 1, 2 or 4; 0: any, read from nvcs_), which
+  // makes the index arithmetic over VCs constant (2026-11-29: 3 % fewer instructions in the
+  // step of the matched 8x8 case).
+  template <int kVcs>
+  int step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool measuring);
+  using StepFn = int (FlatRouters::*)(int, Cycle, ActivityCalendar&, bool);
+  static StepFn step_for(int vcs);
   View make_view(int r);
   // A flit from an endpoint's link: its record, checked to have no fields the record drops.
   Record admit(int r, const Flit& flit) const;
@@ -195,6 +204,7 @@ class FlatRouters {
   std::uint64_t blocked_ = 0;
   std::vector<RouterObserver*> observers_;
   std::vector<View> views_;  // per router, made once (the arrays above never move)
+  StepFn step_ = nullptr;
 };
 
 }  // namespace wormsim
