@@ -46,13 +46,8 @@ FlatRouters::FlatRouters(const Config& config, const Topology& topology, const P
   const auto net = n * static_cast<std::size_t>(network_);
   const auto ivcs = in * static_cast<std::size_t>(nvcs_);
   const auto ovcs = out * static_cast<std::size_t>(nvcs_);
-  busy_ports_.assign(n, 0);
-  buffered_.assign(n, 0);
-  local_flits_.assign(n, 0);
-  local_credits_.assign(n, 0);
+  words_.assign(n, Words{});
   for (int p = 0; p < 2; ++p) {
-    reg_flits_[p].assign(n, 0);
-    reg_credits_[p].assign(n, 0);
     regs_[p].resize(in);
     credit_regs_[p].assign(out, 0);
   }
@@ -105,11 +100,11 @@ void FlatRouters::attach(std::deque<Link>& links, int routers) {
       out_links_[up] = &l;
     } else if (to_router) {  // injection: an endpoint sends, this router receives
       in_links_[down] = &l;
-      l.flit_watch = &local_flits_[static_cast<std::size_t>(l.downstream.component)];
+      l.flit_watch = &words_[static_cast<std::size_t>(l.downstream.component)].local_flits;
       l.flit_watch_bit = std::uint64_t{1} << l.downstream.port;
     } else if (from_router) {  // ejection
       out_links_[up] = &l;
-      l.credit_watch = &local_credits_[static_cast<std::size_t>(l.upstream.component)];
+      l.credit_watch = &words_[static_cast<std::size_t>(l.upstream.component)].local_credits;
       l.credit_watch_bit = std::uint64_t{1} << l.upstream.port;
     }
   }
@@ -164,8 +159,9 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
   std::uint32_t* const busy = v.busy;
   std::uint32_t* const active = v.active;
   int* const credits = v.credits;
-  std::uint64_t busy_ports = *v.busy_ports;
-  int buffered = *v.buffered;
+  Words& w = words_[ri];
+  std::uint64_t busy_ports = w.busy_ports;
+  int buffered = w.buffered;
 
   const auto arrive = [&](int port, const Record& flit, Cycle ready) {
     if (flit.vc >= nv)
@@ -189,7 +185,7 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
     ++buffered;
   };
   // Flits from the routers upstream (sent last cycle) and from the endpoint.
-  std::uint64_t& arrived = reg_flits_[par][ri];
+  std::uint64_t& arrived = w.reg_flits[par];
   if (arrived != 0) {
     const Register* regs = regs_[par].data() + ri * static_cast<std::size_t>(inputs_);
     for (std::uint64_t ports = arrived; ports != 0; ports &= ports - 1) {
@@ -198,17 +194,17 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
     }
     arrived = 0;
   }
-  for (std::uint64_t ports = local_flits_[ri]; ports != 0; ports &= ports - 1) {
+  for (std::uint64_t ports = w.local_flits; ports != 0; ports &= ports - 1) {
     const int p = __builtin_ctzll(ports);
     Link* link = v.in_links[p];
     while (link->flits.ready(now)) {
       arrive(p, admit(r, link->flits.front()), link->flits.front_arrival() + delay);
       link->flits.pop();
     }
-    if (link->flits.empty()) local_flits_[ri] &= ~(std::uint64_t{1} << p);
+    if (link->flits.empty()) w.local_flits &= ~(std::uint64_t{1} << p);
   }
   // Credits.
-  std::uint64_t& credited = reg_credits_[par][ri];
+  std::uint64_t& credited = w.reg_credits[par];
   if (credited != 0) {
     const std::uint16_t* credit_regs =
         credit_regs_[par].data() + ri * static_cast<std::size_t>(outputs_);
@@ -220,15 +216,15 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
     }
     credited = 0;
   }
-  for (std::uint64_t ports = local_credits_[ri]; ports != 0; ports &= ports - 1) {
+  for (std::uint64_t ports = w.local_credits; ports != 0; ports &= ports - 1) {
     const int p = __builtin_ctzll(ports);
     Link* link = v.out_links[p];
     while (link->credits.ready(now)) link->credits.pop();  // unlimited at an endpoint
-    if (link->credits.empty()) local_credits_[ri] &= ~(std::uint64_t{1} << p);
+    if (link->credits.empty()) w.local_credits &= ~(std::uint64_t{1} << p);
   }
   if (buffered == 0) {
-    *v.busy_ports = busy_ports;
-    *v.buffered = 0;
+    w.busy_ports = busy_ports;
+    w.buffered = 0;
     return 0;
   }
 
@@ -432,9 +428,8 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
   // Traversal: Router::traverse with pop_input and send for the delay model.
   const int network = network_;
   Register* const regs_next = regs_[nxt].data();
-  std::uint64_t* const flits_next = reg_flits_[nxt].data();
   std::uint16_t* const credit_regs_next = credit_regs_[nxt].data();
-  std::uint64_t* const credits_next = reg_credits_[nxt].data();
+  Words* const words = words_.data();
   const bool observed = !observers_.empty();
   for (int k = 0; k < ngrants; ++k) {
     const Request g = grants[k];
@@ -456,7 +451,7 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
     if (g.in_port < network) {
       const Peer& up = v.upstream[g.in_port];
       credit_regs_next[up.router * outputs_ + up.port] = static_cast<std::uint16_t>(g.vc);
-      credits_next[up.router] |= std::uint64_t{1} << up.port;
+      words[up.router].reg_credits[nxt] |= std::uint64_t{1} << up.port;
       calendar.wake_next(up.router);
     } else {
       Link* link = v.in_links[g.in_port];
@@ -480,7 +475,7 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
       if (measuring) ++v.carried[g.out_port];
       const Peer& down = v.downstream[g.out_port];
       regs_next[down.router * inputs_ + down.port].flit = flit;
-      flits_next[down.router] |= std::uint64_t{1} << down.port;
+      words[down.router].reg_flits[nxt] |= std::uint64_t{1} << down.port;
       calendar.wake_next(down.router);
     } else {
       Link* link = v.out_links[g.out_port];
@@ -494,8 +489,8 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
       q.out_port = -1;
     }
   }
-  *v.busy_ports = busy_ports;
-  *v.buffered = buffered;
+  w.busy_ports = busy_ports;
+  w.buffered = buffered;
   blocked_ += blocked;
   if (buffered > 0) {
     if (ngrants > 0 || changed)
@@ -525,8 +520,6 @@ FlatRouters::View FlatRouters::make_view(int r) {
   v.buffers = &buffers_[in * nv * static_cast<std::size_t>(depth_)];
   v.busy = &busy_vcs_[in];
   v.active = &active_vcs_[in];
-  v.busy_ports = &busy_ports_[ri];
-  v.buffered = &buffered_[ri];
   v.credits = &credits_[out * nv];
   v.owner = &owner_[out * nv];
   v.sa_in = &sa_in_ptr_[in];
@@ -543,9 +536,10 @@ FlatRouters::View FlatRouters::make_view(int r) {
 
 std::uint64_t FlatRouters::flits_held() const {
   std::uint64_t n = 0;
-  for (int b : buffered_) n += static_cast<std::uint64_t>(b);
-  for (const std::vector<std::uint64_t>& parity : reg_flits_)
-    for (std::uint64_t m : parity) n += static_cast<std::uint64_t>(__builtin_popcountll(m));
+  for (const Words& w : words_) {
+    n += static_cast<std::uint64_t>(w.buffered);
+    for (std::uint64_t m : w.reg_flits) n += static_cast<std::uint64_t>(__builtin_popcountll(m));
+  }
   return n;
 }
 
@@ -563,7 +557,7 @@ void FlatRouters::export_state(const std::vector<std::unique_ptr<Router>>& route
 }
 
 void FlatRouters::export_router(int r, Router& router) const {
-  router.buffered_ = buffered_[static_cast<std::size_t>(r)];
+  router.buffered_ = words_[static_cast<std::size_t>(r)].buffered;
   for (int p = 0; p < inputs_; ++p)
     for (int v = 0; v < nvcs_; ++v) {
       const std::size_t ivc = static_cast<std::size_t>((r * inputs_ + p) * nvcs_ + v);

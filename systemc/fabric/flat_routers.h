@@ -127,8 +127,6 @@ class FlatRouters {
     Entry* buffers;  // depth_ per input VC
     std::uint32_t* busy;
     std::uint32_t* active;
-    std::uint64_t* busy_ports;
-    int* buffered;
     int* credits;  // output VCs
     int* owner;
     std::uint16_t* sa_in;
@@ -162,12 +160,16 @@ class FlatRouters {
   const RouteCompute& route_compute_;
 
   // Per router.
-  std::vector<std::uint64_t> busy_ports_;  // input ports with a non-empty VC
-  std::vector<int> buffered_;
-  std::vector<std::uint64_t> local_flits_;     // injection links with flits in flight (Link watch)
-  std::vector<std::uint64_t> local_credits_;   // ejection links with credits in flight
-  std::vector<std::uint64_t> reg_flits_[2];    // network input ports whose register is full
-  std::vector<std::uint64_t> reg_credits_[2];  // network output ports with a credit register set
+  // A router's port masks and flit count, in one cache line.
+  struct alignas(64) Words {
+    std::uint64_t reg_flits[2] = {};    // per parity: network input ports whose register is full
+    std::uint64_t reg_credits[2] = {};  // per parity: network output ports with a credit register
+    std::uint64_t local_flits = 0;      // injection links with flits in flight (Link watch)
+    std::uint64_t local_credits = 0;    // ejection links with credits in flight
+    std::uint64_t busy_ports = 0;       // input ports with a non-empty VC
+    int buffered = 0;
+  };
+  std::vector<Words> words_;
   // Per router and input port.
   std::vector<std::uint32_t> busy_vcs_;
   std::vector<std::uint32_t> active_vcs_;

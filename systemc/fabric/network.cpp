@@ -309,6 +309,11 @@ void Network::evaluate(Cycle now) {
   if (pool_ && active_.size() >= min_parallel_routers_ &&
       active_routers() >= min_parallel_routers_) {
     moved = evaluate_parallel(now, measuring);
+  } else if (flat_) {
+    FlatRouters& flat = *flat_;
+    for (const int c : active_)
+      moved += c < router_count ? flat.step(c, now, calendar_, measuring)
+                                : step_endpoint(c, now, measuring);
   } else {
     const std::size_t n = active_.size();
     const bool hinting = hints_.hinting();
@@ -318,9 +323,7 @@ void Network::evaluate(Cycle now) {
             i, n, [&](std::size_t k) { return active_[k]; },
             [&](int component, int stage) { prefetch(component, stage); });
       const int c = active_[i];
-      if (c < router_count && flat_)
-        moved += flat_->step(c, now, calendar_, measuring);
-      else if (c < router_count)
+      if (c < router_count)
         moved += account_router_step(
             c, routers_[static_cast<std::size_t>(c)]->step(now, calendar_, measuring));
       else

@@ -64,13 +64,17 @@ class ActivityCalendar {
     bool operator>(const Far& o) const { return at > o.at; }
   };
   // The components woken for one cycle of the wheel: items[0, count); the vector's size is
-  // its capacity.
+  // its capacity, also kept in `capacity`.
   struct Bucket {
     std::vector<int> items;
     std::size_t count = 0;
+    std::size_t capacity = 0;
     // Writes `component` at the end and counts it if `counted` (0 or 1).
     void append(int component, std::size_t counted) {
-      if (count == items.size()) items.resize(items.empty() ? 16 : 2 * items.size());
+      if (count == capacity) {
+        capacity = capacity == 0 ? 16 : 2 * capacity;
+        items.resize(capacity);
+      }
       items[count] = component;
       count += counted;
     }
