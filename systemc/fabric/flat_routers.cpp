@@ -76,7 +76,6 @@ FlatRouters::FlatRouters(const Config& config, const Topology& topology, const P
   vc_requests_.resize(per_router_ivcs);
   vc_choice_.assign(per_router_ivcs, -1);
   vc_mark_.assign(per_router_ivcs, 0);
-  vc_granted_.resize(per_router_ivcs);
   requests_.resize(per_router_ivcs);
   grants_.resize(per_router_ivcs);
   sa_vc_mask_.assign(static_cast<std::size_t>(inputs_), 0);
@@ -265,88 +264,34 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
     const int ivcs = inputs_ * nv;
     std::uint16_t* const va_in = v.va_in;
     std::uint16_t* const va_out = v.va_out;
-    // VcAllocator::first_free_candidate: the first free output VC of the route at or after
-    // `from`, cyclically, or -1.
-    const auto first_free = [&](const RouteResult& route, int from) {
-      int wrapped = -1;
-      for (int port = route.port_lo; port < route.port_hi; ++port)
-        for (int vc = route.vc_lo; vc < route.vc_hi; ++vc) {
-          const int o = port * nv + vc;
-          if (owner[o] >= 0) continue;
-          if (o >= from) return o;
-          if (wrapped < 0) wrapped = o;
-        }
-      return wrapped;
-    };
-    const auto update = [](std::uint16_t& ptr, int winner, int n) {
-      const int next = winner + 1;
-      ptr = static_cast<std::uint16_t>(next < n ? next : 0);
-    };
-    const auto grant = [&](int input_vc, int o) {
-      changed = true;
-      Vc& q = vcs[input_vc];
-      q.state = VcState::kActive;
-      active[input_vc / nv] |= 1u << (input_vc % nv);
-      q.out_port = static_cast<std::int16_t>(o / nv);
-      q.out_vc = static_cast<std::uint8_t>(o % nv);
-      if (measuring) blocked += now - std::max(q.front_ready, q.head_at);
-      owner[o] = input_vc;
-    };
-    if (nvreq == 1) {
-      const VcRequest& rq = vreq[0];
-      std::uint16_t& in = va_in[rq.input_vc];
-      const int o = first_free(rq.route, in);
-      if (o >= 0) {
-        update(in, o, ovcs);
-        update(va_out[o], rq.input_vc, ivcs);
-        grant(rq.input_vc, o);
-      }
-    } else {
-      // All choices are made against the owners at the start of the allocation, grants after.
-      int* const choice = vc_choice_.data();
-      std::uint8_t* const mark = vc_mark_.data();
-      std::pair<int, int>* const granted = vc_granted_.data();
-      int ngranted = 0;
-      for (int i = 0; i < nvreq; ++i)
-        choice[i] = first_free(vreq[i].route, va_in[vreq[i].input_vc]);
-      for (int i = 0; i < nvreq; ++i) {
-        const int o = choice[i];
-        if (o < 0) continue;
-        std::uint16_t& out = va_out[o];
-        bool contended = false;
-        for (int j = i + 1; j < nvreq && !contended; ++j) contended = choice[j] == o;
-        if (!contended) {
-          const int winner = vreq[i].input_vc;
-          update(va_in[winner], o, ovcs);
-          update(out, winner, ivcs);
-          granted[ngranted++] = {winner, o};
-          continue;
-        }
-        for (int j = i; j < nvreq; ++j)
-          if (choice[j] == o) mark[vreq[j].input_vc] = 1;
-        int winner = -1;
-        for (int k = 0; k < ivcs && winner < 0; ++k) {
-          int c = out + k;
-          if (c >= ivcs) c -= ivcs;
-          if (mark[c] != 0) winner = c;
-        }
-        for (int j = i; j < nvreq; ++j) {
-          if (choice[j] != o) continue;
-          mark[vreq[j].input_vc] = 0;
-          if (vreq[j].input_vc == winner) update(va_in[winner], o, ovcs);
-          choice[j] = -1;
-        }
-        update(out, winner, ivcs);
-        granted[ngranted++] = {winner, o};
-      }
-      for (int i = 0; i < ngranted; ++i) grant(granted[i].first, granted[i].second);
-    }
+    vc_input_first(
+        vreq, nvreq, ivcs,
+        [&](const RouteResult& route, int from) {
+          return first_free_output_vc(route, nv, owner, from);
+        },
+        [&](int ivc) { return static_cast<int>(va_in[ivc]); },
+        [&](int o) { return static_cast<int>(va_out[o]); },
+        [&](int ivc, int o) { va_in[ivc] = static_cast<std::uint16_t>(round_robin_next(o, ovcs)); },
+        [&](int o, int ivc) {
+          va_out[o] = static_cast<std::uint16_t>(round_robin_next(ivc, ivcs));
+        },
+        vc_choice_.data(), vc_mark_.data(),
+        [&](int input_vc, int o) {  // applied at once: the owners are not read any more
+          changed = true;
+          Vc& q = vcs[input_vc];
+          q.state = VcState::kActive;
+          active[input_vc / nv] |= 1u << (input_vc % nv);
+          q.out_port = static_cast<std::int16_t>(o / nv);
+          q.out_vc = static_cast<std::uint8_t>(o % nv);
+          if (measuring) blocked += now - std::max(q.front_ready, q.head_at);
+          owner[o] = input_vc;
+        });
   }
 
   // Switch allocation: Router::allocate_switch for the delay model and unicast worms, with
   // SwitchAllocator's grant_all (no two requests share an input or output port) and
   // input_first otherwise.
-  Request* const req = requests_.data();
+  SwitchRequest* const req = requests_.data();
   int nreq = 0;
   std::uint64_t request_outs = 0;
   bool conflict = false;
@@ -370,51 +315,28 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
   }
   std::uint16_t* const sa_in = v.sa_in;
   std::uint16_t* const sa_out = v.sa_out;
-  const auto update = [](std::uint16_t& ptr, int winner, int n) {
-    const int next = winner + 1;
-    ptr = static_cast<std::uint16_t>(next < n ? next : 0);
+  const int inputs = inputs_;
+  const auto update_in = [&](int in, int vc) {
+    sa_in[in] = static_cast<std::uint16_t>(round_robin_next(vc, nv));
   };
-  const Request* grants = req;
+  const auto update_out = [&](int out, int in) {
+    sa_out[out] = static_cast<std::uint16_t>(round_robin_next(in, inputs));
+  };
+  const SwitchRequest* grants = req;
   int ngrants = nreq;
   if (!conflict) {
-    for (int i = 0; i < nreq; ++i) {
-      update(sa_out[req[i].out_port], req[i].in_port, inputs_);
-      update(sa_in[req[i].in_port], req[i].vc, nv);
-    }
+    switch_grant_all(req, nreq, update_in, update_out);
   } else {
-    const auto pick_mask = [](int ptr, std::uint64_t mask) {
-      const std::uint64_t after = ptr >= 64 ? 0 : mask & (~std::uint64_t{0} << ptr);
-      return __builtin_ctzll(after != 0 ? after : mask);
-    };
-    // Stage 1: per input port with requests, one VC; stage 2: per output port, one input port.
-    std::uint64_t* const vc_mask = sa_vc_mask_.data();
-    std::uint64_t* const port_mask = sa_port_mask_.data();
-    int* const pick = sa_pick_.data();
-    int* const touched = sa_touched_.data();
-    int ntouched = 0;
-    for (int i = 0; i < nreq; ++i) vc_mask[req[i].in_port] |= std::uint64_t{1} << req[i].vc;
-    for (int i = 0; i < nreq; ++i) {
-      const int in = req[i].in_port;
-      std::uint64_t& mask = vc_mask[in];
-      if (mask == 0) continue;
-      const int vc = pick_mask(sa_in[in], mask);
-      mask = 0;
-      pick[in] = vc;
-      const int out = vcs[in * nv + vc].out_port;
-      if (port_mask[out] == 0) touched[ntouched++] = out;
-      port_mask[out] |= std::uint64_t{1} << in;
-    }
-    Request* const won = grants_.data();
+    SwitchRequest* const won = grants_.data();
     ngrants = 0;
-    for (int k = 0; k < ntouched; ++k) {
-      const int out = touched[k];
-      const int in = pick_mask(sa_out[out], port_mask[out]);
-      port_mask[out] = 0;
-      const int vc = pick[in];
-      update(sa_out[out], in, inputs_);
-      update(sa_in[in], vc, nv);
-      won[ngrants++] = {in, vc, out};
-    }
+    switch_input_first(
+        req, nreq, [&](int in) { return static_cast<int>(sa_in[in]); },
+        [&](int out) { return static_cast<int>(sa_out[out]); }, update_in, update_out,
+        [&](int in, int vc) { return static_cast<int>(vcs[in * nv + vc].out_port); },
+        sa_vc_mask_.data(), sa_port_mask_.data(), sa_pick_.data(), sa_touched_.data(),
+        [&](int in, int vc, int out) {
+          won[ngrants++] = {in, vc, out};
+        });
     grants = won;
     // A ready flit that lost its output port to another packet (Router::allocate_switch).
     if (measuring)
@@ -432,7 +354,7 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
   Words* const words = words_.data();
   const bool observed = !observers_.empty();
   for (int k = 0; k < ngrants; ++k) {
-    const Request g = grants[k];
+    const SwitchRequest g = grants[k];
     const int ivc = g.in_port * nv + g.vc;
     Vc& q = vcs[ivc];
     Record& flit = buffers[ivc * depth + q.head].flit;  // a pop leaves the slot intact

@@ -3,9 +3,9 @@
 // links between routers as one register per input port and cycle parity, for the runs whose
 // routers need no more than the delay pipeline and unicast routing. It evaluates the same
 // model as Router (router/router.h) with the same rules in the same order: the same requests,
-// in ascending input port and VC, into separable input-first VC and switch allocation with the
-// same round-robin pointers, the same conflict-free grant, the same credits, blocked flit-cycles
-// and wake-ups, so a run gives the same results as with Router objects (results.json differs
+// in ascending input port and VC, into separable input-first VC and switch allocation (the
+// allocators' own code, router/separable_input_first.h, on pointers kept in flat arrays), the
+// same conflict-free grant, the same credits, blocked flit-cycles and wake-ups, so a run gives the same results as with Router objects (results.json differs
 // only in its `engine` field; testbenches/fabric/flat_routers_test.cpp checks departures,
 // deliveries and statistics against the reference engine).
 //
@@ -27,7 +27,6 @@
 #include <deque>
 #include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "activity_calendar.h"
@@ -38,6 +37,7 @@
 #include "route_compute.h"
 #include "router.h"
 #include "router_observer.h"
+#include "separable_input_first.h"
 #include "topology.h"
 
 namespace wormsim {
@@ -110,11 +110,6 @@ class FlatRouters {
   };
   struct Register {
     Record flit;
-  };
-  struct Request {
-    int in_port;
-    int vc;
-    int out_port;
   };
   struct Peer {  // the router and port at the other end of a network link, or router -1
     int router = -1;
@@ -196,9 +191,8 @@ class FlatRouters {
   std::vector<VcRequest> vc_requests_;
   std::vector<int> vc_choice_;
   std::vector<std::uint8_t> vc_mark_;
-  std::vector<std::pair<int, int>> vc_granted_;  // (input VC, output VC), in grant order
-  std::vector<Request> requests_;
-  std::vector<Request> grants_;
+  std::vector<SwitchRequest> requests_;
+  std::vector<SwitchRequest> grants_;
   std::vector<std::uint64_t> sa_vc_mask_;
   std::vector<std::uint64_t> sa_port_mask_;
   std::vector<int> sa_pick_;

@@ -9,6 +9,20 @@
 
 namespace wormsim {
 
+// The rules on a bare pointer, for allocators that keep their pointers elsewhere
+// (router/separable_input_first.h). The first set bit of `requests` (!= 0) at or after
+// `pointer`, cyclically:
+inline int round_robin_pick_mask(int pointer, std::uint64_t requests) {
+  const std::uint64_t at_or_after = pointer >= 64 ? 0 : requests & (~std::uint64_t{0} << pointer);
+  return __builtin_ctzll(at_or_after != 0 ? at_or_after : requests);
+}
+// The pointer after a grant to `winner` among `n` requesters (without a branch: whether the
+// pointer wraps is as likely as not for two requesters).
+inline int round_robin_next(int winner, int n) {
+  const int next = winner + 1;
+  return next & -static_cast<int>(next < n);
+}
+
 class RoundRobinArbiter {
  public:
   explicit RoundRobinArbiter(int n = 1) : n_(n) {}
@@ -28,16 +42,9 @@ class RoundRobinArbiter {
   }
   // Same rule for up to 64 requesters given as a bit mask (bit i = requester i).
   int pick_mask(std::uint64_t requests) const {
-    if (requests == 0) return -1;
-    const std::uint64_t at_or_after =
-        pointer_ >= 64 ? 0 : requests & (~std::uint64_t{0} << pointer_);
-    return __builtin_ctzll(at_or_after != 0 ? at_or_after : requests);
+    return requests == 0 ? -1 : round_robin_pick_mask(pointer_, requests);
   }
-  // Without a branch (whether the pointer wraps is as likely as not for two requesters).
-  void update(int winner) {
-    const int next = winner + 1;
-    pointer_ = next & -static_cast<int>(next < n_);
-  }
+  void update(int winner) { pointer_ = round_robin_next(winner, n_); }
 
  private:
   int n_;

@@ -11,7 +11,8 @@ SwitchAllocator::SwitchAllocator(AllocatorKind kind, int inputs, int outputs, in
       want_(static_cast<std::size_t>(inputs * vcs), -1),
       vc_mask_(static_cast<std::size_t>(inputs), 0),
       port_mask_(static_cast<std::size_t>(outputs), 0),
-      pick_(static_cast<std::size_t>(inputs > outputs ? inputs : outputs), -1) {}
+      pick_(static_cast<std::size_t>(inputs > outputs ? inputs : outputs), -1),
+      touched_(static_cast<std::size_t>(outputs), 0) {}
 
 void SwitchAllocator::allocate(const std::vector<SwitchRequest>& requests,
                                std::vector<SwitchRequest>& grants) {
@@ -28,31 +29,18 @@ void SwitchAllocator::allocate(const std::vector<SwitchRequest>& requests,
 
 void SwitchAllocator::input_first(const std::vector<SwitchRequest>& requests,
                                   std::vector<SwitchRequest>& grants) {
-  // Stage 1: per input port with requests, one VC.
-  for (const SwitchRequest& r : requests)
-    vc_mask_[static_cast<std::size_t>(r.in_port)] |= std::uint64_t{1} << r.vc;
-  touched_.clear();
-  for (const SwitchRequest& r : requests) {
-    std::uint64_t& mask = vc_mask_[static_cast<std::size_t>(r.in_port)];
-    if (mask == 0) continue;  // this input port already chose
-    const int vc = input_arbiters_[static_cast<std::size_t>(r.in_port)].pick_mask(mask);
-    mask = 0;
-    pick_[static_cast<std::size_t>(r.in_port)] = vc;
-    const int out = want_[static_cast<std::size_t>(r.in_port * vcs_ + vc)];
-    if (port_mask_[static_cast<std::size_t>(out)] == 0) touched_.push_back(out);
-    port_mask_[static_cast<std::size_t>(out)] |= std::uint64_t{1} << r.in_port;
-  }
-  // Stage 2: per output port, one of the input ports whose chosen VC wants it.
-  for (int out : touched_) {
-    std::uint64_t& mask = port_mask_[static_cast<std::size_t>(out)];
-    RoundRobinArbiter& arb = output_arbiters_[static_cast<std::size_t>(out)];
-    const int in = arb.pick_mask(mask);
-    mask = 0;
-    const int vc = pick_[static_cast<std::size_t>(in)];
-    arb.update(in);
-    input_arbiters_[static_cast<std::size_t>(in)].update(vc);
-    grants.push_back({in, vc, out});
-  }
+  // The rules of router/separable_input_first.h on this allocator's arbiters.
+  switch_input_first(
+      requests.data(), static_cast<int>(requests.size()),
+      [&](int in) { return input_arbiters_[static_cast<std::size_t>(in)].pointer(); },
+      [&](int out) { return output_arbiters_[static_cast<std::size_t>(out)].pointer(); },
+      [&](int in, int vc) { input_arbiters_[static_cast<std::size_t>(in)].update(vc); },
+      [&](int out, int in) { output_arbiters_[static_cast<std::size_t>(out)].update(in); },
+      [&](int in, int vc) { return want_[static_cast<std::size_t>(in * vcs_ + vc)]; },
+      vc_mask_.data(), port_mask_.data(), pick_.data(), touched_.data(),
+      [&](int in, int vc, int out) {
+        grants.push_back({in, vc, out});
+      });
 }
 
 void SwitchAllocator::output_first(const std::vector<SwitchRequest>& requests,

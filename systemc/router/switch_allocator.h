@@ -12,14 +12,9 @@
 #include "config.h"
 #include "prefetch.h"
 #include "round_robin_arbiter.h"
+#include "separable_input_first.h"
 
 namespace wormsim {
-
-struct SwitchRequest {
-  int in_port = 0;
-  int vc = 0;
-  int out_port = 0;
-};
 
 class SwitchAllocator {
  public:
@@ -31,10 +26,10 @@ class SwitchAllocator {
   // are pairwise distinct and output ports pairwise distinct, which either separable
   // allocator grants whole; moves the pointers as allocate() would.
   void grant_all(const std::vector<SwitchRequest>& requests) {
-    for (const SwitchRequest& r : requests) {
-      output_arbiters_[static_cast<std::size_t>(r.out_port)].update(r.in_port);
-      input_arbiters_[static_cast<std::size_t>(r.in_port)].update(r.vc);
-    }
+    switch_grant_all(
+        requests.data(), static_cast<int>(requests.size()),
+        [&](int in, int vc) { input_arbiters_[static_cast<std::size_t>(in)].update(vc); },
+        [&](int out, int in) { output_arbiters_[static_cast<std::size_t>(out)].update(in); });
   }
 
   // Cache hint for grant_all() or allocate() soon: the arbiters' pointers (no effect).
@@ -56,7 +51,7 @@ class SwitchAllocator {
   std::vector<std::uint64_t> vc_mask_;  // scratch: per input port, requesting VCs
   std::vector<std::uint64_t> port_mask_;  // scratch: per output port, requesting input ports
   std::vector<int> pick_;     // scratch: per input port (input-first) or output port (output-first)
-  std::vector<int> touched_;  // scratch: output ports with requests this cycle
+  std::vector<int> touched_;  // scratch: output ports with requests this cycle (room for all)
 };
 
 }  // namespace wormsim

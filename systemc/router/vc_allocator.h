@@ -6,18 +6,15 @@
 // is owned or two grants for one output VC or one input VC.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "config.h"
 #include "round_robin_arbiter.h"
 #include "route_compute.h"
+#include "separable_input_first.h"
 
 namespace wormsim {
-
-struct VcRequest {
-  int input_vc = 0;  // in_port * vcs + vc
-  RouteResult route;
-};
 
 struct VcGrant {
   int input_vc = 0;
@@ -34,8 +31,6 @@ class VcAllocator {
                 std::vector<VcGrant>& grants);
 
  private:
-  // First free candidate output VC of `r` at or after `from` (cyclically), or -1.
-  int first_free_candidate(const RouteResult& r, const std::vector<int>& owner, int from) const;
   bool candidate(const RouteResult& r, int output_vc) const {
     const int port = output_vc / vcs_;
     const int vc = output_vc % vcs_;
@@ -52,7 +47,7 @@ class VcAllocator {
   std::vector<RoundRobinArbiter> output_arbiters_;  // per output VC, over input VCs
   std::vector<int> choice_;                         // scratch: per request, chosen output VC
   std::vector<int> offer_;                          // scratch: per output VC, offered input VC
-  std::vector<char> mark_;                          // scratch: per input VC
+  std::vector<std::uint8_t> mark_;                  // scratch: per input VC
 };
 
 }  // namespace wormsim
