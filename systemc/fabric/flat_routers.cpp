@@ -221,11 +221,7 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
     while (link->credits.ready(now)) link->credits.pop();  // unlimited at an endpoint
     if (link->credits.empty()) w.local_credits &= ~(std::uint64_t{1} << p);
   }
-  if (buffered == 0) {
-    w.busy_ports = busy_ports;
-    w.buffered = 0;
-    return 0;
-  }
+  if (buffered == 0) return 0;  // nothing arrived, nothing held
 
   bool changed = false;
   Cycle next_ready = ActivityCalendar::kNever;
@@ -340,11 +336,8 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
     grants = won;
     // A ready flit that lost its output port to another packet (Router::allocate_switch).
     if (measuring)
-      for (int i = 0; i < nreq; ++i)
-        for (int k = 0; k < ngrants; ++k)
-          if (won[k].out_port == req[i].out_port &&
-              (won[k].in_port != req[i].in_port || won[k].vc != req[i].vc))
-            ++blocked;
+      for_each_lost_request(req, nreq, won, ngrants,
+                            [&](const SwitchRequest&, const SwitchRequest&) { ++blocked; });
   }
 
   // Traversal: Router::traverse with pop_input and send for the delay model.

@@ -431,24 +431,16 @@ void Router::allocate_replica_vcs(Cycle now) {
   if (!blocking_observed()) return;
   // A flit ready to go that lost its output port to another packet this cycle (the allocator
   // grants each output port to one request).
-  std::uint64_t granted_out = 0;
-  std::array<std::uint32_t, 64> winner;  // per granted output port: its grant's index
-  for (std::size_t i = 0; i < switch_grants_.size(); ++i) {
-    const int out = switch_grants_[i].out_port;
-    granted_out |= std::uint64_t{1} << out;
-    winner[static_cast<std::size_t>(out)] = static_cast<std::uint32_t>(i);
-  }
-  for (const SwitchRequest& r : switch_requests_) {
-    if (((granted_out >> r.out_port) & 1u) == 0) continue;
-    const SwitchRequest& g = switch_grants_[winner[static_cast<std::size_t>(r.out_port)]];
-    if (g.in_port == r.in_port && g.vc == r.vc) continue;
-    const InputVc& waiting =
-        inputs_[static_cast<std::size_t>(r.in_port)].vcs[static_cast<std::size_t>(r.vc)];
-    const PacketId other =
-        inputs_[static_cast<std::size_t>(g.in_port)].vcs[static_cast<std::size_t>(g.vc)].packet;
-    note_contention(waiting.packet, other, r.out_port, now);
-    note_blocked_by(waiting, other, now);
-  }
+  for_each_lost_request(
+      switch_requests_.data(), static_cast<int>(switch_requests_.size()), switch_grants_.data(),
+      static_cast<int>(switch_grants_.size()), [&](const SwitchRequest& r, const SwitchRequest& g) {
+        const InputVc& waiting =
+            inputs_[static_cast<std::size_t>(r.in_port)].vcs[static_cast<std::size_t>(r.vc)];
+        const PacketId other =
+            inputs_[static_cast<std::size_t>(g.in_port)].vcs[static_cast<std::size_t>(g.vc)].packet;
+        note_contention(waiting.packet, other, r.out_port, now);
+        note_blocked_by(waiting, other, now);
+      });
 }
 
 // Replicating worms claim their input port and their branches' output ports before the

@@ -10,6 +10,7 @@
 // both stages (iSLIP-style).
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "round_robin_arbiter.h"
@@ -150,6 +151,27 @@ template <typename UpdateIn, typename UpdateOut>
   for (int i = 0; i < n; ++i) {
     update_out(requests[i].out_port, requests[i].in_port);
     update_in(requests[i].in_port, requests[i].vc);
+  }
+}
+
+// Each of the `n` requests that lost its output port to another request's grant (the
+// allocators grant an output port once per cycle; ports < 64), as lost(request, grant), in
+// request order: the flits that wait this cycle because another packet took their port.
+template <typename Lost>
+void for_each_lost_request(const SwitchRequest* requests, int n, const SwitchRequest* grants, int m,
+                           Lost&& lost) {
+  std::uint64_t granted_out = 0;
+  std::array<int, 64> winner;  // per granted output port: its grant's index
+  for (int k = 0; k < m; ++k) {
+    granted_out |= std::uint64_t{1} << grants[k].out_port;
+    winner[static_cast<std::size_t>(grants[k].out_port)] = k;
+  }
+  for (int i = 0; i < n; ++i) {
+    const SwitchRequest& r = requests[i];
+    if (((granted_out >> r.out_port) & 1u) == 0) continue;
+    const SwitchRequest& g = grants[winner[static_cast<std::size_t>(r.out_port)]];
+    if (g.in_port == r.in_port && g.vc == r.vc) continue;
+    lost(r, g);
   }
 }
 
