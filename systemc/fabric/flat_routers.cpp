@@ -113,7 +113,7 @@ FlatRouters::Record FlatRouters::compact(const Flit& f) {
   return {f.packet_id, f.src, f.dst, f.hops, f.index, f.vc, f.type, f.payload_bytes};
 }
 
-Flit FlatRouters::expand(const Record& r) {
+Flit FlatRouters::expand(const Record& r, bool payload) {
   Flit f;
   f.packet_id = r.packet_id;
   f.src = r.src;
@@ -122,15 +122,18 @@ Flit FlatRouters::expand(const Record& r) {
   f.vc = r.vc;
   f.type = r.type;
   f.hops = r.hops;
-  fill_payload(r.packet_id, r.index, r.payload_bytes, f);
+  if (payload)
+    fill_payload(r.packet_id, r.index, r.payload_bytes, f);
+  else
+    f.payload_bytes = r.payload_bytes;
   return f;
 }
 
 FlatRouters::Record FlatRouters::admit(int r, const Flit& flit) const {
   // A synthetic terminal's flit has no message fields and no multicast handle, and its
-  // payload is fill_payload's (Terminal::inject): the header is checked here, the payload end
-  // to end by the scoreboard, whose checksum of what was created meets the one of what
-  // arrives, rebuilt by expand().
+  // payload is fill_payload's (Terminal::inject), or absent (payload-free endpoints): the
+  // header is checked here, the payload end to end by the scoreboard, whose checksum of what
+  // was created meets the one of what arrives, rebuilt by expand().
   if (flit.message != 0 || flit.tag != 0 || flit.message_bytes != 0 || flit.offset != 0 ||
       flit.mcast != 0 || flit.mpos != 0)
     throw std::logic_error(fmt::format(
@@ -395,7 +398,7 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
     } else {
       Link* link = v.out_links[g.out_port];
       if (measuring) ++link->flits_carried;
-      calendar.wake(link->downstream.component, link->send_flit(now, expand(flit)));
+      calendar.wake(link->downstream.component, link->send_flit(now, expand(flit, !payload_free_)));
     }
     if (flit.tail()) {
       owner[ovc] = -1;
@@ -484,7 +487,7 @@ void FlatRouters::export_router(int r, Router& router) const {
         if (s >= depth_) s -= depth_;
         const Entry& e =
             buffers_[ivc * static_cast<std::size_t>(depth_) + static_cast<std::size_t>(s)];
-        dst.buffer.push(expand(e.flit), e.ready);
+        dst.buffer.push(expand(e.flit, true), e.ready);
       }
       dst.state = q.state;
       dst.route = q.route;

@@ -12,7 +12,9 @@
 // Flits travel between the routers as 32-byte records without their payload: a synthetic
 // terminal's payload is a function of the packet and flit index (fill_payload), so a flit
 // leaving to an endpoint is rebuilt from its record, and the scoreboard's end-to-end checksum
-// still compares what arrives with what was created. A flit entering from an endpoint is
+// still compares what arrives with what was created. Where every endpoint accepts payload-free
+// flits (the synthetic terminals do; Network asks), none is built: the terminals then send
+// and check only the payload lengths. A flit entering from an endpoint is
 // checked to carry no fields a record drops (message fields, multicast handle; else a
 // std::logic_error).
 //
@@ -63,6 +65,9 @@ class FlatRouters {
   // Departure observers (RouterObserver::on_departure, in the order Router objects report them;
   // the flit log and the engine tests). Observers of contention or blocking need Router objects.
   void add_departure_observer(RouterObserver* observer) { observers_.push_back(observer); }
+  // Flits to the endpoints without their payload bytes, for endpoints that accept payload-free
+  // flits (NetworkEndpoint::set_payload_free; Network sets it).
+  void set_payload_free(bool on) { payload_free_ = on; }
   // Blocked flit-cycles of measured steps (Router::blocked_flit_cycles; unicast only here).
   std::uint64_t blocked_flit_cycles() const { return blocked_; }
   // Flits buffered in routers or in a register between routers.
@@ -91,7 +96,9 @@ class FlatRouters {
     bool tail() const { return is_tail(type); }
   };
   static Record compact(const Flit& flit);
-  static Flit expand(const Record& record);
+  // The flit of `record`, with its payload rebuilt (fill_payload) if `payload`, else with only
+  // its length.
+  static Flit expand(const Record& record, bool payload);
   struct Entry {
     Cycle ready;
     Record flit;
@@ -152,6 +159,7 @@ class FlatRouters {
   int nvcs_ = 1;
   int depth_ = 1;
   Cycle delay_ = 0;  // pipeline_depth - 1
+  bool payload_free_ = false;
   const RouteCompute& route_compute_;
 
   // Per router.

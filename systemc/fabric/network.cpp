@@ -196,6 +196,12 @@ Network::Network(const sc_core::sc_module_name& name, const Config& config,
     if (why.empty()) {
       flat_ = std::make_unique<FlatRouters>(config, topology_, layout_, route_compute_);
       flat_->attach(links_, nodes);
+      // Payload-free flits when every endpoint takes them (their payloads are fill_payload's).
+      bool payload_free = true;
+      for (auto& e : endpoints_) payload_free = e->set_payload_free(true) && payload_free;
+      if (!payload_free)
+        for (auto& e : endpoints_) e->set_payload_free(false);
+      flat_->set_payload_free(payload_free);
       // Its step takes no cache hints: no trials for them either.
       hints_ = HintTuner(CacheHints::kOff, static_cast<std::size_t>(nodes));
     }
@@ -255,6 +261,7 @@ void Network::use_reference_engine(const char* why) {
   if (evaluated_ > 0)
     throw std::logic_error(fmt::format("Network: {} attached after the run started", why));
   flat_.reset();
+  for (auto& e : endpoints_) e->set_payload_free(false);
   hints_ = HintTuner(config_.simulation.cache_hints, routers_.size());
   // Give the endpoints' links back to the Router objects (FlatRouters::attach took their watches).
   for (Link& l : links_) {

@@ -69,6 +69,12 @@ class NetworkEndpoint {
   // Cache hints for a step that follows soon, as Router::prefetch: stage 1 and up (stage 0 is
   // this object itself, which the network fetches). They change nothing.
   virtual void prefetch(int /*stage*/) const {}
+  // Payload-free flits (on: true), for the flat engine, whose flit records carry no payload
+  // (fabric/flat_routers.h): the endpoint may then send flits without their payload bytes and
+  // checks packets end to end by their flits' payload lengths (checksum_length_update) besides
+  // their ids and order. Only before the run starts. Returns whether the endpoint is in the
+  // mode asked for; an endpoint that needs its payloads (the default) refuses `true`.
+  virtual bool set_payload_free(bool on) { return !on; }
   // Packets waiting at this node to enter the network.
   virtual std::size_t queued_packets() const = 0;
 };

@@ -40,6 +40,8 @@ class PacketReassembly {
   // The same, with the calls on the statistics and the scoreboard recorded in `effects` (the
   // network's parallel phase).
   const Packet* accept(int channel, const Flit& flit, Cycle now, EndpointEffects& effects);
+  // Payload-free flits (NetworkEndpoint::set_payload_free): checksums their payload lengths.
+  void set_payload_free(bool on) { payload_free_ = on; }
 
  private:
   // accept(): `ejected()` counts the flit, `violation(message)` reports one.
@@ -50,6 +52,7 @@ class PacketReassembly {
   NodeId node_;
   int vcs_;
   bool collect_bytes_;
+  bool payload_free_ = false;
   std::vector<Packet> packets_;  // [channel * vcs + vc]
 };
 

@@ -36,6 +36,8 @@ Terminal::Terminal(const TerminalParams& params, const DestinationPicker& picker
 
 void Terminal::attach_injection(int channel, Link* link) {
   channels_[static_cast<std::size_t>(channel)].wire.attach(link);
+  link->credit_watch = &credits_pending_;
+  link->credit_watch_bit = std::uint64_t{1} << channel;
 }
 void Terminal::attach_ejection(int channel, Link* link) {
   ejection_[static_cast<std::size_t>(channel)] = link;
@@ -75,6 +77,12 @@ void Terminal::schedule_multicast(const std::vector<NodeId>& dests, int length, 
   calendar.wake(params_.component, at);
 }
 
+bool Terminal::set_payload_free(bool on) {
+  payload_free_ = on;
+  reassembly_.set_payload_free(on);
+  return true;
+}
+
 std::size_t Terminal::queued_packets() const {
   std::size_t n = 0;
   for (const auto& q : queues_) n += q.size();
@@ -108,8 +116,13 @@ PacketId Terminal::create_packet(NodeId dst, int length, Cycle now, std::vector<
   std::uint64_t h = kChecksumSeed;
   Flit scratch;
   for (int i = 0; i < length; ++i) {
-    fill_payload(id, static_cast<std::uint32_t>(i), payload_bytes(i, headers), scratch);
-    h = checksum_update(h, scratch);
+    if (payload_free_) {
+      scratch.payload_bytes = static_cast<std::uint8_t>(payload_bytes(i, headers));
+      h = checksum_length_update(h, scratch);
+    } else {
+      fill_payload(id, static_cast<std::uint32_t>(i), payload_bytes(i, headers), scratch);
+      h = checksum_update(h, scratch);
+    }
   }
   record.checksum = h;
   if (effects_ != nullptr) {
@@ -165,7 +178,12 @@ Terminal::StepResult Terminal::step_deferred(Cycle now, ActivityCalendar& calend
 Terminal::StepResult Terminal::step(Cycle now, ActivityCalendar& calendar, bool measuring) {
   StepResult result;
   result.moved = eject(now, calendar);
-  for (Channel& ch : channels_) ch.wire.collect_credits(now);
+  for (std::uint64_t pending = credits_pending_; pending != 0; pending &= pending - 1) {
+    const int c = __builtin_ctzll(pending);
+    InjectionChannel& wire = channels_[static_cast<std::size_t>(c)].wire;
+    wire.collect_credits(now);
+    if (wire.credits_empty()) credits_pending_ &= ~(std::uint64_t{1} << c);
+  }
   if (synthetic_ && next_arrival_ == now && now < params_.generate_until) {
     if (params_.multicast_fraction > 0 &&
         std::generate_canonical<double, 53>(rng_) < params_.multicast_fraction) {
@@ -226,8 +244,11 @@ int Terminal::inject(Cycle now, ActivityCalendar& calendar, bool measuring) {
     const bool tail = ch.wire.next_is_tail();
     flit.type = head ? (tail ? FlitType::kHeadTail : FlitType::kHead)
                      : (tail ? FlitType::kTail : FlitType::kBody);
-    fill_payload(flit.packet_id, flit.index, payload_bytes(flit.index, ch.packet.header_flits),
-                 flit);
+    const int bytes = payload_bytes(flit.index, ch.packet.header_flits);
+    if (payload_free_)
+      flit.payload_bytes = static_cast<std::uint8_t>(bytes);
+    else
+      fill_payload(flit.packet_id, flit.index, bytes, flit);
     if (effects_ != nullptr) {
       if (head) effects_->head_injected(flit.packet_id, now, ch.packet.header_flits);
       effects_->wake(ch.wire.receiver(), ch.wire.send(now, measuring, flit));

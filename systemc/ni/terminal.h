@@ -88,6 +88,8 @@ class Terminal : public NetworkEndpoint {
                            EndpointEffects& effects) override;
 
   std::size_t queued_packets() const override;
+  // A terminal's payloads are fill_payload's: it can leave them out.
+  bool set_payload_free(bool on) override;
 
  private:
   // Addresses per header flit when a worm's list sits in address flits
@@ -154,7 +156,8 @@ class Terminal : public NetworkEndpoint {
   std::vector<std::deque<Pending>> queues_;
   std::vector<Channel> channels_;
   std::vector<Link*> ejection_;
-  std::uint64_t eject_pending_ = 0;  // bit c: ejection channel c has flits in flight
+  std::uint64_t eject_pending_ = 0;    // bit c: ejection channel c has flits in flight
+  std::uint64_t credits_pending_ = 0;  // bit c: credits in flight to injection channel c
   PacketReassembly reassembly_;
   SoftwareMulticast* software_ = nullptr;
   EndpointHost* host_ = nullptr;
@@ -164,6 +167,7 @@ class Terminal : public NetworkEndpoint {
   Cycle software_free_ = 0;
   std::vector<SoftwareMulticast::Packet> received_sends_;  // scratch
   EndpointEffects* effects_ = nullptr;                     // during step_deferred()
+  bool payload_free_ = false;                              // set_payload_free()
 };
 
 }  // namespace wormsim

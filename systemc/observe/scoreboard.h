@@ -44,6 +44,11 @@ struct PacketRecord {
 // anywhere shows up in the checksum.
 void fill_payload(PacketId id, std::uint32_t index, int bytes, Flit& flit);
 std::uint64_t checksum_update(std::uint64_t h, const Flit& flit);
+// The checksum of payload-free flits (NetworkEndpoint::set_payload_free): one FNV-1a step over
+// the flit's payload length, which is all such a flit carries of its payload.
+inline std::uint64_t checksum_length_update(std::uint64_t h, const Flit& flit) {
+  return (h ^ flit.payload_bytes) * 1099511628211ull;
+}
 inline constexpr std::uint64_t kChecksumSeed = 14695981039346656037ull;  // FNV-1a 64 offset basis
 
 class Scoreboard {

@@ -49,6 +49,7 @@ struct NiConfig {
   std::uint64_t seed = 1;
   bool auto_credit = true;       // router side returns a credit the cycle it sees a flit
   bool calendar_driven = false;  // step the NI only when the calendar says so
+  bool payload_free = false;     // NetworkEndpoint::set_payload_free
 };
 
 struct FlitEvent {
@@ -85,6 +86,7 @@ class NiBench {
       ejection_.back()->downstream = {kTerminal, ch};
       terminal_.attach_ejection(ch, ejection_.back().get());
     }
+    EXPECT_TRUE(terminal_.set_payload_free(c.payload_free));
     terminal_.start(calendar_);
   }
 
@@ -602,6 +604,51 @@ TEST(TerminalEjection, CorruptedPayloadByteIsAViolation) {
   EXPECT_NE(b.scoreboard().violations()[0].find("corrupted"), std::string::npos)
       << b.scoreboard().violations()[0];
   EXPECT_EQ(b.stats().packets_delivered(), 0u) << "a corrupted packet must not count";
+}
+
+// Payload-free flits (the flat engine's terminals): no payload bytes, only their length, and
+// the end-to-end check over the lengths (FNV-1a over one length byte per flit).
+TEST(TerminalEjection, PayloadFreeFlitsCarryTheirLengthAndAreDelivered) {
+  NiConfig c;
+  c.payload_free = true;
+  c.flit_bytes = 12;
+  NiBench b(c);
+  const Captured p = capture(b, 4, 2);
+  ASSERT_EQ(p.flits.size(), 4u);
+  std::uint64_t h = 14695981039346656037ull;
+  for (std::size_t i = 0; i < p.flits.size(); ++i) {
+    const Flit& f = p.flits[i];
+    EXPECT_EQ(f.payload_bytes, 12u);
+    EXPECT_TRUE(std::all_of(f.payload.begin(), f.payload.end(), [](auto x) { return x == 0; }))
+        << "flit " << i << " carries payload bytes";
+    h = (h ^ 12u) * 1099511628211ull;
+    b.eject_at(0, f, 20 + i);
+  }
+  const PacketId id = p.flits[0].packet_id;
+  ASSERT_EQ(b.scoreboard().live().count(id), 1u);
+  EXPECT_EQ(b.scoreboard().live().at(id).checksum, h);
+  b.run_to(40);
+  EXPECT_EQ(b.scoreboard().violation_count(), 0u)
+      << (b.scoreboard().violations().empty() ? "" : b.scoreboard().violations()[0]);
+  EXPECT_EQ(b.stats().packets_delivered(), 1u);
+}
+
+TEST(TerminalEjection, PayloadFreeFlitOfTheWrongLengthIsAViolation) {
+  NiConfig c;
+  c.payload_free = true;
+  NiBench b(c);
+  const Captured p = capture(b, 4, 2);
+  ASSERT_EQ(p.flits.size(), 4u);
+  for (std::size_t i = 0; i < p.flits.size(); ++i) {
+    Flit f = p.flits[i];
+    if (i == 2) f.payload_bytes = static_cast<std::uint8_t>(f.payload_bytes - 1);
+    b.eject_at(0, f, 20 + i);
+  }
+  b.run_to(40);
+  ASSERT_EQ(b.scoreboard().violation_count(), 1u);
+  EXPECT_NE(b.scoreboard().violations()[0].find("corrupted"), std::string::npos)
+      << b.scoreboard().violations()[0];
+  EXPECT_EQ(b.stats().packets_delivered(), 0u);
 }
 
 TEST(TerminalEjection, MissingHeadIsAViolation) {
