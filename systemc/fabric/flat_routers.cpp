@@ -1,6 +1,8 @@
 #include "flat_routers.h"
 
 #include <algorithm>
+#include <cstring>
+#include <new>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -25,6 +27,20 @@ std::string FlatRouters::ineligible(const Config& config, int threads) {
   if (r.link_latency != 1) return "network.router.link_latency other than 1";
   if (r.credit_latency != 1) return "network.router.credit_latency other than 1";
   if (config.trace.enabled) return "trace.enabled: true (router probes)";
+  // A record counts its hops in 16 bits: no route may be longer than kMaxHops (a route visits
+  // a node at most once; dimension-order routes cross each dimension once).
+  const TopologyConfig& t = config.network.topology;
+  long long longest = 0;
+  if (config.network.routing.algorithm == RoutingAlgorithm::kHamiltonian)
+    longest = node_count(t) - 1LL;
+  else if (t.kind == TopologyKind::kHypercube)
+    longest = t.hypercube_dimension;
+  else
+    for (int side : t.dims) longest += side - 1;
+  if (longest > kMaxHops)
+    return fmt::format(
+        "network.dims: a route may take {} hops, more than the {} a flit record counts", longest,
+        kMaxHops);
   if (threads > 1)
     return fmt::format("simulation.threads: {} (the flat engine runs on one)", threads);
   return "";
@@ -43,35 +59,69 @@ FlatRouters::FlatRouters(const Config& config, const Topology& topology, const P
   const auto n = static_cast<std::size_t>(routers_);
   const auto in = n * static_cast<std::size_t>(inputs_);
   const auto out = n * static_cast<std::size_t>(outputs_);
-  const auto net = n * static_cast<std::size_t>(network_);
-  const auto ivcs = in * static_cast<std::size_t>(nvcs_);
-  const auto ovcs = out * static_cast<std::size_t>(nvcs_);
   words_.assign(n, Words{});
   for (int p = 0; p < 2; ++p) {
     regs_[p].resize(in);
     credit_regs_[p].assign(out, 0);
   }
-  busy_vcs_.assign(in, 0);
-  active_vcs_.assign(in, 0);
-  sa_in_ptr_.assign(in, 0);
-  in_links_.assign(in, nullptr);
-  upstream_.assign(in, Peer{});
-  sa_out_ptr_.assign(out, 0);
-  out_links_.assign(out, nullptr);
-  downstream_.assign(out, Peer{});
-  carried_.assign(net, 0);
-  vcs_.assign(ivcs, Vc{});
-  buffers_.resize(ivcs * static_cast<std::size_t>(depth_));
-  va_in_ptr_.assign(ivcs, 0);
-  credits_.resize(ovcs);
-  for (std::size_t r = 0; r < n; ++r)
-    for (int o = 0; o < outputs_; ++o)
-      for (int v = 0; v < nvcs_; ++v)
-        credits_[(r * static_cast<std::size_t>(outputs_) + static_cast<std::size_t>(o)) *
-                     static_cast<std::size_t>(nvcs_) +
-                 static_cast<std::size_t>(v)] = layout.is_network(o) ? depth_ : -1;
-  owner_.assign(ovcs, -1);
-  va_out_ptr_.assign(ovcs, 0);
+  // Every router's block (see Block): its slices, each aligned for its type, the block a
+  // multiple of 64 bytes.
+  const auto ins = static_cast<std::size_t>(inputs_);
+  const auto outs = static_cast<std::size_t>(outputs_);
+  const auto nv = static_cast<std::size_t>(nvcs_);
+  std::size_t end = 0;
+  const auto place = [&end](std::size_t count, std::size_t size, std::size_t align) {
+    const std::size_t at = (end + align - 1) / align * align;
+    end = at + count * size;
+    return at;
+  };
+  block_.vcs = place(ins * nv, sizeof(Vc), alignof(Vc));
+  block_.busy = place(ins, sizeof(std::uint32_t), alignof(std::uint32_t));
+  block_.active = place(ins, sizeof(std::uint32_t), alignof(std::uint32_t));
+  block_.credits = place(outs * nv, sizeof(int), alignof(int));
+  block_.owner = place(outs * nv, sizeof(int), alignof(int));
+  block_.sa_in = place(ins, sizeof(std::uint16_t), alignof(std::uint16_t));
+  block_.sa_out = place(outs, sizeof(std::uint16_t), alignof(std::uint16_t));
+  block_.va_in = place(ins * nv, sizeof(std::uint16_t), alignof(std::uint16_t));
+  block_.va_out = place(outs * nv, sizeof(std::uint16_t), alignof(std::uint16_t));
+  block_.upstream = place(ins, sizeof(Peer), alignof(Peer));
+  block_.downstream = place(outs, sizeof(Peer), alignof(Peer));
+  block_.in_links = place(ins, sizeof(Link*), alignof(Link*));
+  block_.out_links = place(outs, sizeof(Link*), alignof(Link*));
+  block_.carried =
+      place(static_cast<std::size_t>(network_), sizeof(std::uint64_t), alignof(std::uint64_t));
+  block_.info = place(ins * nv, sizeof(VcInfo), alignof(VcInfo));
+  block_.buffers =
+      place(ins * nv * static_cast<std::size_t>(depth_), sizeof(Entry), alignof(Entry));
+  block_.bytes = (end + 63) / 64 * 64;
+  const std::size_t arena_bytes = n * block_.bytes;
+  arena_.reset(static_cast<std::byte*>(::operator new[](arena_bytes, std::align_val_t{64})));
+  std::memset(arena_.get(), 0, arena_bytes);
+  for (std::size_t r = 0; r < n; ++r) {
+    std::byte* const b = arena_.get() + r * block_.bytes;
+    const auto make = [b](std::size_t offset, std::size_t count, auto value) {
+      using T = decltype(value);
+      for (std::size_t i = 0; i < count; ++i) new (b + offset + i * sizeof(T)) T(value);
+    };
+    make(block_.vcs, ins * nv, Vc{});
+    make(block_.busy, ins, std::uint32_t{0});
+    make(block_.active, ins, std::uint32_t{0});
+    for (std::size_t o = 0; o < outs; ++o)
+      make(block_.credits + o * nv * sizeof(int), nv,
+           layout.is_network(static_cast<int>(o)) ? depth_ : -1);
+    make(block_.owner, outs * nv, -1);
+    make(block_.sa_in, ins, std::uint16_t{0});
+    make(block_.sa_out, outs, std::uint16_t{0});
+    make(block_.va_in, ins * nv, std::uint16_t{0});
+    make(block_.va_out, outs * nv, std::uint16_t{0});
+    make(block_.upstream, ins, Peer{});
+    make(block_.downstream, outs, Peer{});
+    make(block_.in_links, ins, static_cast<Link*>(nullptr));
+    make(block_.out_links, outs, static_cast<Link*>(nullptr));
+    make(block_.carried, static_cast<std::size_t>(network_), std::uint64_t{0});
+    make(block_.info, ins * nv, VcInfo{});
+    make(block_.buffers, ins * nv * static_cast<std::size_t>(depth_), Entry{});
+  }
   const auto per_router_ivcs = static_cast<std::size_t>(inputs_ * nvcs_);
   vc_requests_.resize(per_router_ivcs);
   vc_choice_.assign(per_router_ivcs, -1);
@@ -82,27 +132,30 @@ FlatRouters::FlatRouters(const Config& config, const Topology& topology, const P
   sa_port_mask_.assign(static_cast<std::size_t>(outputs_), 0);
   sa_pick_.assign(static_cast<std::size_t>(inputs_), -1);
   sa_touched_.assign(static_cast<std::size_t>(outputs_), 0);
-  for (int r = 0; r < routers_; ++r) views_.push_back(make_view(r));
   step_ = step_for(nvcs_);
+}
+
+void FlatRouters::ArenaDelete::operator()(std::byte* p) const {
+  ::operator delete[](p, std::align_val_t{64});
 }
 
 void FlatRouters::attach(std::deque<Link>& links, int routers) {
   for (Link& l : links) {
     const bool from_router = l.upstream.component < routers;
     const bool to_router = l.downstream.component < routers;
-    const auto up = static_cast<std::size_t>(l.upstream.component * outputs_ + l.upstream.port);
-    const auto down =
-        static_cast<std::size_t>(l.downstream.component * inputs_ + l.downstream.port);
+    const auto up = static_cast<std::size_t>(l.upstream.port);
+    const auto down = static_cast<std::size_t>(l.downstream.port);
     if (from_router && to_router) {
-      downstream_[up] = {l.downstream.component, l.downstream.port};
-      upstream_[down] = {l.upstream.component, l.upstream.port};
-      out_links_[up] = &l;
+      const View sender = view(l.upstream.component);
+      sender.downstream[up] = {l.downstream.component, l.downstream.port};
+      view(l.downstream.component).upstream[down] = {l.upstream.component, l.upstream.port};
+      sender.out_links[up] = &l;
     } else if (to_router) {  // injection: an endpoint sends, this router receives
-      in_links_[down] = &l;
+      view(l.downstream.component).in_links[down] = &l;
       l.flit_watch = &words_[static_cast<std::size_t>(l.downstream.component)].local_flits;
       l.flit_watch_bit = std::uint64_t{1} << l.downstream.port;
     } else if (from_router) {  // ejection
-      out_links_[up] = &l;
+      view(l.upstream.component).out_links[up] = &l;
       l.credit_watch = &words_[static_cast<std::size_t>(l.upstream.component)].local_credits;
       l.credit_watch_bit = std::uint64_t{1} << l.upstream.port;
     }
@@ -110,7 +163,8 @@ void FlatRouters::attach(std::deque<Link>& links, int routers) {
 }
 
 FlatRouters::Record FlatRouters::compact(const Flit& f) {
-  return {f.packet_id, f.src, f.dst, f.hops, f.index, f.vc, f.type, f.payload_bytes};
+  return {f.packet_id, f.src, f.dst,  static_cast<std::uint16_t>(f.hops),
+          f.index,     f.vc,  f.type, f.payload_bytes};
 }
 
 Flit FlatRouters::expand(const Record& r, bool payload) {
@@ -155,8 +209,9 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
   const int nv = kVcs > 0 ? kVcs : nvcs_;
   const int depth = depth_;
   const Cycle delay = delay_;
-  const View& v = views_[ri];
+  const View v = view(r);
   Vc* const vcs = v.vcs;
+  VcInfo* const info = v.info;
   Entry* const buffers = v.buffers;
   std::uint32_t* const busy = v.busy;
   std::uint32_t* const active = v.active;
@@ -247,15 +302,16 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
           throw std::logic_error(fmt::format(
               "r{}: input {} VC {} has a {} flit of packet {} with no packet in progress", r, p, vc,
               to_string(front.type), front.packet_id));
-        q.packet = front.packet_id;
-        q.head_at = now;
+        VcInfo& in = info[ivc];
+        in.packet = front.packet_id;
+        in.head_at = now;
         q.state = VcState::kRouted;
-        q.route = route_compute_.route(static_cast<NodeId>(r), front.dst, p, vc);
+        in.route = route_compute_.route(static_cast<NodeId>(r), front.dst, p, vc);
       }
       if (q.front_ready > now)
         next_ready = std::min(next_ready, q.front_ready);
       else
-        vreq[nvreq++] = {ivc, q.route};
+        vreq[nvreq++] = {ivc, info[ivc].route};
     }
   }
   if (nvreq > 0) {
@@ -282,7 +338,7 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
           active[input_vc / nv] |= 1u << (input_vc % nv);
           q.out_port = static_cast<std::int16_t>(o / nv);
           q.out_vc = static_cast<std::uint8_t>(o % nv);
-          if (measuring) blocked += now - std::max(q.front_ready, q.head_at);
+          if (measuring) blocked += now - std::max(q.front_ready, info[input_vc].head_at);
           owner[o] = input_vc;
         });
   }
@@ -428,27 +484,28 @@ FlatRouters::StepFn FlatRouters::step_for(int vcs) {
   }
 }
 
-FlatRouters::View FlatRouters::make_view(int r) {
-  const auto ri = static_cast<std::size_t>(r);
-  const std::size_t in = ri * static_cast<std::size_t>(inputs_);
-  const std::size_t out = ri * static_cast<std::size_t>(outputs_);
-  const auto nv = static_cast<std::size_t>(nvcs_);
+FlatRouters::View FlatRouters::view(int r) const {
+  std::byte* const b = arena_.get() + static_cast<std::size_t>(r) * block_.bytes;
+  const auto at = [b](std::size_t offset, auto* type) {
+    return std::launder(reinterpret_cast<decltype(type)>(b + offset));
+  };
   View v;
-  v.vcs = &vcs_[in * nv];
-  v.buffers = &buffers_[in * nv * static_cast<std::size_t>(depth_)];
-  v.busy = &busy_vcs_[in];
-  v.active = &active_vcs_[in];
-  v.credits = &credits_[out * nv];
-  v.owner = &owner_[out * nv];
-  v.sa_in = &sa_in_ptr_[in];
-  v.sa_out = &sa_out_ptr_[out];
-  v.va_in = &va_in_ptr_[in * nv];
-  v.va_out = &va_out_ptr_[out * nv];
-  v.in_links = &in_links_[in];
-  v.out_links = &out_links_[out];
-  v.upstream = &upstream_[in];
-  v.downstream = &downstream_[out];
-  v.carried = carried_.data() + ri * static_cast<std::size_t>(network_);
+  v.vcs = at(block_.vcs, static_cast<Vc*>(nullptr));
+  v.info = at(block_.info, static_cast<VcInfo*>(nullptr));
+  v.buffers = at(block_.buffers, static_cast<Entry*>(nullptr));
+  v.busy = at(block_.busy, static_cast<std::uint32_t*>(nullptr));
+  v.active = at(block_.active, static_cast<std::uint32_t*>(nullptr));
+  v.credits = at(block_.credits, static_cast<int*>(nullptr));
+  v.owner = at(block_.owner, static_cast<int*>(nullptr));
+  v.sa_in = at(block_.sa_in, static_cast<std::uint16_t*>(nullptr));
+  v.sa_out = at(block_.sa_out, static_cast<std::uint16_t*>(nullptr));
+  v.va_in = at(block_.va_in, static_cast<std::uint16_t*>(nullptr));
+  v.va_out = at(block_.va_out, static_cast<std::uint16_t*>(nullptr));
+  v.in_links = at(block_.in_links, static_cast<Link**>(nullptr));
+  v.out_links = at(block_.out_links, static_cast<Link**>(nullptr));
+  v.upstream = at(block_.upstream, static_cast<Peer*>(nullptr));
+  v.downstream = at(block_.downstream, static_cast<Peer*>(nullptr));
+  v.carried = at(block_.carried, static_cast<std::uint64_t*>(nullptr));
   return v;
 }
 
@@ -462,12 +519,11 @@ std::uint64_t FlatRouters::flits_held() const {
 }
 
 void FlatRouters::finish() {
-  for (int r = 0; r < routers_; ++r)
-    for (int p = 0; p < network_; ++p) {
-      const std::size_t po = static_cast<std::size_t>(r * outputs_ + p);
-      if (out_links_[po] != nullptr)
-        out_links_[po]->flits_carried = carried_[static_cast<std::size_t>(r * network_ + p)];
-    }
+  for (int r = 0; r < routers_; ++r) {
+    const View v = view(r);
+    for (int p = 0; p < network_; ++p)
+      if (v.out_links[p] != nullptr) v.out_links[p]->flits_carried = v.carried[p];
+  }
 }
 
 void FlatRouters::export_state(const std::vector<std::unique_ptr<Router>>& routers) const {
@@ -475,37 +531,39 @@ void FlatRouters::export_state(const std::vector<std::unique_ptr<Router>>& route
 }
 
 void FlatRouters::export_router(int r, Router& router) const {
+  const View view_r = view(r);
   router.buffered_ = words_[static_cast<std::size_t>(r)].buffered;
   for (int p = 0; p < inputs_; ++p)
     for (int v = 0; v < nvcs_; ++v) {
-      const std::size_t ivc = static_cast<std::size_t>((r * inputs_ + p) * nvcs_ + v);
-      const Vc& q = vcs_[ivc];
+      const int ivc = p * nvcs_ + v;
+      const Vc& q = view_r.vcs[ivc];
+      const VcInfo& in = view_r.info[ivc];
       InputVc& dst = router.inputs_[static_cast<std::size_t>(p)].vcs[static_cast<std::size_t>(v)];
       dst.buffer = FlitBuffer(depth_);
       for (int i = 0; i < q.count; ++i) {
         int s = q.head + i;
         if (s >= depth_) s -= depth_;
-        const Entry& e =
-            buffers_[ivc * static_cast<std::size_t>(depth_) + static_cast<std::size_t>(s)];
+        const Entry& e = view_r.buffers[ivc * depth_ + s];
         dst.buffer.push(expand(e.flit, true), e.ready);
       }
       dst.state = q.state;
-      dst.route = q.route;
+      dst.route = in.route;
       dst.out_port = q.state == VcState::kActive ? q.out_port : -1;
       dst.out_vc = q.state == VcState::kActive ? q.out_vc : -1;
-      dst.packet = q.packet;
-      dst.head_at = q.head_at;
+      dst.packet = in.packet;
+      dst.head_at = in.head_at;
       dst.front_since = q.front_since;
     }
   for (int o = 0; o < outputs_; ++o)
     for (int v = 0; v < nvcs_; ++v) {
-      const std::size_t ovc = static_cast<std::size_t>((r * outputs_ + o) * nvcs_ + v);
-      router.owner_[static_cast<std::size_t>(o * nvcs_ + v)] = owner_[ovc];
-      if (credits_[ovc] < 0) continue;
+      const int ovc = o * nvcs_ + v;
+      router.owner_[static_cast<std::size_t>(ovc)] = view_r.owner[ovc];
+      const int credits = view_r.credits[ovc];
+      if (credits < 0) continue;
       CreditCounter& c =
           router.outputs_[static_cast<std::size_t>(o)].credits[static_cast<std::size_t>(v)];
       c = CreditCounter(depth_);
-      for (int k = credits_[ovc]; k < depth_; ++k) c.consume();
+      for (int k = credits; k < depth_; ++k) c.consume();
     }
 }
 

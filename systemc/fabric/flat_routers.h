@@ -82,12 +82,14 @@ class FlatRouters {
   void export_router(int r, Router& router) const;
 
  private:
-  // A synthetic flit without its payload (the header of Flit and the hop count).
+  // A synthetic flit without its payload (the header of Flit and the hop count, in 16 bits:
+  // ineligible() rules out networks with longer routes).
+  static constexpr long long kMaxHops = 65535;
   struct Record {
     PacketId packet_id;
     NodeId src;
     NodeId dst;
-    std::uint32_t hops;
+    std::uint16_t hops;
     std::uint16_t index;
     std::uint8_t vc;
     FlitType type;
@@ -103,17 +105,22 @@ class FlatRouters {
     Cycle ready;
     Record flit;
   };
-  struct Vc {  // one input VC
+  static_assert(sizeof(Entry) == 32, "a buffered flit in half a cache line");
+  // One input VC: what steps read and write (Vc, 24 bytes) and what only heads and exports touch
+  // (VcInfo), in two arrays (2026-11-29: a third fewer cache misses in the step).
+  struct Vc {
     std::uint16_t head = 0;
     std::uint16_t count = 0;
     VcState state = VcState::kIdle;
     std::uint8_t out_vc = 0;
     std::int16_t out_port = -1;
+    Cycle front_ready = 0;  // the front flit's eligibility (its Entry::ready) while count > 0
+    Cycle front_since = 0;
+  };
+  struct VcInfo {
     RouteResult route;
     PacketId packet = 0;
     Cycle head_at = 0;
-    Cycle front_since = 0;
-    Cycle front_ready = 0;  // the front flit's eligibility (its Entry::ready) while count > 0
   };
   struct Register {
     Record flit;
@@ -123,9 +130,10 @@ class FlatRouters {
     int port = -1;
   };
 
-  // One router's slices of the arrays below, for the length of a step.
+  // One router's slices of its block (see Block below), for the length of a step.
   struct View {
     Vc* vcs;         // input VCs
+    VcInfo* info;    // their VcInfo
     Entry* buffers;  // depth_ per input VC
     std::uint32_t* busy;
     std::uint32_t* active;
@@ -148,7 +156,7 @@ class FlatRouters {
   int step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool measuring);
   using StepFn = int (FlatRouters::*)(int, Cycle, ActivityCalendar&, bool);
   static StepFn step_for(int vcs);
-  View make_view(int r);
+  View view(int r) const;
   // A flit from an endpoint's link: its record, checked to have no fields the record drops.
   Record admit(int r, const Flit& flit) const;
 
@@ -173,27 +181,33 @@ class FlatRouters {
     int buffered = 0;
   };
   std::vector<Words> words_;
-  // Per router and input port.
-  std::vector<std::uint32_t> busy_vcs_;
-  std::vector<std::uint32_t> active_vcs_;
-  std::vector<std::uint16_t> sa_in_ptr_;  // switch allocation, over the port's VCs
-  std::vector<Link*> in_links_;           // endpoint links (null for network ports)
-  std::vector<Peer> upstream_;            // network ports: the sender
-  // Per router and output port.
-  std::vector<std::uint16_t> sa_out_ptr_;  // switch allocation, over input ports
-  std::vector<Link*> out_links_;           // endpoint links; network ports: the Link for counts
-  std::vector<Peer> downstream_;
-  std::vector<std::uint64_t> carried_;         // flits sent on network ports while measuring
   std::vector<Register> regs_[2];              // per router and input port (network ports used)
   std::vector<std::uint16_t> credit_regs_[2];  // per router and output port: the credit's VC
-  // Per router and input VC.
-  std::vector<Vc> vcs_;
-  std::vector<Entry> buffers_;            // depth_ entries per input VC
-  std::vector<std::uint16_t> va_in_ptr_;  // VC allocation, over output VCs
-  // Per router and output VC.
-  std::vector<int> credits_;               // -1: unlimited (ports to endpoints)
-  std::vector<int> owner_;                 // input VC (in_port * vcs + vc) or -1
-  std::vector<std::uint16_t> va_out_ptr_;  // VC allocation, over input VCs
+  // The rest of a router's state lives in its block: one contiguous, 64-byte aligned piece of
+  // arena_ of Block::bytes, with the slices of View at these offsets, the ones every step
+  // reads first. Neighbouring slices share cache lines and a step finds them by arithmetic
+  // on its router's index (2026-11-29: 17 % fewer first-level cache misses in the step of the
+  // matched 8x8 case than separate arrays reached through a table of Views):
+  //   vcs, info: per input VC; buffers: depth_ per input VC;
+  //   busy, active (VC masks), sa_in (switch allocation over the port's VCs), in_links
+  //   (endpoint links, null for network ports), upstream (network ports: the sender): per
+  //   input port;
+  //   sa_out (switch allocation over input ports), out_links (endpoint links; network ports:
+  //   the Link for counts), downstream: per output port; carried: per network port, flits sent
+  //   while measuring;
+  //   credits (-1: unlimited, ports to endpoints), owner (input VC, in_port * vcs + vc, or
+  //   -1), va_out (VC allocation over input VCs): per output VC; va_in (VC allocation over
+  //   output VCs): per input VC.
+  struct Block {
+    std::size_t vcs = 0, busy = 0, active = 0, credits = 0, owner = 0, sa_in = 0, sa_out = 0,
+                va_in = 0, va_out = 0, upstream = 0, downstream = 0, in_links = 0, out_links = 0,
+                carried = 0, info = 0, buffers = 0, bytes = 0;
+  };
+  struct ArenaDelete {
+    void operator()(std::byte* p) const;
+  };
+  Block block_;
+  std::unique_ptr<std::byte[], ArenaDelete> arena_;
 
   // Scratch of one step, sized for one router's input VCs or ports.
   std::vector<VcRequest> vc_requests_;
@@ -207,7 +221,6 @@ class FlatRouters {
   std::vector<int> sa_touched_;
   std::uint64_t blocked_ = 0;
   std::vector<RouterObserver*> observers_;
-  std::vector<View> views_;  // per router, made once (the arrays above never move)
   StepFn step_ = nullptr;
 };
 

@@ -250,6 +250,19 @@ TEST(FlatEngine, AutoChoosesAndFlatRefusesWhatItCannotRun) {
       EXPECT_NE(std::string(e.what()).find(r.feature), std::string::npos) << e.what();
     }
   }
+  // A flit record counts hops in 16 bits: the longest route (the sum of side - 1 over the
+  // dimensions under dimension-order routing, nodes - 1 on a Hamiltonian path) must fit.
+  const auto why = [](std::vector<int> dims, RoutingAlgorithm algorithm) {
+    Config k = mesh_config(std::move(dims));
+    k.network.routing.algorithm = algorithm;
+    return FlatRouters::ineligible(k, 1);
+  };
+  EXPECT_EQ(why({32768, 2}, RoutingAlgorithm::kDimensionOrder), "");
+  EXPECT_NE(why({65536, 2}, RoutingAlgorithm::kDimensionOrder)
+                .find("network.dims: a route may take 65536 hops"),
+            std::string::npos);
+  EXPECT_EQ(why({256, 256}, RoutingAlgorithm::kHamiltonian), "");
+  EXPECT_NE(why({512, 256}, RoutingAlgorithm::kHamiltonian).find("131071 hops"), std::string::npos);
   // A probe asked for before the run moves an auto network to the reference engine.
   SyntheticNetwork probed("probed", c, opt);
   ASSERT_EQ(probed.engine(), Engine::kFlat);
