@@ -61,7 +61,7 @@ FlatRouters::FlatRouters(const Config& config, const Topology& topology, const P
   const auto out = n * static_cast<std::size_t>(outputs_);
   words_.assign(n, Words{});
   for (int p = 0; p < 2; ++p) {
-    regs_[p].resize(in);
+    arrival_vcs_[p].assign(in, 0);
     credit_regs_[p].assign(out, 0);
   }
   // Every router's block (see Block): its slices, each aligned for its type, the block a
@@ -90,6 +90,7 @@ FlatRouters::FlatRouters(const Config& config, const Topology& topology, const P
   block_.out_links = place(outs, sizeof(Link*), alignof(Link*));
   block_.carried =
       place(static_cast<std::size_t>(network_), sizeof(std::uint64_t), alignof(std::uint64_t));
+  block_.down_tail = place(outs * nv, sizeof(std::uint16_t), alignof(std::uint16_t));
   block_.info = place(ins * nv, sizeof(VcInfo), alignof(VcInfo));
   block_.buffers =
       place(ins * nv * static_cast<std::size_t>(depth_), sizeof(Entry), alignof(Entry));
@@ -119,6 +120,7 @@ FlatRouters::FlatRouters(const Config& config, const Topology& topology, const P
     make(block_.in_links, ins, static_cast<Link*>(nullptr));
     make(block_.out_links, outs, static_cast<Link*>(nullptr));
     make(block_.carried, static_cast<std::size_t>(network_), std::uint64_t{0});
+    make(block_.down_tail, outs * nv, std::uint16_t{0});
     make(block_.info, ins * nv, VcInfo{});
     make(block_.buffers, ins * nv * static_cast<std::size_t>(depth_), Entry{});
   }
@@ -220,34 +222,29 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
   std::uint64_t busy_ports = w.busy_ports;
   int buffered = w.buffered;
 
-  const auto arrive = [&](int port, const Record& flit, Cycle ready) {
-    if (flit.vc >= nv)
-      throw std::logic_error(fmt::format("r{}: flit on nonexistent VC {}", r, flit.vc));
-    const int ivc = port * nv + flit.vc;
-    Vc& q = vcs[ivc];
+  // Counts a flit in the ring of input VC `vc` of `port` (where it is, at the ring's end).
+  const auto count_in = [&](int port, int vc, Cycle ready) {
+    Vc& q = vcs[port * nv + vc];
     if (q.count == depth)
       throw std::logic_error(fmt::format("r{}: flit buffer overflow: credit protocol violated", r));
-    int s = q.head + q.count;
-    if (s >= depth) s -= depth;
-    Entry& e = buffers[ivc * depth + s];
-    e.flit = flit;
-    e.ready = ready;
     if (q.count == 0) {
       q.front_since = ready;
       q.front_ready = ready;
     }
     ++q.count;
-    busy[port] |= 1u << flit.vc;
+    busy[port] |= 1u << vc;
     busy_ports |= std::uint64_t{1} << port;
     ++buffered;
   };
-  // Flits from the routers upstream (sent last cycle) and from the endpoint.
+  // Flits from the routers upstream (sent last cycle, already in the rings) and from the
+  // endpoint.
   std::uint64_t& arrived = w.reg_flits[par];
   if (arrived != 0) {
-    const Register* regs = regs_[par].data() + ri * static_cast<std::size_t>(inputs_);
+    const std::uint8_t* arrival_vcs =
+        arrival_vcs_[par].data() + ri * static_cast<std::size_t>(inputs_);
     for (std::uint64_t ports = arrived; ports != 0; ports &= ports - 1) {
       const int p = __builtin_ctzll(ports);
-      arrive(p, regs[p].flit, now + delay);
+      count_in(p, arrival_vcs[p], now + delay);
     }
     arrived = 0;
   }
@@ -255,7 +252,15 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
     const int p = __builtin_ctzll(ports);
     Link* link = v.in_links[p];
     while (link->flits.ready(now)) {
-      arrive(p, admit(r, link->flits.front()), link->flits.front_arrival() + delay);
+      const Record flit = admit(r, link->flits.front());
+      if (flit.vc >= nv)
+        throw std::logic_error(fmt::format("r{}: flit on nonexistent VC {}", r, flit.vc));
+      const int ivc = p * nv + flit.vc;
+      int s = vcs[ivc].head + vcs[ivc].count;
+      if (s >= depth) s -= depth;
+      const Cycle ready = link->flits.front_arrival() + delay;
+      buffers[ivc * depth + s] = {ready, flit};
+      count_in(p, flit.vc, ready);
       link->flits.pop();
     }
     if (link->flits.empty()) w.local_flits &= ~(std::uint64_t{1} << p);
@@ -401,7 +406,10 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
 
   // Traversal: Router::traverse with pop_input and send for the delay model.
   const int network = network_;
-  Register* const regs_next = regs_[nxt].data();
+  std::uint8_t* const arrival_vcs_next = arrival_vcs_[nxt].data();
+  std::byte* const arena = arena_.get();
+  const std::size_t block_bytes = block_.bytes;
+  const std::size_t buffers_at = block_.buffers;
   std::uint16_t* const credit_regs_next = credit_regs_[nxt].data();
   Words* const words = words_.data();
   const bool observed = !observers_.empty();
@@ -412,12 +420,11 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
     Record& flit = buffers[ivc * depth + q.head].flit;  // a pop leaves the slot intact
     // Pop, and the freed slot's credit upstream.
     --q.count;
+    q.head = static_cast<std::uint16_t>(q.head + 1 == depth ? 0 : q.head + 1);
     if (q.count == 0) {
-      q.head = 0;
       busy[g.in_port] &= ~(1u << g.vc);
       if (busy[g.in_port] == 0) busy_ports &= ~(std::uint64_t{1} << g.in_port);
     } else {
-      q.head = static_cast<std::uint16_t>(q.head + 1 == depth ? 0 : q.head + 1);
       q.front_ready = buffers[ivc * depth + q.head].ready;
     }
     q.front_since = now;
@@ -448,7 +455,12 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
       --c;
       if (measuring) ++v.carried[g.out_port];
       const Peer& down = v.downstream[g.out_port];
-      regs_next[down.router * inputs_ + down.port].flit = flit;
+      std::uint16_t& tail = v.down_tail[ovc];
+      Entry* const down_buffers = std::launder(reinterpret_cast<Entry*>(
+          arena + static_cast<std::size_t>(down.router) * block_bytes + buffers_at));
+      down_buffers[(down.port * nv + out_vc) * depth + tail] = {now + 1 + delay, flit};
+      tail = static_cast<std::uint16_t>(tail + 1 == depth ? 0 : tail + 1);
+      arrival_vcs_next[down.router * inputs_ + down.port] = static_cast<std::uint8_t>(out_vc);
       words[down.router].reg_flits[nxt] |= std::uint64_t{1} << down.port;
       calendar.wake_next(down.router);
     } else {
@@ -506,6 +518,7 @@ FlatRouters::View FlatRouters::view(int r) const {
   v.upstream = at(block_.upstream, static_cast<Peer*>(nullptr));
   v.downstream = at(block_.downstream, static_cast<Peer*>(nullptr));
   v.carried = at(block_.carried, static_cast<std::uint64_t*>(nullptr));
+  v.down_tail = at(block_.down_tail, static_cast<std::uint16_t*>(nullptr));
   return v;
 }
 

@@ -22,7 +22,10 @@
 // Router), the activity calendar, statistics and the watchdog. Links between routers carry
 // one flit and one credit per cycle each way with latency 1: a router writes the register of
 // parity (now + 1) & 1 and the receiver reads and clears the one of parity now & 1 in its step,
-// so routers can be evaluated in any order.
+// so routers can be evaluated in any order. A flit's register holds only its VC: the sender
+// writes the flit itself into the receiver's buffer ring, past the flits the receiver counts
+// (the ring of an input VC does not restart when it empties, so its one sender knows its next
+// free slot), and the receiver counts it in the next cycle.
 #pragma once
 
 #include <cstdint>
@@ -122,9 +125,6 @@ class FlatRouters {
     PacketId packet = 0;
     Cycle head_at = 0;
   };
-  struct Register {
-    Record flit;
-  };
   struct Peer {  // the router and port at the other end of a network link, or router -1
     int router = -1;
     int port = -1;
@@ -148,6 +148,7 @@ class FlatRouters {
     Peer* upstream;
     Peer* downstream;
     std::uint64_t* carried;
+    std::uint16_t* down_tail;
   };
   // The step, compiled for a VC count (kVcs: 1, 2 or 4; 0: any, read from nvcs_), which
   // makes the index arithmetic over VCs constant (2026-11-29: 3 % fewer instructions in the
@@ -173,7 +174,7 @@ class FlatRouters {
   // Per router.
   // A router's port masks and flit count, in one cache line.
   struct alignas(64) Words {
-    std::uint64_t reg_flits[2] = {};    // per parity: network input ports whose register is full
+    std::uint64_t reg_flits[2] = {};    // per parity: network input ports with a flit arriving
     std::uint64_t reg_credits[2] = {};  // per parity: network output ports with a credit register
     std::uint64_t local_flits = 0;      // injection links with flits in flight (Link watch)
     std::uint64_t local_credits = 0;    // ejection links with credits in flight
@@ -181,7 +182,8 @@ class FlatRouters {
     int buffered = 0;
   };
   std::vector<Words> words_;
-  std::vector<Register> regs_[2];              // per router and input port (network ports used)
+  // Per parity, router and input port: the VC of the flit arriving there (with reg_flits).
+  std::vector<std::uint8_t> arrival_vcs_[2];
   std::vector<std::uint16_t> credit_regs_[2];  // per router and output port: the credit's VC
   // The rest of a router's state lives in its block: one contiguous, 64-byte aligned piece of
   // arena_ of Block::bytes, with the slices of View at these offsets, the ones every step
@@ -197,12 +199,13 @@ class FlatRouters {
   //   the Link for counts), downstream: per output port; carried: per network port, flits sent
   //   while measuring;
   //   credits (-1: unlimited, ports to endpoints), owner (input VC, in_port * vcs + vc, or
-  //   -1), va_out (VC allocation over input VCs): per output VC; va_in (VC allocation over
-  //   output VCs): per input VC.
+  //   -1), va_out (VC allocation over input VCs), down_tail (network ports: where the next
+  //   flit goes in the ring of the downstream input VC): per output VC; va_in (VC allocation
+  //   over output VCs): per input VC.
   struct Block {
     std::size_t vcs = 0, busy = 0, active = 0, credits = 0, owner = 0, sa_in = 0, sa_out = 0,
                 va_in = 0, va_out = 0, upstream = 0, downstream = 0, in_links = 0, out_links = 0,
-                carried = 0, info = 0, buffers = 0, bytes = 0;
+                carried = 0, down_tail = 0, info = 0, buffers = 0, bytes = 0;
   };
   struct ArenaDelete {
     void operator()(std::byte* p) const;
