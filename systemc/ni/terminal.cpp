@@ -27,8 +27,11 @@ Terminal::Terminal(const TerminalParams& params, const DestinationPicker& picker
       queues_(params.layout.model == PortModel::kAllPort
                   ? static_cast<std::size_t>(params.layout.injection)
                   : 1u),
-      ejection_(static_cast<std::size_t>(params.layout.ejection), nullptr),
       reassembly_(params.id, params.layout.ejection, params.vcs, false) {
+  generate_until_ = params.generate_until;
+  unicast_vcs_ = route_compute.injection_vcs(TrafficClass::kUnicast);
+  worm_vcs_ = route_compute.injection_vcs(TrafficClass::kMultidest);
+  ejection_.assign(static_cast<std::size_t>(params.layout.ejection), nullptr);
   channels_.reserve(static_cast<std::size_t>(params.layout.injection));
   for (int c = 0; c < params.layout.injection; ++c)
     channels_.push_back({InjectionChannel(params.vcs, params.buffer_depth), {}});
@@ -66,6 +69,7 @@ void Terminal::schedule_packet(NodeId dst, int length, Cycle at, ActivityCalenda
   auto pos = std::upper_bound(scripted_.begin(), scripted_.end(), at,
                               [](Cycle c, const auto& e) { return c < e.first; });
   scripted_.insert(pos, {at, Scripted{dst, length, {}}});
+  next_scripted_ = scripted_.front().first;
   calendar.wake(params_.component, at);
 }
 
@@ -74,6 +78,7 @@ void Terminal::schedule_multicast(const std::vector<NodeId>& dests, int length, 
   auto pos = std::upper_bound(scripted_.begin(), scripted_.end(), at,
                               [](Cycle c, const auto& e) { return c < e.first; });
   scripted_.insert(pos, {at, Scripted{dests.front(), length, dests}});
+  next_scripted_ = scripted_.front().first;
   calendar.wake(params_.component, at);
 }
 
@@ -184,7 +189,7 @@ Terminal::StepResult Terminal::step(Cycle now, ActivityCalendar& calendar, bool 
     wire.collect_credits(now);
     if (wire.credits_empty()) credits_pending_ &= ~(std::uint64_t{1} << c);
   }
-  if (synthetic_ && next_arrival_ == now && now < params_.generate_until) {
+  if (synthetic_ && next_arrival_ == now && now < generate_until_) {
     if (params_.multicast_fraction > 0 &&
         std::generate_canonical<double, 53>(rng_) < params_.multicast_fraction) {
       std::vector<NodeId> dests = destinations_.draw(rng_);
@@ -193,19 +198,25 @@ Terminal::StepResult Terminal::step(Cycle now, ActivityCalendar& calendar, bool 
       create_packet(dst, params_.packet_length, now);
     }
     next_arrival_ = now + 1 + draw_gap();
-    if (next_arrival_ < params_.generate_until) wake(calendar, params_.component, next_arrival_);
+    if (next_arrival_ < generate_until_) wake(calendar, params_.component, next_arrival_);
   }
-  while (!scripted_.empty() && scripted_.front().first <= now) {
-    Scripted& p = scripted_.front().second;
-    if (p.dests.empty())
-      create_packet(p.dst, p.length, now);
-    else
-      create_multicast(std::move(p.dests), p.length, now);
-    scripted_.pop_front();
+  if (next_scripted_ <= now) {
+    while (!scripted_.empty() && scripted_.front().first <= now) {
+      Scripted& p = scripted_.front().second;
+      if (p.dests.empty())
+        create_packet(p.dst, p.length, now);
+      else
+        create_multicast(std::move(p.dests), p.length, now);
+      scripted_.pop_front();
+    }
+    next_scripted_ = scripted_.empty() ? ActivityCalendar::kNever : scripted_.front().first;
   }
-  while (!forwards_.empty() && forwards_.front().first <= now) {
-    create_software(forwards_.front().second, now);
-    forwards_.pop_front();
+  if (next_forward_ <= now) {
+    while (!forwards_.empty() && forwards_.front().first <= now) {
+      create_software(forwards_.front().second, now);
+      forwards_.pop_front();
+    }
+    next_forward_ = forwards_.empty() ? ActivityCalendar::kNever : forwards_.front().first;
   }
   const int injected = inject(now, calendar, measuring);
   result.moved += injected;
@@ -219,8 +230,8 @@ Terminal::StepResult Terminal::step(Cycle now, ActivityCalendar& calendar, bool 
 
 int Terminal::inject(Cycle now, ActivityCalendar& calendar, bool measuring) {
   int moved = 0;
-  const RouteResult unicast = route_compute_.injection_vcs(TrafficClass::kUnicast);
-  const RouteResult worms = route_compute_.injection_vcs(TrafficClass::kMultidest);
+  const RouteResult& unicast = unicast_vcs_;
+  const RouteResult& worms = worm_vcs_;
   for (int c = 0; c < static_cast<int>(channels_.size()); ++c) {
     Channel& ch = channels_[static_cast<std::size_t>(c)];
     if (!ch.wire.busy()) {
@@ -313,6 +324,7 @@ void Terminal::receive_software(PacketId id, Cycle now, ActivityCalendar& calend
   for (const SoftwareMulticast::Packet& p : received_sends_) {
     software_free_ = std::max(software_free_, now) + f;
     forwards_.emplace_back(software_free_, p);
+    next_forward_ = forwards_.front().first;
     if (software_free_ > now) {
       calendar.wake(params_.component, software_free_);
       if (host_ != nullptr) host_->hold_until(software_free_);

@@ -138,6 +138,22 @@ class Terminal : public NetworkEndpoint {
                                                                : 0];
   }
 
+  // What every step reads, first (next to the vtable pointer; 2026-11-29: scattered over the
+  // object, they cost a synthetic run's terminal steps a first-level cache miss each).
+  std::uint64_t eject_pending_ = 0;    // bit c: ejection channel c has flits in flight
+  std::uint64_t credits_pending_ = 0;  // bit c: credits in flight to injection channel c
+  Cycle next_arrival_ = 0;
+  Cycle generate_until_ = 0;                        // params_.generate_until
+  Cycle next_scripted_ = ActivityCalendar::kNever;  // scripted_.front().first, or never
+  Cycle next_forward_ = ActivityCalendar::kNever;   // forwards_.front().first, or never
+  EndpointEffects* effects_ = nullptr;              // during step_deferred()
+  bool synthetic_ = false;
+  bool payload_free_ = false;  // set_payload_free()
+  RouteResult unicast_vcs_;    // route_compute_.injection_vcs(), per traffic class
+  RouteResult worm_vcs_;
+  std::vector<Channel> channels_;
+  std::vector<Link*> ejection_;
+
   TerminalParams params_;
   int per_flit_;  // per_flit(), fixed by params_
   const DestinationPicker& picker_;
@@ -149,15 +165,9 @@ class Terminal : public NetworkEndpoint {
   MulticastDestinations destinations_;
   std::mt19937_64 rng_;
   double arrival_probability_;
-  bool synthetic_ = false;
-  Cycle next_arrival_ = 0;
   std::uint64_t sequence_ = 0;
   std::deque<std::pair<Cycle, Scripted>> scripted_;  // sorted by creation cycle
   std::vector<std::deque<Pending>> queues_;
-  std::vector<Channel> channels_;
-  std::vector<Link*> ejection_;
-  std::uint64_t eject_pending_ = 0;    // bit c: ejection channel c has flits in flight
-  std::uint64_t credits_pending_ = 0;  // bit c: credits in flight to injection channel c
   PacketReassembly reassembly_;
   SoftwareMulticast* software_ = nullptr;
   EndpointHost* host_ = nullptr;
@@ -166,8 +176,6 @@ class Terminal : public NetworkEndpoint {
   std::deque<std::pair<Cycle, SoftwareMulticast::Packet>> forwards_;
   Cycle software_free_ = 0;
   std::vector<SoftwareMulticast::Packet> received_sends_;  // scratch
-  EndpointEffects* effects_ = nullptr;                     // during step_deferred()
-  bool payload_free_ = false;                              // set_payload_free()
 };
 
 }  // namespace wormsim
