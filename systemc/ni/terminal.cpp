@@ -91,6 +91,7 @@ bool Terminal::set_payload_free(bool on) {
 std::size_t Terminal::queued_packets() const {
   std::size_t n = 0;
   for (const auto& q : queues_) n += q.size();
+  if (n != queued_) throw std::logic_error("Terminal: queued packet count out of step");
   return n;
 }
 
@@ -140,6 +141,7 @@ PacketId Terminal::create_packet(NodeId dst, int length, Cycle now, std::vector<
   if (params_.layout.model == PortModel::kAllPort && dst != params_.id)
     channel = route_compute_.first_hop_port(params_.id, dst);
   queue_for(channel).push_back({id, dst, length, mcast, headers});
+  ++queued_;
   return id;
 }
 
@@ -222,13 +224,12 @@ Terminal::StepResult Terminal::step(Cycle now, ActivityCalendar& calendar, bool 
   result.moved += injected;
   // Without an injection this cycle, nothing changes before a credit arrives or the next
   // packet is due (both wake this NI).
-  result.busy = injected > 0 && (queued_packets() > 0 ||
-                                 std::any_of(channels_.begin(), channels_.end(),
-                                             [](const Channel& c) { return c.wire.busy(); }));
+  result.busy = injected > 0 && (queued_ > 0 || tx_busy_ != 0);
   return result;
 }
 
 int Terminal::inject(Cycle now, ActivityCalendar& calendar, bool measuring) {
+  if (queued_ == 0 && tx_busy_ == 0) return 0;
   int moved = 0;
   const RouteResult& unicast = unicast_vcs_;
   const RouteResult& worms = worm_vcs_;
@@ -241,6 +242,8 @@ int Terminal::inject(Cycle now, ActivityCalendar& calendar, bool measuring) {
       if (!ch.wire.start(q.front().length, vcs.vc_lo, vcs.vc_hi)) continue;
       ch.packet = q.front();
       q.pop_front();
+      --queued_;
+      tx_busy_ |= std::uint64_t{1} << c;
     }
     if (!ch.wire.can_send()) continue;
     Flit flit;
@@ -271,6 +274,7 @@ int Terminal::inject(Cycle now, ActivityCalendar& calendar, bool measuring) {
       }
       ch.wire.send(now, calendar, measuring, stats_, flit);
     }
+    if (!ch.wire.busy()) tx_busy_ &= ~(std::uint64_t{1} << c);
     ++moved;
   }
   return moved;

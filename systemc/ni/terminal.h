@@ -142,6 +142,8 @@ class Terminal : public NetworkEndpoint {
   // object, they cost a synthetic run's terminal steps a first-level cache miss each).
   std::uint64_t eject_pending_ = 0;    // bit c: ejection channel c has flits in flight
   std::uint64_t credits_pending_ = 0;  // bit c: credits in flight to injection channel c
+  std::uint64_t tx_busy_ = 0;          // bit c: injection channel c has a packet in progress
+  std::size_t queued_ = 0;             // packets in queues_
   Cycle next_arrival_ = 0;
   Cycle generate_until_ = 0;                        // params_.generate_until
   Cycle next_scripted_ = ActivityCalendar::kNever;  // scripted_.front().first, or never
