@@ -9,7 +9,7 @@
 // only in its `engine` field; testbenches/fabric/flat_routers_test.cpp checks departures,
 // deliveries and statistics against the reference engine).
 //
-// Flits travel between the routers as 32-byte records without their payload: a synthetic
+// Flits travel between the routers as 24-byte records without their payload: a synthetic
 // terminal's payload is a function of the packet and flit index (fill_payload), so a flit
 // leaving to an endpoint is rebuilt from its record, and the scoreboard's end-to-end checksum
 // still compares what arrives with what was created. Where every endpoint accepts payload-free

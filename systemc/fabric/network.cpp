@@ -241,9 +241,9 @@ int Network::resolve_threads(const Config& config) {
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int useful = node_count(config.network.topology) / kRoutersPerAutoThread;
   const int threads = std::max(1, std::min(cores, useful));
-  // One flat-engine thread ran 32x32 at 0.1 12 % faster than two reference-engine threads and
-  // 64x64 at 0.02 as fast, leaving a core free (2-core VM, 2026-11-29; docs/performance.md,
-  // "The flat engine, second pass"), so where the flat engine can run, `auto` takes it rather
+  // One flat-engine thread ran 32x32 at 0.1 31 % faster than two reference-engine threads and
+  // 64x64 at 0.02 17 % faster, leaving a core free (2-core VM, 2026-11-29; docs/performance.md,
+  // "The flat engine, third pass"), so where the flat engine can run, `auto` takes it rather
   // than a second thread. From three threads on the reference engine keeps them (a crossover
   // not measured: these machines have two cores).
   if (threads <= kFlatOverThreads && config.simulation.engine != Engine::kReference &&
