@@ -86,8 +86,11 @@ FlatRouters::FlatRouters(const Config& config, const Topology& topology, const P
   block_.va_out = place(outs * nv, sizeof(std::uint16_t), alignof(std::uint16_t));
   block_.upstream = place(ins, sizeof(Peer), alignof(Peer));
   block_.downstream = place(outs, sizeof(Peer), alignof(Peer));
-  block_.in_links = place(ins, sizeof(Link*), alignof(Link*));
-  block_.out_links = place(outs, sizeof(Link*), alignof(Link*));
+  // The two slices of link pointers: the size of a pointer is meant.
+  block_.in_links =
+      place(ins, sizeof(Link*), alignof(Link*));  // NOLINT(bugprone-sizeof-expression)
+  block_.out_links =
+      place(outs, sizeof(Link*), alignof(Link*));  // NOLINT(bugprone-sizeof-expression)
   block_.carried =
       place(static_cast<std::size_t>(network_), sizeof(std::uint64_t), alignof(std::uint64_t));
   block_.down_tail = place(outs * nv, sizeof(std::uint16_t), alignof(std::uint16_t));
@@ -102,7 +105,9 @@ FlatRouters::FlatRouters(const Config& config, const Topology& topology, const P
     std::byte* const b = arena_.get() + r * block_.bytes;
     const auto make = [b](std::size_t offset, std::size_t count, auto value) {
       using T = decltype(value);
-      for (std::size_t i = 0; i < count; ++i) new (b + offset + i * sizeof(T)) T(value);
+      // T is a pointer for the link slices: the size of a pointer is meant.
+      for (std::size_t i = 0; i < count; ++i)
+        new (b + offset + i * sizeof(T)) T(value);  // NOLINT(bugprone-sizeof-expression)
     };
     make(block_.vcs, ins * nv, Vc{});
     make(block_.busy, ins, std::uint32_t{0});
