@@ -183,10 +183,7 @@ Flit FlatRouters::expand(const Record& r, bool payload) {
   f.vc = r.vc;
   f.type = r.type;
   f.hops = r.hops;
-  if (payload)
-    fill_payload(r.packet_id, r.index, r.payload_bytes, f);
-  else
-    f.payload_bytes = r.payload_bytes;
+  fill_payload_or_length(r.packet_id, r.index, r.payload_bytes, f, !payload);
   return f;
 }
 

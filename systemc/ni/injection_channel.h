@@ -97,4 +97,18 @@ class InjectionChannel {
   int vc_ = 0;
 };
 
+// Collects the credits that arrived by cycle `now` on the injection channels whose bit is set
+// in `pending` (bit c: credits in flight to channel c, set by its link's credit watch,
+// kernel/link.h), and clears the bits of channels with none left in flight. `wire_of(c)` is
+// channel c's InjectionChannel. Shared by the synthetic terminal and the NI.
+template <typename WireOf>
+void collect_watched_credits(std::uint64_t& pending, Cycle now, WireOf&& wire_of) {
+  for (std::uint64_t bits = pending; bits != 0; bits &= bits - 1) {
+    const int c = __builtin_ctzll(bits);
+    InjectionChannel& wire = wire_of(c);
+    wire.collect_credits(now);
+    if (wire.credits_empty()) pending &= ~(std::uint64_t{1} << c);
+  }
+}
+
 }  // namespace wormsim

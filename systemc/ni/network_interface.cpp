@@ -625,12 +625,9 @@ NetworkEndpoint::StepResult NetworkInterface::step(Cycle now, ActivityCalendar& 
                                                    bool measuring) {
   StepResult result;
   result.moved = eject(now);
-  for (std::uint64_t pending = tx_credits_pending_; pending != 0; pending &= pending - 1) {
-    const int c = __builtin_ctzll(pending);
-    InjectionChannel& wire = tx_[static_cast<std::size_t>(c)].wire;
-    wire.collect_credits(now);
-    if (wire.credits_empty()) tx_credits_pending_ &= ~(std::uint64_t{1} << c);
-  }
+  collect_watched_credits(tx_credits_pending_, now, [this](int c) -> InjectionChannel& {
+    return tx_[static_cast<std::size_t>(c)].wire;
+  });
   if (background_source_ && background_next_ == now && now < background_stop_) {
     create_background(now);
     background_next_ = now + 1 + background_gap();

@@ -32,8 +32,7 @@ const PacketReassembly::Packet* PacketReassembly::take(int channel, const Flit& 
     violation(fmt::format("cycle {}: packet {} flit {} arrived as flit {}", now, flit.packet_id,
                           flit.index, r.first + r.flits));
   ++r.flits;
-  r.checksum =
-      payload_free_ ? checksum_length_update(r.checksum, flit) : checksum_update(r.checksum, flit);
+  r.checksum = checksum_step(r.checksum, flit, payload_free_);
   if (collect_bytes_)
     r.bytes.insert(r.bytes.end(), flit.payload.begin(), flit.payload.begin() + flit.payload_bytes);
   if (!flit.tail()) return nullptr;

@@ -122,13 +122,9 @@ PacketId Terminal::create_packet(NodeId dst, int length, Cycle now, std::vector<
   std::uint64_t h = kChecksumSeed;
   Flit scratch;
   for (int i = 0; i < length; ++i) {
-    if (payload_free_) {
-      scratch.payload_bytes = static_cast<std::uint8_t>(payload_bytes(i, headers));
-      h = checksum_length_update(h, scratch);
-    } else {
-      fill_payload(id, static_cast<std::uint32_t>(i), payload_bytes(i, headers), scratch);
-      h = checksum_update(h, scratch);
-    }
+    fill_payload_or_length(id, static_cast<std::uint32_t>(i), payload_bytes(i, headers), scratch,
+                           payload_free_);
+    h = checksum_step(h, scratch, payload_free_);
   }
   record.checksum = h;
   if (effects_ != nullptr) {
@@ -185,12 +181,9 @@ Terminal::StepResult Terminal::step_deferred(Cycle now, ActivityCalendar& calend
 Terminal::StepResult Terminal::step(Cycle now, ActivityCalendar& calendar, bool measuring) {
   StepResult result;
   result.moved = eject(now, calendar);
-  for (std::uint64_t pending = credits_pending_; pending != 0; pending &= pending - 1) {
-    const int c = __builtin_ctzll(pending);
-    InjectionChannel& wire = channels_[static_cast<std::size_t>(c)].wire;
-    wire.collect_credits(now);
-    if (wire.credits_empty()) credits_pending_ &= ~(std::uint64_t{1} << c);
-  }
+  collect_watched_credits(credits_pending_, now, [this](int c) -> InjectionChannel& {
+    return channels_[static_cast<std::size_t>(c)].wire;
+  });
   if (synthetic_ && next_arrival_ == now && now < generate_until_) {
     if (params_.multicast_fraction > 0 &&
         std::generate_canonical<double, 53>(rng_) < params_.multicast_fraction) {
@@ -258,11 +251,8 @@ int Terminal::inject(Cycle now, ActivityCalendar& calendar, bool measuring) {
     const bool tail = ch.wire.next_is_tail();
     flit.type = head ? (tail ? FlitType::kHeadTail : FlitType::kHead)
                      : (tail ? FlitType::kTail : FlitType::kBody);
-    const int bytes = payload_bytes(flit.index, ch.packet.header_flits);
-    if (payload_free_)
-      flit.payload_bytes = static_cast<std::uint8_t>(bytes);
-    else
-      fill_payload(flit.packet_id, flit.index, bytes, flit);
+    fill_payload_or_length(flit.packet_id, flit.index,
+                           payload_bytes(flit.index, ch.packet.header_flits), flit, payload_free_);
     if (effects_ != nullptr) {
       if (head) effects_->head_injected(flit.packet_id, now, ch.packet.header_flits);
       effects_->wake(ch.wire.receiver(), ch.wire.send(now, measuring, flit));

@@ -49,6 +49,20 @@ std::uint64_t checksum_update(std::uint64_t h, const Flit& flit);
 inline std::uint64_t checksum_length_update(std::uint64_t h, const Flit& flit) {
   return (h ^ flit.payload_bytes) * 1099511628211ull;
 }
+// The flit's payload (fill_payload), or with `payload_free` only its length; and the checksum
+// step that matches (checksum_update, or checksum_length_update): one definition for the
+// terminal that creates and sends a packet, the flat engine that rebuilds its flits and the
+// reassembly that checks them (NetworkEndpoint::set_payload_free).
+inline void fill_payload_or_length(PacketId id, std::uint32_t index, int bytes, Flit& flit,
+                                   bool payload_free) {
+  if (payload_free)
+    flit.payload_bytes = static_cast<std::uint8_t>(bytes);
+  else
+    fill_payload(id, index, bytes, flit);
+}
+inline std::uint64_t checksum_step(std::uint64_t h, const Flit& flit, bool payload_free) {
+  return payload_free ? checksum_length_update(h, flit) : checksum_update(h, flit);
+}
 inline constexpr std::uint64_t kChecksumSeed = 14695981039346656037ull;  // FNV-1a 64 offset basis
 
 class Scoreboard {
