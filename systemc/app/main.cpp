@@ -251,13 +251,14 @@ void report_rtl_traces(const Network& network, const Config& config) {
 }
 
 // workload: collective -- node firmware runs the configured collective operations.
-// --flit-log: every router departure of the run, one line each, in commit order.
+// --flit-log: every router departure of the run, one line each, in canonical order.
 struct FlitLog {
   FlitLog(Network& network, const std::string& path) : file(path), writer(&file) {
     if (!file) throw OutputError(fmt::format("--flit-log: cannot write {}", path));
     network.add_router_observer(&writer);
   }
   void close() {
+    writer.flush();
     file.close();
     if (!file) throw OutputError("--flit-log: write failed");
   }

@@ -57,13 +57,7 @@ FlatRouters::FlatRouters(const Config& config, const Topology& topology, const P
       delay_(static_cast<Cycle>(config.network.router.pipeline_depth - 1)),
       route_compute_(route_compute) {
   const auto n = static_cast<std::size_t>(routers_);
-  const auto in = n * static_cast<std::size_t>(inputs_);
-  const auto out = n * static_cast<std::size_t>(outputs_);
   words_.assign(n, Words{});
-  for (int p = 0; p < 2; ++p) {
-    arrival_vcs_[p].assign(in, 0);
-    credit_regs_[p].assign(out, 0);
-  }
   // Every router's block (see Block): its slices, each aligned for its type, the block a
   // multiple of 64 bytes.
   const auto ins = static_cast<std::size_t>(inputs_);
@@ -78,7 +72,7 @@ FlatRouters::FlatRouters(const Config& config, const Topology& topology, const P
   block_.vcs = place(ins * nv, sizeof(Vc), alignof(Vc));
   block_.busy = place(ins, sizeof(std::uint32_t), alignof(std::uint32_t));
   block_.active = place(ins, sizeof(std::uint32_t), alignof(std::uint32_t));
-  block_.credits = place(outs * nv, sizeof(int), alignof(int));
+  block_.credits = place(outs * nv, sizeof(Credits), alignof(Credits));
   block_.owner = place(outs * nv, sizeof(int), alignof(int));
   block_.sa_in = place(ins, sizeof(std::uint16_t), alignof(std::uint16_t));
   block_.sa_out = place(outs, sizeof(std::uint16_t), alignof(std::uint16_t));
@@ -93,7 +87,6 @@ FlatRouters::FlatRouters(const Config& config, const Topology& topology, const P
       place(outs, sizeof(Link*), alignof(Link*));  // NOLINT(bugprone-sizeof-expression)
   block_.carried =
       place(static_cast<std::size_t>(network_), sizeof(std::uint64_t), alignof(std::uint64_t));
-  block_.down_tail = place(outs * nv, sizeof(std::uint16_t), alignof(std::uint16_t));
   block_.info = place(ins * nv, sizeof(VcInfo), alignof(VcInfo));
   block_.buffers =
       place(ins * nv * static_cast<std::size_t>(depth_), sizeof(Entry), alignof(Entry));
@@ -113,8 +106,8 @@ FlatRouters::FlatRouters(const Config& config, const Topology& topology, const P
     make(block_.busy, ins, std::uint32_t{0});
     make(block_.active, ins, std::uint32_t{0});
     for (std::size_t o = 0; o < outs; ++o)
-      make(block_.credits + o * nv * sizeof(int), nv,
-           layout.is_network(static_cast<int>(o)) ? depth_ : -1);
+      make(block_.credits + o * nv * sizeof(Credits), nv,
+           Credits{layout.is_network(static_cast<int>(o)) ? depth_ : -1, ActivityCalendar::kNever});
     make(block_.owner, outs * nv, -1);
     make(block_.sa_in, ins, std::uint16_t{0});
     make(block_.sa_out, outs, std::uint16_t{0});
@@ -125,7 +118,6 @@ FlatRouters::FlatRouters(const Config& config, const Topology& topology, const P
     make(block_.in_links, ins, static_cast<Link*>(nullptr));
     make(block_.out_links, outs, static_cast<Link*>(nullptr));
     make(block_.carried, static_cast<std::size_t>(network_), std::uint64_t{0});
-    make(block_.down_tail, outs * nv, std::uint16_t{0});
     make(block_.info, ins * nv, VcInfo{});
     make(block_.buffers, ins * nv * static_cast<std::size_t>(depth_), Entry{});
   }
@@ -154,15 +146,15 @@ void FlatRouters::attach(std::deque<Link>& links, int routers) {
     const auto down = static_cast<std::size_t>(l.downstream.port);
     if (from_router && to_router) {
       const View sender = view(l.upstream.component);
-      sender.downstream[up] = {l.downstream.component, l.downstream.port};
-      view(l.downstream.component).upstream[down] = {l.upstream.component, l.upstream.port};
-      sender.out_links[up] = &l;
+      sender.downstream()[up] = {l.downstream.component, l.downstream.port};
+      view(l.downstream.component).upstream()[down] = {l.upstream.component, l.upstream.port};
+      sender.out_links()[up] = &l;
     } else if (to_router) {  // injection: an endpoint sends, this router receives
-      view(l.downstream.component).in_links[down] = &l;
+      view(l.downstream.component).in_links()[down] = &l;
       l.flit_watch = &words_[static_cast<std::size_t>(l.downstream.component)].local_flits;
       l.flit_watch_bit = std::uint64_t{1} << l.downstream.port;
     } else if (from_router) {  // ejection
-      view(l.upstream.component).out_links[up] = &l;
+      view(l.upstream.component).out_links()[up] = &l;
       l.credit_watch = &words_[static_cast<std::size_t>(l.upstream.component)].local_credits;
       l.credit_watch_bit = std::uint64_t{1} << l.upstream.port;
     }
@@ -208,18 +200,16 @@ FlatRouters::Record FlatRouters::admit(int r, const Flit& flit) const {
 template <int kVcs>
 int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool measuring) {
   const auto ri = static_cast<std::size_t>(r);
-  const int par = static_cast<int>(now & 1);
-  const int nxt = par ^ 1;
   const int nv = kVcs > 0 ? kVcs : nvcs_;
   const int depth = depth_;
   const Cycle delay = delay_;
   const View v = view(r);
-  Vc* const vcs = v.vcs;
-  VcInfo* const info = v.info;
-  Entry* const buffers = v.buffers;
-  std::uint32_t* const busy = v.busy;
-  std::uint32_t* const active = v.active;
-  int* const credits = v.credits;
+  Vc* const vcs = v.vcs();
+  VcInfo* const info = v.info();
+  Entry* const buffers = v.buffers();
+  std::uint32_t* const busy = v.busy();
+  std::uint32_t* const active = v.active();
+  Credits* const credits = v.credits();
   Words& w = words_[ri];
   std::uint64_t busy_ports = w.busy_ports;
   int buffered = w.buffered;
@@ -238,21 +228,11 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
     busy_ports |= std::uint64_t{1} << port;
     ++buffered;
   };
-  // Flits from the routers upstream (sent last cycle, already in the rings) and from the
-  // endpoint.
-  std::uint64_t& arrived = w.reg_flits[par];
-  if (arrived != 0) {
-    const std::uint8_t* arrival_vcs =
-        arrival_vcs_[par].data() + ri * static_cast<std::size_t>(inputs_);
-    for (std::uint64_t ports = arrived; ports != 0; ports &= ports - 1) {
-      const int p = __builtin_ctzll(ports);
-      count_in(p, arrival_vcs[p], now + delay);
-    }
-    arrived = 0;
-  }
+  // The flits from the endpoint (those from the routers upstream are in the rings already:
+  // send_flit).
   for (std::uint64_t ports = w.local_flits; ports != 0; ports &= ports - 1) {
     const int p = __builtin_ctzll(ports);
-    Link* link = v.in_links[p];
+    Link* link = v.in_links()[p];
     while (link->flits.ready(now)) {
       const Record flit = admit(r, link->flits.front());
       if (flit.vc >= nv)
@@ -267,22 +247,9 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
     }
     if (link->flits.empty()) w.local_flits &= ~(std::uint64_t{1} << p);
   }
-  // Credits.
-  std::uint64_t& credited = w.reg_credits[par];
-  if (credited != 0) {
-    const std::uint16_t* credit_regs =
-        credit_regs_[par].data() + ri * static_cast<std::size_t>(outputs_);
-    for (std::uint64_t ports = credited; ports != 0; ports &= ports - 1) {
-      const int p = __builtin_ctzll(ports);
-      int& c = credits[p * nv + credit_regs[p]];
-      if (c >= depth) throw std::logic_error(fmt::format("r{}: credit counter overflow", r));
-      ++c;
-    }
-    credited = 0;
-  }
   for (std::uint64_t ports = w.local_credits; ports != 0; ports &= ports - 1) {
     const int p = __builtin_ctzll(ports);
-    Link* link = v.out_links[p];
+    Link* link = v.out_links()[p];
     while (link->credits.ready(now)) link->credits.pop();  // unlimited at an endpoint
     if (link->credits.empty()) w.local_credits &= ~(std::uint64_t{1} << p);
   }
@@ -291,7 +258,7 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
   bool changed = false;
   Cycle next_ready = ActivityCalendar::kNever;
   std::uint64_t blocked = 0;
-  int* const owner = v.owner;
+  int* const owner = v.owner();
 
   // VC allocation: Router::allocate_vcs for the delay model and unicast worms, with
   // VcAllocator::input_first. Heads are routed when they reach the front.
@@ -303,7 +270,7 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
       const int vc = __builtin_ctz(m);
       const int ivc = p * nv + vc;
       Vc& q = vcs[ivc];
-      if (q.state == VcState::kIdle) {
+      if (q.state == VcState::kIdle) {  // a head that reached the front behind a tail
         const Record& front = buffers[ivc * depth + q.head].flit;
         if (!front.head())
           throw std::logic_error(fmt::format(
@@ -324,8 +291,8 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
   if (nvreq > 0) {
     const int ovcs = outputs_ * nv;
     const int ivcs = inputs_ * nv;
-    std::uint16_t* const va_in = v.va_in;
-    std::uint16_t* const va_out = v.va_out;
+    std::uint16_t* const va_in = v.va_in();
+    std::uint16_t* const va_out = v.va_out();
     vc_input_first(
         vreq, nvreq, ivcs,
         [&](const RouteResult& route, int from) {
@@ -367,7 +334,7 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
         next_ready = std::min(next_ready, q.front_ready);
         continue;
       }
-      if (credits[q.out_port * nv + q.out_vc] == 0) continue;
+      if (credits[q.out_port * nv + q.out_vc].available(now) == 0) continue;
       req[nreq++] = {p, vc, q.out_port};
       const std::uint64_t out_bit = std::uint64_t{1} << q.out_port;
       conflict |= (request_outs & out_bit) != 0 || port_requested;
@@ -375,8 +342,8 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
       port_requested = true;
     }
   }
-  std::uint16_t* const sa_in = v.sa_in;
-  std::uint16_t* const sa_out = v.sa_out;
+  std::uint16_t* const sa_in = v.sa_in();
+  std::uint16_t* const sa_out = v.sa_out();
   const int inputs = inputs_;
   const auto update_in = [&](int in, int vc) {
     sa_in[in] = static_cast<std::uint16_t>(round_robin_next(vc, nv));
@@ -408,12 +375,6 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
 
   // Traversal: Router::traverse with pop_input and send for the delay model.
   const int network = network_;
-  std::uint8_t* const arrival_vcs_next = arrival_vcs_[nxt].data();
-  std::byte* const arena = arena_.get();
-  const std::size_t block_bytes = block_.bytes;
-  const std::size_t buffers_at = block_.buffers;
-  std::uint16_t* const credit_regs_next = credit_regs_[nxt].data();
-  Words* const words = words_.data();
   const bool observed = !observers_.empty();
   for (int k = 0; k < ngrants; ++k) {
     const SwitchRequest g = grants[k];
@@ -423,21 +384,21 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
     // Pop, and the freed slot's credit upstream.
     --q.count;
     q.head = static_cast<std::uint16_t>(q.head + 1 == depth ? 0 : q.head + 1);
+    q.front_since = now;
     if (q.count == 0) {
       busy[g.in_port] &= ~(1u << g.vc);
       if (busy[g.in_port] == 0) busy_ports &= ~(std::uint64_t{1} << g.in_port);
     } else {
-      q.front_ready = buffers[ivc * depth + q.head].ready;
+      const Cycle ready = buffers[ivc * depth + q.head].ready;
+      q.front_ready = ready;
+      // A flit sent this cycle (send_flit) reaches the front when it arrives, as in an empty VC.
+      if (ready > now + delay) q.front_since = ready;
     }
-    q.front_since = now;
     --buffered;
     if (g.in_port < network) {
-      const Peer& up = v.upstream[g.in_port];
-      credit_regs_next[up.router * outputs_ + up.port] = static_cast<std::uint16_t>(g.vc);
-      words[up.router].reg_credits[nxt] |= std::uint64_t{1} << up.port;
-      calendar.wake_next(up.router);
+      send_credit(v.upstream()[g.in_port], g.vc, now, calendar);
     } else {
-      Link* link = v.in_links[g.in_port];
+      Link* link = v.in_links()[g.in_port];
       calendar.wake(link->upstream.component,
                     link->send_credit(now, static_cast<std::uint8_t>(g.vc)));
     }
@@ -452,21 +413,13 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
     const int ovc = g.out_port * nv + out_vc;
     if (g.out_port < network) {
       ++flit.hops;
-      int& c = credits[ovc];
-      if (c <= 0) throw std::logic_error(fmt::format("r{}: sent without credit", r));
-      --c;
-      if (measuring) ++v.carried[g.out_port];
-      const Peer& down = v.downstream[g.out_port];
-      std::uint16_t& tail = v.down_tail[ovc];
-      Entry* const down_buffers = std::launder(reinterpret_cast<Entry*>(
-          arena + static_cast<std::size_t>(down.router) * block_bytes + buffers_at));
-      down_buffers[(down.port * nv + out_vc) * depth + tail] = {now + 1 + delay, flit};
-      tail = static_cast<std::uint16_t>(tail + 1 == depth ? 0 : tail + 1);
-      arrival_vcs_next[down.router * inputs_ + down.port] = static_cast<std::uint8_t>(out_vc);
-      words[down.router].reg_flits[nxt] |= std::uint64_t{1} << down.port;
-      calendar.wake_next(down.router);
+      Credits& c = credits[ovc];
+      if (c.available(now) <= 0) throw std::logic_error(fmt::format("r{}: sent without credit", r));
+      --c.count;
+      if (measuring) ++v.carried()[g.out_port];
+      send_flit<kVcs>(v.downstream()[g.out_port], out_vc, flit, now, calendar);
     } else {
-      Link* link = v.out_links[g.out_port];
+      Link* link = v.out_links()[g.out_port];
       if (measuring) ++link->flits_carried;
       calendar.wake(link->downstream.component, link->send_flit(now, expand(flit, !payload_free_)));
     }
@@ -489,6 +442,68 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
   return ngrants;
 }
 
+// A flit's traversal of the link to router `down.router` (port `down.port`, VC `vc`), sent in
+// cycle `now`: written into the ring of that input VC and counted there at once, where the
+// reference engine's receiver counts it in its step of the next cycle (link latency 1). Nothing
+// of the receiver's changes with it before then: the flit is not eligible before its ready
+// cycle, and a head entering an empty VC is routed here with its arrival cycle (head_at) as the
+// receiver would route it then. So the receiver need not step in the next cycle for it: it is
+// woken for the cycle its flit becomes eligible at the front, and not at all for a flit behind
+// others (the front's own wake-up comes first). The next cycle is evaluated still
+// (visit_next), as in the reference engine.
+template <int kVcs>
+void FlatRouters::send_flit(const Peer& down, int vc, const Record& flit, Cycle now,
+                            ActivityCalendar& calendar) {
+  const int nv = kVcs > 0 ? kVcs : nvcs_;
+  const int depth = depth_;
+  const View d = view(down.router);
+  const int ivc = down.port * nv + vc;
+  Vc& q = d.vcs()[ivc];
+  if (q.count == depth)
+    throw std::logic_error(
+        fmt::format("r{}: flit buffer overflow: credit protocol violated", down.router));
+  int s = q.head + q.count;
+  if (s >= depth) s -= depth;
+  const Cycle ready = now + 1 + delay_;
+  d.buffers()[ivc * depth + s] = {ready, flit};
+  if (q.count == 0) {
+    q.front_since = ready;
+    q.front_ready = ready;
+    calendar.wake(down.router, ready);
+    if (flit.head()) {
+      // An empty VC is idle between packets (a tail leaves it so): the head is routed in its
+      // arrival cycle, as the reference engine's receiver routes it when it counts it.
+      VcInfo& in = d.info()[ivc];
+      in.packet = flit.packet_id;
+      in.head_at = now + 1;
+      q.state = VcState::kRouted;
+      in.route = route_compute_.route(static_cast<NodeId>(down.router), flit.dst, down.port, vc);
+    }
+  }
+  ++q.count;
+  d.busy()[down.port] |= 1u << vc;
+  Words& w = words_[static_cast<std::size_t>(down.router)];
+  w.busy_ports |= std::uint64_t{1} << down.port;
+  ++w.buffered;
+  calendar.visit_next();
+}
+
+// A credit for output port `up.port`, VC `vc` of router `up.router`, sent in cycle `now`: the
+// reference engine's router counts it in the next cycle. It is counted at once, with the cycle
+// it was sent in (Credits::sent), and not available before the next (Credits::available), so
+// the router need not step in the next cycle for it: it is woken then only if the counter was
+// 0 (a flit of it may wait for this credit; with credits left, none waits). The next cycle is
+// evaluated still (visit_next), as in the reference engine.
+void FlatRouters::send_credit(const Peer& up, int vc, Cycle now, ActivityCalendar& calendar) {
+  Credits& c = view(up.router).credits()[up.port * nvcs_ + vc];
+  if (c.count >= depth_)
+    throw std::logic_error(fmt::format("r{}: credit counter overflow", up.router));
+  if (c.count == 0) calendar.wake_next(up.router);
+  ++c.count;
+  c.sent = now;
+  calendar.visit_next();
+}
+
 FlatRouters::StepFn FlatRouters::step_for(int vcs) {
   switch (vcs) {
     case 1: return &FlatRouters::step_vcs<1>;
@@ -498,37 +513,10 @@ FlatRouters::StepFn FlatRouters::step_for(int vcs) {
   }
 }
 
-FlatRouters::View FlatRouters::view(int r) const {
-  std::byte* const b = arena_.get() + static_cast<std::size_t>(r) * block_.bytes;
-  const auto at = [b](std::size_t offset, auto* type) {
-    return std::launder(reinterpret_cast<decltype(type)>(b + offset));
-  };
-  View v;
-  v.vcs = at(block_.vcs, static_cast<Vc*>(nullptr));
-  v.info = at(block_.info, static_cast<VcInfo*>(nullptr));
-  v.buffers = at(block_.buffers, static_cast<Entry*>(nullptr));
-  v.busy = at(block_.busy, static_cast<std::uint32_t*>(nullptr));
-  v.active = at(block_.active, static_cast<std::uint32_t*>(nullptr));
-  v.credits = at(block_.credits, static_cast<int*>(nullptr));
-  v.owner = at(block_.owner, static_cast<int*>(nullptr));
-  v.sa_in = at(block_.sa_in, static_cast<std::uint16_t*>(nullptr));
-  v.sa_out = at(block_.sa_out, static_cast<std::uint16_t*>(nullptr));
-  v.va_in = at(block_.va_in, static_cast<std::uint16_t*>(nullptr));
-  v.va_out = at(block_.va_out, static_cast<std::uint16_t*>(nullptr));
-  v.in_links = at(block_.in_links, static_cast<Link**>(nullptr));
-  v.out_links = at(block_.out_links, static_cast<Link**>(nullptr));
-  v.upstream = at(block_.upstream, static_cast<Peer*>(nullptr));
-  v.downstream = at(block_.downstream, static_cast<Peer*>(nullptr));
-  v.carried = at(block_.carried, static_cast<std::uint64_t*>(nullptr));
-  v.down_tail = at(block_.down_tail, static_cast<std::uint16_t*>(nullptr));
-  return v;
-}
-
 std::uint64_t FlatRouters::flits_held() const {
   std::uint64_t n = 0;
   for (const Words& w : words_) {
     n += static_cast<std::uint64_t>(w.buffered);
-    for (std::uint64_t m : w.reg_flits) n += static_cast<std::uint64_t>(__builtin_popcountll(m));
   }
   return n;
 }
@@ -537,7 +525,7 @@ void FlatRouters::finish() {
   for (int r = 0; r < routers_; ++r) {
     const View v = view(r);
     for (int p = 0; p < network_; ++p)
-      if (v.out_links[p] != nullptr) v.out_links[p]->flits_carried = v.carried[p];
+      if (v.out_links()[p] != nullptr) v.out_links()[p]->flits_carried = v.carried()[p];
   }
 }
 
@@ -545,21 +533,25 @@ void FlatRouters::export_state(const std::vector<std::unique_ptr<Router>>& route
   for (int r = 0; r < routers_; ++r) export_router(r, *routers[static_cast<std::size_t>(r)]);
 }
 
+// The reference engine's state after cycle now_: a flit or credit sent in cycle now_ is still on
+// its link there (send_flit, send_credit), and a head that has arrived is routed.
 void FlatRouters::export_router(int r, Router& router) const {
   const View view_r = view(r);
-  router.buffered_ = words_[static_cast<std::size_t>(r)].buffered;
+  int buffered = 0;
   for (int p = 0; p < inputs_; ++p)
     for (int v = 0; v < nvcs_; ++v) {
       const int ivc = p * nvcs_ + v;
-      const Vc& q = view_r.vcs[ivc];
-      const VcInfo& in = view_r.info[ivc];
+      const Vc& q = view_r.vcs()[ivc];
+      const VcInfo& in = view_r.info()[ivc];
       InputVc& dst = router.inputs_[static_cast<std::size_t>(p)].vcs[static_cast<std::size_t>(v)];
       dst.buffer = FlitBuffer(depth_);
       for (int i = 0; i < q.count; ++i) {
         int s = q.head + i;
         if (s >= depth_) s -= depth_;
-        const Entry& e = view_r.buffers[ivc * depth_ + s];
+        const Entry& e = view_r.buffers()[ivc * depth_ + s];
+        if (e.ready - delay_ > now_) break;  // on the link
         dst.buffer.push(expand(e.flit, true), e.ready);
+        ++buffered;
       }
       dst.state = q.state;
       dst.route = in.route;
@@ -568,13 +560,17 @@ void FlatRouters::export_router(int r, Router& router) const {
       dst.packet = in.packet;
       dst.head_at = in.head_at;
       dst.front_since = q.front_since;
+      // A head routed on its way into an empty VC (send_flit) and still on the link.
+      if (q.state == VcState::kRouted && dst.buffer.empty()) dst.state = VcState::kIdle;
     }
+  router.buffered_ = buffered;
   for (int o = 0; o < outputs_; ++o)
     for (int v = 0; v < nvcs_; ++v) {
       const int ovc = o * nvcs_ + v;
-      router.owner_[static_cast<std::size_t>(ovc)] = view_r.owner[ovc];
-      const int credits = view_r.credits[ovc];
-      if (credits < 0) continue;
+      router.owner_[static_cast<std::size_t>(ovc)] = view_r.owner()[ovc];
+      const Credits& x = view_r.credits()[ovc];
+      if (x.count < 0) continue;
+      const int credits = x.available(now_);  // one sent in cycle now_ is on the link
       CreditCounter& c =
           router.outputs_[static_cast<std::size_t>(o)].credits[static_cast<std::size_t>(v)];
       c = CreditCounter(depth_);

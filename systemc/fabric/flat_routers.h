@@ -1,6 +1,6 @@
 // The flat router engine (simulation.engine: flat; docs/architecture.md, "The flat engine";
 // docs/drafts/issue23-engine.md): every router of a network as one set of flat arrays, and the
-// links between routers as one register per input port and cycle parity, for the runs whose
+// links between routers as writes into the receiver's state (see below), for the runs whose
 // routers need no more than the delay pipeline and unicast routing. It evaluates the same
 // model as Router (router/router.h) with the same rules in the same order: the same requests,
 // in ascending input port and VC, into separable input-first VC and switch allocation (the
@@ -20,17 +20,20 @@
 //
 // What it leaves to the network: the endpoints (NIs) and their links (Link objects, as for
 // Router), the activity calendar, statistics and the watchdog. Links between routers carry
-// one flit and one credit per cycle each way with latency 1: a router writes the register of
-// parity (now + 1) & 1 and the receiver reads and clears the one of parity now & 1 in its step,
-// so routers can be evaluated in any order. A flit's register holds only its VC: the sender
-// writes the flit itself into the receiver's buffer ring, past the flits the receiver counts
-// (the ring of an input VC does not restart when it empties, so its one sender knows its next
-// free slot), and the receiver counts it in the next cycle.
+// one flit and one credit per cycle each way with latency 1, without registers: the sender
+// writes a flit into the receiver's buffer ring and counts it there, and a credit into the
+// receiver's counter, each marked with the cycle it becomes usable (a flit's ready cycle,
+// Credits::sent), so routers can be evaluated in any order within a cycle, and a receiver is
+// woken only for the cycle a flit or credit can change what it does (send_flit, send_credit;
+// the cycles evaluated are still the reference engine's: ActivityCalendar::visit_next). The
+// exports (export_state) give the reference engine's state, with what was sent in the last
+// cycle still on its link.
 #pragma once
 
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -65,6 +68,8 @@ class FlatRouters {
   int step(int r, Cycle now, ActivityCalendar& calendar, bool measuring) {
     return (this->*step_)(r, now, calendar, measuring);
   }
+  // Called before the steps of each cycle.
+  void begin_cycle(Cycle now) { now_ = now; }
   // Departure observers (RouterObserver::on_departure, in the order Router objects report them;
   // the flit log and the engine tests). Observers of contention or blocking need Router objects.
   void add_departure_observer(RouterObserver* observer) { observers_.push_back(observer); }
@@ -125,30 +130,49 @@ class FlatRouters {
     PacketId packet = 0;
     Cycle head_at = 0;
   };
+  // An output VC's credit counter (-1: unlimited, a port to an endpoint), with the cycle its last
+  // credit was sent in by the router downstream (send_credit): that credit counts from the next.
+  struct Credits {
+    int count = 0;
+    Cycle sent = 0;
+    int available(Cycle now) const { return count - (sent == now ? 1 : 0); }
+  };
   struct Peer {  // the router and port at the other end of a network link, or router -1
     int router = -1;
     int port = -1;
   };
 
-  // One router's slices of its block (see Block below), for the length of a step.
-  struct View {
-    Vc* vcs;         // input VCs
-    VcInfo* info;    // their VcInfo
-    Entry* buffers;  // depth_ per input VC
-    std::uint32_t* busy;
-    std::uint32_t* active;
-    int* credits;  // output VCs
-    int* owner;
-    std::uint16_t* sa_in;
-    std::uint16_t* sa_out;
-    std::uint16_t* va_in;
-    std::uint16_t* va_out;
-    Link** in_links;
-    Link** out_links;
-    Peer* upstream;
-    Peer* downstream;
-    std::uint64_t* carried;
-    std::uint16_t* down_tail;
+  // One router's slices of its block (see Block below), each found by arithmetic when asked
+  // for: a step computes only the slices it touches (2026-11-29: building all seventeen
+  // pointers took 6.7 % of the instructions of the matched 8x8 case).
+  struct Block;
+  class View {
+   public:
+    View(std::byte* base, const Block& block) : base_(base), block_(&block) {}
+    Vc* vcs() const { return at<Vc>(block_->vcs); }  // input VCs
+    VcInfo* info() const { return at<VcInfo>(block_->info); }
+    Entry* buffers() const { return at<Entry>(block_->buffers); }  // depth_ per input VC
+    std::uint32_t* busy() const { return at<std::uint32_t>(block_->busy); }
+    std::uint32_t* active() const { return at<std::uint32_t>(block_->active); }
+    Credits* credits() const { return at<Credits>(block_->credits); }  // output VCs
+    int* owner() const { return at<int>(block_->owner); }
+    std::uint16_t* sa_in() const { return at<std::uint16_t>(block_->sa_in); }
+    std::uint16_t* sa_out() const { return at<std::uint16_t>(block_->sa_out); }
+    std::uint16_t* va_in() const { return at<std::uint16_t>(block_->va_in); }
+    std::uint16_t* va_out() const { return at<std::uint16_t>(block_->va_out); }
+    Link** in_links() const { return at<Link*>(block_->in_links); }
+    Link** out_links() const { return at<Link*>(block_->out_links); }
+    Peer* upstream() const { return at<Peer>(block_->upstream); }
+    Peer* downstream() const { return at<Peer>(block_->downstream); }
+    std::uint64_t* carried() const { return at<std::uint64_t>(block_->carried); }
+
+   private:
+    template <typename T>
+    T* at(std::size_t offset) const {
+      return std::launder(reinterpret_cast<T*>(base_ + offset));
+    }
+    std::byte* base_;
+    const Block* block_;
   };
   // The step, compiled for a VC count (kVcs: 1, 2 or 4; 0: any, read from nvcs_), which
   // makes the index arithmetic over VCs constant (2026-11-29: 3 % fewer instructions in the
@@ -157,9 +181,16 @@ class FlatRouters {
   int step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool measuring);
   using StepFn = int (FlatRouters::*)(int, Cycle, ActivityCalendar&, bool);
   static StepFn step_for(int vcs);
-  View view(int r) const;
+  View view(int r) const {
+    return {arena_.get() + static_cast<std::size_t>(r) * block_.bytes, block_};
+  }
   // A flit from an endpoint's link: its record, checked to have no fields the record drops.
   Record admit(int r, const Flit& flit) const;
+  // The links between routers (see the .cpp): a flit or a credit sent in cycle `now`.
+  template <int kVcs>
+  void send_flit(const Peer& down, int vc, const Record& flit, Cycle now,
+                 ActivityCalendar& calendar);
+  void send_credit(const Peer& up, int vc, Cycle now, ActivityCalendar& calendar);
 
   int routers_ = 0;
   int inputs_ = 0;  // ports per router
@@ -169,22 +200,18 @@ class FlatRouters {
   int depth_ = 1;
   Cycle delay_ = 0;  // pipeline_depth - 1
   bool payload_free_ = false;
+  Cycle now_ = 0;  // the cycle evaluated last (begin_cycle), for the exports
   const RouteCompute& route_compute_;
 
   // Per router.
   // A router's port masks and flit count, in one cache line.
   struct alignas(64) Words {
-    std::uint64_t reg_flits[2] = {};    // per parity: network input ports with a flit arriving
-    std::uint64_t reg_credits[2] = {};  // per parity: network output ports with a credit register
-    std::uint64_t local_flits = 0;      // injection links with flits in flight (Link watch)
-    std::uint64_t local_credits = 0;    // ejection links with credits in flight
-    std::uint64_t busy_ports = 0;       // input ports with a non-empty VC
+    std::uint64_t local_flits = 0;    // injection links with flits in flight (Link watch)
+    std::uint64_t local_credits = 0;  // ejection links with credits in flight
+    std::uint64_t busy_ports = 0;     // input ports with a non-empty VC
     int buffered = 0;
   };
   std::vector<Words> words_;
-  // Per parity, router and input port: the VC of the flit arriving there (with reg_flits).
-  std::vector<std::uint8_t> arrival_vcs_[2];
-  std::vector<std::uint16_t> credit_regs_[2];  // per router and output port: the credit's VC
   // The rest of a router's state lives in its block: one contiguous, 64-byte aligned piece of
   // arena_ of Block::bytes, with the slices of View at these offsets, the ones every step
   // reads first. Neighbouring slices share cache lines and a step finds them by arithmetic
@@ -198,14 +225,13 @@ class FlatRouters {
   //   sa_out (switch allocation over input ports), out_links (endpoint links; network ports:
   //   the Link for counts), downstream: per output port; carried: per network port, flits sent
   //   while measuring;
-  //   credits (-1: unlimited, ports to endpoints), owner (input VC, in_port * vcs + vc, or
-  //   -1), va_out (VC allocation over input VCs), down_tail (network ports: where the next
-  //   flit goes in the ring of the downstream input VC): per output VC; va_in (VC allocation
-  //   over output VCs): per input VC.
+  //   credits (Credits), owner (input VC, in_port * vcs + vc, or
+  //   -1), va_out (VC allocation over input VCs): per output VC; va_in (VC allocation over
+  //   output VCs): per input VC.
   struct Block {
     std::size_t vcs = 0, busy = 0, active = 0, credits = 0, owner = 0, sa_in = 0, sa_out = 0,
                 va_in = 0, va_out = 0, upstream = 0, downstream = 0, in_links = 0, out_links = 0,
-                carried = 0, down_tail = 0, info = 0, buffers = 0, bytes = 0;
+                carried = 0, info = 0, buffers = 0, bytes = 0;
   };
   struct ArenaDelete {
     void operator()(std::byte* p) const;

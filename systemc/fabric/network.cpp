@@ -319,6 +319,7 @@ void Network::evaluate(Cycle now) {
     moved = evaluate_parallel(now, measuring);
   } else if (flat_) {
     FlatRouters& flat = *flat_;
+    flat.begin_cycle(now);
     for (const int c : active_)
       moved += c < router_count ? flat.step(c, now, calendar_, measuring)
                                 : step_endpoint(c, now, measuring);

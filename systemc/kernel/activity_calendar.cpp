@@ -33,6 +33,7 @@ void ActivityCalendar::wake_slow(int component, Cycle at) {
 
 Cycle ActivityCalendar::next_cycle(Cycle after) const {
   Cycle best = far_.empty() ? kNever : far_.top().at;
+  if (visit_ > after && visit_ < best) best = visit_;
   if (wheel_items_ > 0) {
     for (Cycle c = std::max(after + 1, now_); c < now_ + kWheel && c < best; ++c)
       if (wheel_[c % kWheel].count != 0) return c;

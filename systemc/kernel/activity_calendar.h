@@ -48,7 +48,12 @@ class ActivityCalendar {
     next_bucket_->append(component, fresh);
     wheel_items_ += fresh;
   }
-  // Earliest cycle > `after` with a scheduled component, or kNever.
+  // The next cycle (now + 1 in a step of cycle `now`) is to be evaluated, with or without
+  // components to step: the flat engine's links (fabric/flat_routers.cpp) wake no component
+  // for a flit or credit that changes nothing in the next cycle, where the reference engine's
+  // receiver steps, and both engines evaluate the same cycles.
+  void visit_next() { visit_ = next_; }
+  // Earliest cycle > `after` with a scheduled component or a visit, or kNever.
   Cycle next_cycle(Cycle after) const;
   // Moves the components scheduled for `now` into `out`, without duplicates. The order is
   // deterministic but otherwise unspecified: results do not depend on it (DESIGN.md sec. 3).
@@ -88,6 +93,7 @@ class ActivityCalendar {
   Cycle now_ = 0;
   Cycle next_ = 0;                 // now_ + 1 after a take(), for wake_next()
   Bucket* next_bucket_ = nullptr;  // its bucket
+  Cycle visit_ = kNever;           // the cycle of the last visit_next(), or kNever
   bool taken_any_ = false;         // after the first take(), wake-ups must be later than now_
   std::priority_queue<Far, std::vector<Far>, std::greater<Far>> far_;
 };

@@ -13,6 +13,12 @@ bool FlitEvent::operator<(const FlitEvent& o) const {
          std::tie(o.cycle, o.router, o.port, o.vc, o.packet, o.index);
 }
 
+void canonical_order(std::vector<FlitEvent>& log) {
+  std::stable_sort(log.begin(), log.end(), [](const FlitEvent& a, const FlitEvent& b) {
+    return std::tie(a.cycle, a.router) < std::tie(b.cycle, b.router);
+  });
+}
+
 std::string to_string(const FlitEvent& e) {
   return fmt::format("cycle {} router {} port {} vc {} packet {} flit {}", e.cycle, e.router,
                      e.port, e.vc, e.packet, e.index);

@@ -30,6 +30,12 @@ struct FlitEvent {
 
 std::string to_string(const FlitEvent& e);
 
+// Puts a log in its canonical order: by cycle, then by router, each router's events of a cycle
+// in the order it reported them (stable). The order routers are evaluated in within a cycle
+// differs between engines (docs/architecture.md, "The flat engine"); a router's own order is
+// its grant order, the same in all of them.
+void canonical_order(std::vector<FlitEvent>& log);
+
 // The events of two sorted logs that the other log lacks (multiset difference both ways).
 struct FlitLogDifference {
   std::vector<FlitEvent> only_a;

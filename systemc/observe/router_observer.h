@@ -51,15 +51,26 @@ class FlitEventRecorder : public RouterObserver {
   std::vector<FlitEvent>* log_;
 };
 
-// Writes every departure as one line (to_string(FlitEvent)) in the order the routers report
-// them (`wormsim run --flit-log`): the same run gives the same bytes for any thread count.
+// Writes every departure as one line (to_string(FlitEvent)) in canonical order
+// (canonical_order: by cycle, then by router), one cycle at a time (`wormsim run --flit-log`):
+// the same run gives the same bytes for any thread count and either engine. flush() writes the
+// last cycle's lines.
 class FlitEventWriter : public RouterObserver {
  public:
   explicit FlitEventWriter(std::ostream* out) : out_(out) {}
-  void on_departure(const FlitEvent& event) override { *out_ << to_string(event) << '\n'; }
+  void on_departure(const FlitEvent& event) override {
+    if (!cycle_.empty() && event.cycle != cycle_.front().cycle) flush();
+    cycle_.push_back(event);
+  }
+  void flush() {
+    canonical_order(cycle_);
+    for (const FlitEvent& e : cycle_) *out_ << to_string(e) << '\n';
+    cycle_.clear();
+  }
 
  private:
   std::ostream* out_;
+  std::vector<FlitEvent> cycle_;  // the events of the cycle being reported
 };
 
 }  // namespace wormsim

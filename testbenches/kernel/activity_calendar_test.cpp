@@ -84,6 +84,25 @@ TEST_P(ActivityCalendarTest, NextCycleFindsEarliest) {
   EXPECT_EQ(cal.next_cycle(900), ActivityCalendar::kNever);
 }
 
+// visit_next() in a step of cycle c makes c + 1 a cycle to evaluate, with no component to step,
+// before any later wake-up, and only once.
+TEST_P(ActivityCalendarTest, VisitNextIsEvaluatedWithoutComponents) {
+  ActivityCalendar cal(GetParam());
+  cal.wake(2, 50);
+  EXPECT_EQ(take_sorted(cal, 10), (std::vector<int>{}));
+  cal.visit_next();
+  EXPECT_EQ(cal.next_cycle(10), 11u);
+  EXPECT_EQ(take_sorted(cal, 11), (std::vector<int>{}));
+  EXPECT_EQ(cal.next_cycle(11), 50u);
+  cal.visit_next();  // in cycle 11: visits 12
+  cal.visit_next();
+  EXPECT_EQ(cal.next_cycle(11), 12u);
+  EXPECT_EQ(take_sorted(cal, 12), (std::vector<int>{}));
+  EXPECT_EQ(cal.next_cycle(12), 50u);
+  EXPECT_EQ(take_sorted(cal, 50), (std::vector<int>{2}));
+  EXPECT_EQ(cal.next_cycle(50), ActivityCalendar::kNever);
+}
+
 TEST_P(ActivityCalendarTest, FarEventsComeBackAtTheRightCycle) {
   ActivityCalendar cal(GetParam());
   std::vector<int> out;

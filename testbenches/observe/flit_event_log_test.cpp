@@ -14,6 +14,16 @@ std::vector<FlitEvent> stream(Cycle from, int count, NodeId router) {
   return log;
 }
 
+// canonical_order: by cycle, then router; a router's events of one cycle keep their order.
+TEST(FlitEventLog, CanonicalOrderSortsByCycleAndRouterAndKeepsEachRoutersOrder) {
+  std::vector<FlitEvent> log = {{5, 9, 1, 0, 40, 0}, {5, 2, 3, 0, 41, 0}, {5, 9, 0, 1, 42, 2},
+                                {5, 2, 1, 0, 43, 1}, {6, 1, 0, 0, 44, 0}, {6, 0, 2, 0, 45, 0}};
+  canonical_order(log);
+  const std::vector<PacketId> packets = {41, 43, 40, 42, 45, 44};
+  ASSERT_EQ(log.size(), packets.size());
+  for (std::size_t i = 0; i < log.size(); ++i) EXPECT_EQ(log[i].packet, packets[i]) << i;
+}
+
 TEST(FlitEventLog, EqualLogsInAnyOrderMatch) {
   std::vector<FlitEvent> a = stream(10, 20, 3);
   std::vector<FlitEvent> b(a.rbegin(), a.rend());
