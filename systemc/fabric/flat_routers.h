@@ -134,7 +134,7 @@ class FlatRouters {
   // credit was sent in by the router downstream (send_credit): that credit counts from the next.
   struct Credits {
     int count = 0;
-    Cycle sent = 0;
+    Cycle sent = ActivityCalendar::kNever;
     int available(Cycle now) const { return count - (sent == now ? 1 : 0); }
   };
   struct Peer {  // the router and port at the other end of a network link, or router -1
