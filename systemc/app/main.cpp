@@ -266,6 +266,10 @@ struct FlitLog {
   FlitEventWriter writer;
 };
 
+// Cycles a synthetic run's network evaluates per activation of its SystemC process
+// (NetworkOptions::cycles_per_activation).
+constexpr int kCyclesPerActivation = 1024;
+
 // Runs of this many nodes or more end the process once every output is written, without
 // tearing the simulation down: Debian's SystemC 2.3.4 removes each destroyed module from its
 // registry by a linear search, which made the teardown of a 256 x 256 network take 13 s
@@ -338,7 +342,13 @@ int run_command(const std::string& file, const std::vector<std::string>& sets,
   if (config.workload == Workload::kCollective)
     return run_collective(config, info, out_dir, quiet, flit_log);
 
-  SyntheticNetwork network("net", config, network_options(config, out_dir, quiet));
+  NetworkOptions options = network_options(config, out_dir, quiet);
+  // Nothing but the network watches SystemC time in a synthetic run without waveforms or RTL
+  // routers: the network evaluates up to kCyclesPerActivation cycles per activation.
+  if (!config.trace.enabled &&
+      config.network.router.implementation == RouterImplementation::kSystemC)
+    options.cycles_per_activation = kCyclesPerActivation;
+  SyntheticNetwork network("net", config, options);
   std::unique_ptr<FlitLog> log;
   if (!flit_log.empty()) log = std::make_unique<FlitLog>(network, flit_log);
   std::unique_ptr<WaveTracer> tracer = make_tracer(network, config, out_dir);

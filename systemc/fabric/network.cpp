@@ -623,27 +623,32 @@ void Network::tick() {
     tick_hosted();
     return;
   }
-  const Cycle now = cycle_;
-  evaluate(now);
-  if (done(now)) {
-    finished_ = true;
-    stop_statistics(now + 1);
-    cycle_ = now + 1;
-    return;
+  const Cycle first = cycle_;
+  for (int batch = 0;; ++batch) {
+    const Cycle now = cycle_;
+    evaluate(now);
+    if (done(now)) {
+      finished_ = true;
+      stop_statistics(now + 1);
+      cycle_ = now + 1;
+      return;
+    }
+    Cycle next = probed_.empty() ? calendar_.next_cycle(now) : now + 1;
+    // Visit the phase boundaries even when nothing is scheduled there.
+    const Cycle generation_end = stats_.window_end();
+    // With flits in flight, visit the cycle the watchdog would fire in: blocked components
+    // sleep until something arrives, so a deadlocked network schedules nothing by itself.
+    const Cycle watchdog = stats_.flits_in_flight() > 0
+                               ? last_progress_ + config_.simulation.watchdog_cycles
+                               : ActivityCalendar::kNever;
+    for (Cycle boundary : {generation_end - 1, generation_end + config_.simulation.drain_max_cycles,
+                           last_scripted_, next_progress_report_, watchdog})
+      if (boundary > now && boundary < next) next = boundary;
+    cycle_ = next;
+    // Observers of each evaluated cycle (LockstepChecker) run between activations.
+    if (batch + 1 >= options_.cycles_per_activation || notify_evaluated_) break;
   }
-  Cycle next = probed_.empty() ? calendar_.next_cycle(now) : now + 1;
-  // Visit the phase boundaries even when nothing is scheduled there.
-  const Cycle generation_end = stats_.window_end();
-  // With flits in flight, visit the cycle the watchdog would fire in: blocked components
-  // sleep until something arrives, so a deadlocked network schedules nothing by itself.
-  const Cycle watchdog = stats_.flits_in_flight() > 0
-                             ? last_progress_ + config_.simulation.watchdog_cycles
-                             : ActivityCalendar::kNever;
-  for (Cycle boundary : {generation_end - 1, generation_end + config_.simulation.drain_max_cycles,
-                         last_scripted_, next_progress_report_, watchdog})
-    if (boundary > now && boundary < next) next = boundary;
-  cycle_ = next;
-  next_trigger(period_ * static_cast<double>(next - now));
+  next_trigger(period_ * static_cast<double>(cycle_ - first));
 }
 
 // Hosted mode: the method also wakes on wake_event_ (a processor rang a doorbell). It evaluates

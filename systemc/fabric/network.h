@@ -56,6 +56,11 @@ struct NetworkOptions {
   bool reverse_evaluation = false;  // evaluate components in descending order (a test hook)
   bool quiet = false;               // no progress lines on stderr
   bool record_packets = false;      // keep a log of every delivered packet (Statistics)
+  // Windowed runs: cycles evaluated per activation of the network's SystemC process, at most.
+  // Above 1, SystemC time advances only between batches: for runs in which nothing else
+  // watches it (the CLI's synthetic runs without waveforms or RTL routers; docs/performance.md,
+  // "The flat engine, fourth pass").
+  int cycles_per_activation = 1;
   // The component at every node (required).
   EndpointFactory make_endpoint;
   // The router at every node; null = the C++ router (config implementation systemc only).
