@@ -193,8 +193,7 @@ FlatRouters::Record FlatRouters::admit(int r, const Flit& flit) const {
   return compact(flit);
 }
 
-// One step keeps the router's state it touches most (its busy ports, buffered count, the
-// wake-up it computes, the blocked flit-cycles it counts) and the shape of the network in
+// One step keeps the router's state it touches most (its busy ports, the wake-up it computes, the blocked flit-cycles it counts) and the shape of the network in
 // locals, and the requests and grants in fixed-capacity scratch arrays: the compiler cannot
 // keep members in registers across the stores into the flat arrays.
 template <int kVcs>
@@ -211,8 +210,7 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
   std::uint32_t* const active = v.active();
   Credits* const credits = v.credits();
   Words& w = words_[ri];
-  std::uint64_t busy_ports = w.busy_ports;
-  int buffered = w.buffered;
+  std::uint64_t busy_ports = w.busy_ports;  // also: whether the router holds flits
 
   // Counts a flit in the ring of input VC `vc` of `port` (where it is, at the ring's end).
   const auto count_in = [&](int port, int vc, Cycle ready) {
@@ -226,7 +224,6 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
     ++q.count;
     busy[port] |= 1u << vc;
     busy_ports |= std::uint64_t{1} << port;
-    ++buffered;
   };
   // The flits from the endpoint (those from the routers upstream are in the rings already:
   // send_flit).
@@ -253,7 +250,7 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
     while (link->credits.ready(now)) link->credits.pop();  // unlimited at an endpoint
     if (link->credits.empty()) w.local_credits &= ~(std::uint64_t{1} << p);
   }
-  if (buffered == 0) return 0;  // nothing arrived, nothing held
+  if (busy_ports == 0) return 0;  // nothing arrived, nothing held
 
   bool changed = false;
   Cycle next_ready = ActivityCalendar::kNever;
@@ -394,7 +391,6 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
       // A flit sent this cycle (send_flit) reaches the front when it arrives, as in an empty VC.
       if (ready > now + delay) q.front_since = ready;
     }
-    --buffered;
     if (g.in_port < network) {
       send_credit(v.upstream()[g.in_port], g.vc, now, calendar);
     } else {
@@ -431,9 +427,8 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
     }
   }
   w.busy_ports = busy_ports;
-  w.buffered = buffered;
   blocked_ += blocked;
-  if (buffered > 0) {
+  if (busy_ports != 0) {
     if (ngrants > 0 || changed)
       calendar.wake_next(r);
     else if (next_ready != ActivityCalendar::kNever)
@@ -470,6 +465,9 @@ void FlatRouters::send_flit(const Peer& down, int vc, const Record& flit, Cycle 
     q.front_since = ready;
     q.front_ready = ready;
     calendar.wake(down.router, ready);
+    // The VC was empty: its port's and the router's masks take it (a non-empty one is in them).
+    d.busy()[down.port] |= 1u << vc;
+    words_[static_cast<std::size_t>(down.router)].busy_ports |= std::uint64_t{1} << down.port;
     if (flit.head()) {
       // An empty VC is idle between packets (a tail leaves it so): the head is routed in its
       // arrival cycle, as the reference engine's receiver routes it when it counts it.
@@ -481,10 +479,6 @@ void FlatRouters::send_flit(const Peer& down, int vc, const Record& flit, Cycle 
     }
   }
   ++q.count;
-  d.busy()[down.port] |= 1u << vc;
-  Words& w = words_[static_cast<std::size_t>(down.router)];
-  w.busy_ports |= std::uint64_t{1} << down.port;
-  ++w.buffered;
   calendar.visit_next();
 }
 
@@ -515,8 +509,10 @@ FlatRouters::StepFn FlatRouters::step_for(int vcs) {
 
 std::uint64_t FlatRouters::flits_held() const {
   std::uint64_t n = 0;
-  for (const Words& w : words_) {
-    n += static_cast<std::uint64_t>(w.buffered);
+  const int ivcs = inputs_ * nvcs_;
+  for (int r = 0; r < routers_; ++r) {
+    const Vc* vcs = view(r).vcs();
+    for (int i = 0; i < ivcs; ++i) n += static_cast<std::uint64_t>(vcs[i].count);
   }
   return n;
 }

@@ -78,7 +78,8 @@ class FlatRouters {
   void set_payload_free(bool on) { payload_free_ = on; }
   // Blocked flit-cycles of measured steps (Router::blocked_flit_cycles; unicast only here).
   std::uint64_t blocked_flit_cycles() const { return blocked_; }
-  // Flits buffered in routers or in a register between routers.
+  // Flits buffered in routers (with those sent in the last cycle: on their links in the
+  // reference engine).
   std::uint64_t flits_held() const;
   // Writes the utilisation counts into the router-to-router Link objects (results.json reads
   // them there).
@@ -204,12 +205,11 @@ class FlatRouters {
   const RouteCompute& route_compute_;
 
   // Per router.
-  // A router's port masks and flit count, in one cache line.
+  // A router's port masks, in one cache line.
   struct alignas(64) Words {
     std::uint64_t local_flits = 0;    // injection links with flits in flight (Link watch)
     std::uint64_t local_credits = 0;  // ejection links with credits in flight
     std::uint64_t busy_ports = 0;     // input ports with a non-empty VC
-    int buffered = 0;
   };
   std::vector<Words> words_;
   // The rest of a router's state lives in its block: one contiguous, 64-byte aligned piece of
