@@ -193,9 +193,10 @@ FlatRouters::Record FlatRouters::admit(int r, const Flit& flit) const {
   return compact(flit);
 }
 
-// One step keeps the router's state it touches most (its busy ports, the wake-up it computes, the blocked flit-cycles it counts) and the shape of the network in
-// locals, and the requests and grants in fixed-capacity scratch arrays: the compiler cannot
-// keep members in registers across the stores into the flat arrays.
+// One step keeps the router's state it touches most (its busy ports, the wake-up it computes,
+// the blocked flit-cycles it counts) and the shape of the network in locals, and the requests
+// and grants in fixed-capacity scratch arrays: the compiler cannot keep members in registers
+// across the stores into the flat arrays.
 template <int kVcs>
 int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool measuring) {
   const auto ri = static_cast<std::size_t>(r);
@@ -258,7 +259,8 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
   int* const owner = v.owner();
 
   // VC allocation: Router::allocate_vcs for the delay model and unicast worms, with
-  // VcAllocator::input_first. Heads are routed when they reach the front.
+  // VcAllocator::input_first. Heads are routed when they reach the front (send_flit routes
+  // those that enter an empty VC).
   VcRequest* const vreq = vc_requests_.data();
   int nvreq = 0;
   for (std::uint64_t ports = busy_ports; ports != 0; ports &= ports - 1) {

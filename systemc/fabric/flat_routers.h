@@ -5,9 +5,10 @@
 // model as Router (router/router.h) with the same rules in the same order: the same requests,
 // in ascending input port and VC, into separable input-first VC and switch allocation (the
 // allocators' own code, router/separable_input_first.h, on pointers kept in flat arrays), the
-// same conflict-free grant, the same credits, blocked flit-cycles and wake-ups, so a run gives the same results as with Router objects (results.json differs
-// only in its `engine` field; testbenches/fabric/flat_routers_test.cpp checks departures,
-// deliveries and statistics against the reference engine).
+// same conflict-free grant, the same credits and blocked flit-cycles, so a run gives the same
+// results as with Router objects, in the same cycles, though fewer routers step in them (below);
+// results.json differs only in its `engine` field (testbenches/fabric/flat_routers_test.cpp
+// checks departures, deliveries, statistics and evaluated cycles against the reference engine).
 //
 // Flits travel between the routers as 24-byte records without their payload: a synthetic
 // terminal's payload is a function of the packet and flit index (fill_payload), so a flit

@@ -444,7 +444,8 @@ TEST(Batching, CyclesPerActivationChangeNothing) {
 // Routers stepped on 4 threads (every cycle in parallel) and committed in component order give
 // the serial run's deliveries and the same departures in the same order (docs/architecture.md,
 // "One cycle"); a unicast torus, whose terminals step in parallel too, and two tree-multicast
-// meshes, whose terminals step in the commit, each elaborated twice in one simulation. This test also runs under a ThreadSanitizer build (WORMSIM_TSAN).
+// meshes, whose terminals step in the commit, each elaborated twice in one simulation. This
+// test also runs under a ThreadSanitizer build (WORMSIM_TSAN).
 TEST(ParallelEvaluation, FourThreadsGiveTheSerialDeliveriesAndDepartures) {
   Config torus = torus_config({8, 8});
   torus.network.router.vcs = 4;
