@@ -41,6 +41,15 @@ std::string FlatRouters::ineligible(const Config& config, int threads) {
     return fmt::format(
         "network.dims: a route may take {} hops, more than the {} a flit record counts", longest,
         kMaxHops);
+  // A credit counter keeps its last credit's cycle in 48 bits (Credits).
+  const SimulationConfig& sim = config.simulation;
+  if (static_cast<long double>(sim.warmup_cycles) + sim.measure_cycles + sim.drain_max_cycles >=
+      static_cast<long double>(kNoCreditCycle))
+    return fmt::format(
+        "simulation: a run of up to {} cycles, more than the {} a credit counter "
+        "records",
+        static_cast<long double>(sim.warmup_cycles) + sim.measure_cycles + sim.drain_max_cycles,
+        kNoCreditCycle);
   if (threads > 1)
     return fmt::format("simulation.threads: {} (the flat engine runs on one)", threads);
   return "";
@@ -107,7 +116,7 @@ FlatRouters::FlatRouters(const Config& config, const Topology& topology, const P
     make(block_.active, ins, std::uint32_t{0});
     for (std::size_t o = 0; o < outs; ++o)
       make(block_.credits + o * nv * sizeof(Credits), nv,
-           Credits{layout.is_network(static_cast<int>(o)) ? depth_ : -1, ActivityCalendar::kNever});
+           Credits{layout.is_network(static_cast<int>(o)) ? depth_ : -1, kNoCreditCycle});
     make(block_.owner, outs * nv, -1);
     make(block_.sa_in, ins, std::uint16_t{0});
     make(block_.sa_out, outs, std::uint16_t{0});
@@ -413,7 +422,7 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
       ++flit.hops;
       Credits& c = credits[ovc];
       if (c.available(now) <= 0) throw std::logic_error(fmt::format("r{}: sent without credit", r));
-      --c.count;
+      c.take();
       if (measuring) ++v.carried()[g.out_port];
       send_flit<kVcs>(v.downstream()[g.out_port], out_vc, flit, now, calendar);
     } else {
@@ -492,11 +501,10 @@ void FlatRouters::send_flit(const Peer& down, int vc, const Record& flit, Cycle 
 // evaluated still (visit_next), as in the reference engine.
 void FlatRouters::send_credit(const Peer& up, int vc, Cycle now, ActivityCalendar& calendar) {
   Credits& c = view(up.router).credits()[up.port * nvcs_ + vc];
-  if (c.count >= depth_)
+  if (c.count() >= depth_)
     throw std::logic_error(fmt::format("r{}: credit counter overflow", up.router));
-  if (c.count == 0) calendar.wake_next(up.router);
-  ++c.count;
-  c.sent = now;
+  if (c.count() == 0) calendar.wake_next(up.router);
+  c.give(now);
   calendar.visit_next();
 }
 
@@ -567,7 +575,7 @@ void FlatRouters::export_router(int r, Router& router) const {
       const int ovc = o * nvcs_ + v;
       router.owner_[static_cast<std::size_t>(ovc)] = view_r.owner()[ovc];
       const Credits& x = view_r.credits()[ovc];
-      if (x.count < 0) continue;
+      if (x.count() < 0) continue;
       const int credits = x.available(now_);  // one sent in cycle now_ is on the link
       CreditCounter& c =
           router.outputs_[static_cast<std::size_t>(o)].credits[static_cast<std::size_t>(v)];

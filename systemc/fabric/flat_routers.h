@@ -134,11 +134,24 @@ class FlatRouters {
   };
   // An output VC's credit counter (-1: unlimited, a port to an endpoint), with the cycle its last
   // credit was sent in by the router downstream (send_credit): that credit counts from the next.
-  struct Credits {
-    int count = 0;
-    Cycle sent = ActivityCalendar::kNever;
-    int available(Cycle now) const { return count - (sent == now ? 1 : 0); }
+  // In 8 bytes: the count in 16 bits (buffer_depth <= 256), the cycle in 48 (ineligible() rules
+  // out runs that could reach cycle kNoCreditCycle).
+  static constexpr std::uint64_t kNoCreditCycle = (std::uint64_t{1} << 48) - 1;
+  class Credits {
+   public:
+    Credits(int count, std::uint64_t sent) : word_(pack(count, sent)) {}
+    int count() const { return static_cast<std::int16_t>(word_ & 0xFFFFu); }
+    int available(Cycle now) const { return count() - ((word_ >> 16) == now ? 1 : 0); }
+    void take() { word_ = pack(count() - 1, word_ >> 16); }   // a flit sent downstream
+    void give(Cycle now) { word_ = pack(count() + 1, now); }  // a credit sent in cycle now
+
+   private:
+    static std::uint64_t pack(int count, std::uint64_t sent) {
+      return sent << 16 | static_cast<std::uint16_t>(count);
+    }
+    std::uint64_t word_;
   };
+  static_assert(sizeof(Credits) == 8, "a credit counter in 8 bytes");
   struct Peer {  // the router and port at the other end of a network link, or router -1
     int router = -1;
     int port = -1;

@@ -284,6 +284,14 @@ TEST(FlatEngine, AutoChoosesAndFlatRefusesWhatItCannotRun) {
             std::string::npos);
   EXPECT_EQ(why({256, 256}, RoutingAlgorithm::kHamiltonian), "");
   EXPECT_NE(why({512, 256}, RoutingAlgorithm::kHamiltonian).find("131071 hops"), std::string::npos);
+  // A credit counter keeps its last credit's cycle in 48 bits: runs that could reach cycle
+  // 2^48 - 1 are left to the reference engine (validated configs stay below 3 * 2^40).
+  Config longest = mesh_config({4, 4});
+  longest.simulation.warmup_cycles = Cycle{1} << 47;
+  EXPECT_EQ(FlatRouters::ineligible(longest, 1), "");
+  longest.simulation.measure_cycles = Cycle{1} << 47;
+  EXPECT_NE(FlatRouters::ineligible(longest, 1).find("a credit counter records"),
+            std::string::npos);
   // A probe asked for before the run moves an auto network to the reference engine.
   SyntheticNetwork probed("probed", c, opt);
   ASSERT_EQ(probed.engine(), Engine::kFlat);
