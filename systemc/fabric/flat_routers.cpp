@@ -495,7 +495,7 @@ void FlatRouters::send_flit(const Peer& down, int vc, const Record& flit, Cycle 
 
 // A credit for output port `up.port`, VC `vc` of router `up.router`, sent in cycle `now`: the
 // reference engine's router counts it in the next cycle. It is counted at once, with the cycle
-// it was sent in (Credits::sent), and not available before the next (Credits::available), so
+// it was sent in (Credits), and not available before the next (Credits::available), so
 // the router need not step in the next cycle for it: it is woken then only if the counter was
 // 0 (a flit of it may wait for this credit; with credits left, none waits). The next cycle is
 // evaluated still (visit_next), as in the reference engine.

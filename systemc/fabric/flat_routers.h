@@ -24,7 +24,7 @@
 // one flit and one credit per cycle each way with latency 1, without registers: the sender
 // writes a flit into the receiver's buffer ring and counts it there, and a credit into the
 // receiver's counter, each marked with the cycle it becomes usable (a flit's ready cycle,
-// Credits::sent), so routers can be evaluated in any order within a cycle, and a receiver is
+// Credits), so routers can be evaluated in any order within a cycle, and a receiver is
 // woken only for the cycle a flit or credit can change what it does (send_flit, send_credit;
 // the cycles evaluated are still the reference engine's: ActivityCalendar::visit_next). The
 // exports (export_state) give the reference engine's state, with what was sent in the last
