@@ -1,6 +1,7 @@
 #include "flat_routers.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <new>
 #include <stdexcept>
@@ -43,13 +44,13 @@ std::string FlatRouters::ineligible(const Config& config, int threads) {
         kMaxHops);
   // A credit counter keeps its last credit's cycle in 48 bits (Credits).
   const SimulationConfig& sim = config.simulation;
-  if (static_cast<long double>(sim.warmup_cycles) + sim.measure_cycles + sim.drain_max_cycles >=
-      static_cast<long double>(kNoCreditCycle))
+  const long double run =
+      static_cast<long double>(sim.warmup_cycles) + sim.measure_cycles + sim.drain_max_cycles;
+  if (run >= static_cast<long double>(kNoCreditCycle))
     return fmt::format(
         "simulation: a run of up to {} cycles, more than the {} a credit counter "
         "records",
-        static_cast<long double>(sim.warmup_cycles) + sim.measure_cycles + sim.drain_max_cycles,
-        kNoCreditCycle);
+        run, kNoCreditCycle);
   if (threads > 1)
     return fmt::format("simulation.threads: {} (the flat engine runs on one)", threads);
   return "";
@@ -202,6 +203,25 @@ FlatRouters::Record FlatRouters::admit(int r, const Flit& flit) const {
   return compact(flit);
 }
 
+// Appends `flit`, eligible from cycle `ready`, to input VC `q` of router `router`, whose ring is
+// `ring` (depth slots); returns whether the VC was empty (the flit is its front). Both ways into
+// a VC use it: from an endpoint's link (step_vcs) and from the router upstream (send_flit).
+bool FlatRouters::push(Vc& q, Entry* ring, const Record& flit, Cycle ready, int depth, int router) {
+  if (q.count == depth)
+    throw std::logic_error(
+        fmt::format("r{}: flit buffer overflow: credit protocol violated", router));
+  int s = q.head + q.count;
+  if (s >= depth) s -= depth;
+  ring[s] = {ready, flit};
+  const bool empty = q.count == 0;
+  if (empty) {
+    q.front_since = ready;
+    q.front_ready = ready;
+  }
+  ++q.count;
+  return empty;
+}
+
 // One step keeps the router's state it touches most (its busy ports, the wake-up it computes,
 // the blocked flit-cycles it counts) and the shape of the network in locals, and the requests
 // and grants in fixed-capacity scratch arrays: the compiler cannot keep members in registers
@@ -222,19 +242,6 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
   Words& w = words_[ri];
   std::uint64_t busy_ports = w.busy_ports;  // also: whether the router holds flits
 
-  // Counts a flit in the ring of input VC `vc` of `port` (where it is, at the ring's end).
-  const auto count_in = [&](int port, int vc, Cycle ready) {
-    Vc& q = vcs[port * nv + vc];
-    if (q.count == depth)
-      throw std::logic_error(fmt::format("r{}: flit buffer overflow: credit protocol violated", r));
-    if (q.count == 0) {
-      q.front_since = ready;
-      q.front_ready = ready;
-    }
-    ++q.count;
-    busy[port] |= 1u << vc;
-    busy_ports |= std::uint64_t{1} << port;
-  };
   // The flits from the endpoint (those from the routers upstream are in the rings already:
   // send_flit).
   for (std::uint64_t ports = w.local_flits; ports != 0; ports &= ports - 1) {
@@ -245,11 +252,10 @@ int FlatRouters::step_vcs(int r, Cycle now, ActivityCalendar& calendar, bool mea
       if (flit.vc >= nv)
         throw std::logic_error(fmt::format("r{}: flit on nonexistent VC {}", r, flit.vc));
       const int ivc = p * nv + flit.vc;
-      int s = vcs[ivc].head + vcs[ivc].count;
-      if (s >= depth) s -= depth;
-      const Cycle ready = link->flits.front_arrival() + delay;
-      buffers[ivc * depth + s] = {ready, flit};
-      count_in(p, flit.vc, ready);
+      push(vcs[ivc], buffers + static_cast<std::ptrdiff_t>(ivc) * depth, flit,
+           link->flits.front_arrival() + delay, depth, r);
+      busy[p] |= 1u << flit.vc;
+      busy_ports |= std::uint64_t{1} << p;
       link->flits.pop();
     }
     if (link->flits.empty()) w.local_flits &= ~(std::uint64_t{1} << p);
@@ -465,16 +471,9 @@ void FlatRouters::send_flit(const Peer& down, int vc, const Record& flit, Cycle 
   const View d = view(down.router);
   const int ivc = down.port * nv + vc;
   Vc& q = d.vcs()[ivc];
-  if (q.count == depth)
-    throw std::logic_error(
-        fmt::format("r{}: flit buffer overflow: credit protocol violated", down.router));
-  int s = q.head + q.count;
-  if (s >= depth) s -= depth;
   const Cycle ready = now + 1 + delay_;
-  d.buffers()[ivc * depth + s] = {ready, flit};
-  if (q.count == 0) {
-    q.front_since = ready;
-    q.front_ready = ready;
+  if (push(q, d.buffers() + static_cast<std::ptrdiff_t>(ivc) * depth, flit, ready, depth,
+           down.router)) {
     calendar.wake(down.router, ready);
     // The VC was empty: its port's and the router's masks take it (a non-empty one is in them).
     d.busy()[down.port] |= 1u << vc;
@@ -489,7 +488,6 @@ void FlatRouters::send_flit(const Peer& down, int vc, const Record& flit, Cycle 
       in.route = route_compute_.route(static_cast<NodeId>(down.router), flit.dst, down.port, vc);
     }
   }
-  ++q.count;
   calendar.visit_next();
 }
 

@@ -201,6 +201,7 @@ class FlatRouters {
   }
   // A flit from an endpoint's link: its record, checked to have no fields the record drops.
   Record admit(int r, const Flit& flit) const;
+  static bool push(Vc& q, Entry* ring, const Record& flit, Cycle ready, int depth, int router);
   // The links between routers (see the .cpp): a flit or a credit sent in cycle `now`.
   template <int kVcs>
   void send_flit(const Peer& down, int vc, const Record& flit, Cycle now,
